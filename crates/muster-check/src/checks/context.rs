@@ -1,0 +1,481 @@
+//! What checks see: the file being checked, the files it references (resolved), and
+//! the setup of a scenario laid out unit by unit with the JSON pointer of every value.
+
+use muster_hex::{HexGrid, HexId};
+use muster_map::TerrainMap;
+use muster_model::FileKind;
+use muster_model::counters::{Army, Counter, CounterSheet};
+use muster_model::map::{Area, MapSource, Overlay};
+use muster_model::scenario::{Forces, Placement, Scenario, VictoryCondition};
+use muster_model::system::{RulesSystem, UnitKind, UnitRole};
+
+use crate::hooks::{self, Hook};
+use crate::load::{Document, Loaded};
+use crate::project::{Db, Resolution};
+
+/// A hex id written somewhere in a file.
+#[derive(Debug, Clone)]
+pub struct HexRef<'a> {
+    pub pointer: String,
+    pub text: &'a str,
+}
+
+/// A straight range written as two hex ids.
+#[derive(Debug, Clone)]
+pub struct RangeRef<'a> {
+    pub pointer: String,
+    pub from: &'a str,
+    pub to: &'a str,
+}
+
+/// Any parsed file, with the system it refers to resolved where possible.
+pub struct FileCx<'a> {
+    pub db: &'a Db,
+    pub index: usize,
+    pub loaded: &'a Loaded,
+    pub doc: &'a Document,
+    pub system: Option<&'a RulesSystem>,
+    /// The grid hex ids in this file must lie on: the map's own, or a scenario's map.
+    pub grid: Option<HexGrid>,
+}
+
+impl<'a> FileCx<'a> {
+    pub fn new(db: &'a Db, index: usize) -> Option<Self> {
+        let loaded = &db.files[index];
+        let doc = loaded.doc.as_ref()?;
+        let resolve = |reference: &str, kind| match db.resolve(index, reference, kind) {
+            Resolution::Found(i) => Some(i),
+            _ => None,
+        };
+        let system_ref = match doc {
+            Document::System(_) => None,
+            Document::Counters(c) => Some(&c.system),
+            Document::Map(m) => Some(&m.system),
+            Document::Scenario(s) => Some(&s.system),
+        };
+        let system = match doc {
+            Document::System(s) => Some(s),
+            _ => system_ref
+                .and_then(|r| resolve(r, FileKind::System))
+                .and_then(|i| match db.doc(i) {
+                    Some(Document::System(s)) => Some(s),
+                    _ => None,
+                }),
+        };
+        let grid = match doc {
+            Document::Map(m) => Some(muster_map::grid_of(m)),
+            Document::Scenario(s) => resolve(&s.map, FileKind::Map)
+                .and_then(|i| db.terrain_map(i))
+                .map(|m| *m.grid()),
+            _ => None,
+        };
+        Some(Self {
+            db,
+            index,
+            loaded,
+            doc,
+            system,
+            grid,
+        })
+    }
+
+    pub fn map(&self) -> Option<&'a MapSource> {
+        match self.doc {
+            Document::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn scenario(&self) -> Option<&'a Scenario> {
+        match self.doc {
+            Document::Scenario(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Every hex id written in the file, with its pointer.
+    pub fn hex_refs(&self) -> Vec<HexRef<'a>> {
+        let mut out = Vec::new();
+        match self.doc {
+            Document::Map(map) => {
+                for (i, overlay) in map.overlays.iter().enumerate() {
+                    let base = format!("/overlays/{i}");
+                    match overlay {
+                        Overlay::Terrain { area, .. } => {
+                            area_refs(&format!("{base}/Terrain/area"), area, &mut out)
+                        }
+                        Overlay::Path { hexes, .. } => {
+                            for (k, h) in hexes.iter().enumerate() {
+                                out.push(hex_ref(format!("{base}/Path/hexes/{k}"), h));
+                            }
+                        }
+                        Overlay::Hexsides { sides, .. } => {
+                            for (k, (a, b)) in sides.iter().enumerate() {
+                                out.push(hex_ref(format!("{base}/Hexsides/sides/{k}/0"), a));
+                                out.push(hex_ref(format!("{base}/Hexsides/sides/{k}/1"), b));
+                            }
+                        }
+                        Overlay::Access { hex, from } => {
+                            out.push(hex_ref(format!("{base}/Access/hex"), hex));
+                            for (k, h) in from.iter().enumerate() {
+                                out.push(hex_ref(format!("{base}/Access/from/{k}"), h));
+                            }
+                        }
+                        Overlay::Label { hex, .. } => {
+                            out.push(hex_ref(format!("{base}/Label/hex"), hex))
+                        }
+                    }
+                }
+            }
+            Document::Scenario(s) => {
+                for (i, side) in s.sides.iter().enumerate() {
+                    let Forces::Placed { setup } = &side.forces;
+                    for (j, group) in setup.iter().enumerate() {
+                        let base = format!("/sides/{i}/forces/Placed/setup/{j}/at");
+                        placement_refs(&base, &group.at, &mut out);
+                    }
+                }
+                for (i, n) in s.neutrals.iter().enumerate() {
+                    placement_refs(&format!("/neutrals/{i}/at"), &n.at, &mut out);
+                }
+                for (i, r) in s.reinforcements.iter().enumerate() {
+                    for (k, h) in r.entry.iter().enumerate() {
+                        out.push(hex_ref(format!("/reinforcements/{i}/entry/{k}"), h));
+                    }
+                }
+                for (i, v) in s.victory.iter().enumerate() {
+                    if let VictoryCondition::ExitUnits { hexes, .. } = v {
+                        area_refs(&format!("/victory/{i}/ExitUnits/hexes"), hexes, &mut out);
+                    }
+                }
+                for (i, rule) in s.special_rules.iter().enumerate() {
+                    for key in ["bridge"] {
+                        if let Some(h) = rule.params.get(key).and_then(|v| v.as_str()) {
+                            out.push(hex_ref(format!("/special_rules/{i}/params/{key}"), h));
+                        }
+                    }
+                    if let Some(list) = rule.params.get("bridge_access").and_then(|v| v.as_array())
+                    {
+                        for (k, h) in list.iter().enumerate() {
+                            if let Some(h) = h.as_str() {
+                                out.push(hex_ref(
+                                    format!("/special_rules/{i}/params/bridge_access/{k}"),
+                                    h,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// Every straight range written in the file.
+    pub fn range_refs(&self) -> Vec<RangeRef<'a>> {
+        let mut out = Vec::new();
+        let mut area = |pointer: String, area: &'a Area| {
+            if let Area::Range(from, to) = area {
+                out.push(RangeRef {
+                    pointer: format!("{pointer}/Range"),
+                    from,
+                    to,
+                });
+            }
+        };
+        match self.doc {
+            Document::Map(map) => {
+                for (i, overlay) in map.overlays.iter().enumerate() {
+                    if let Overlay::Terrain { area: a, .. } = overlay {
+                        area(format!("/overlays/{i}/Terrain/area"), a);
+                    }
+                }
+            }
+            Document::Scenario(s) => {
+                for (i, v) in s.victory.iter().enumerate() {
+                    if let VictoryCondition::ExitUnits { hexes, .. } = v {
+                        area(format!("/victory/{i}/ExitUnits/hexes"), hexes);
+                    }
+                }
+                let mut placement = |pointer: String, at: &'a Placement| match at {
+                    Placement::Range(from, to) => out.push(RangeRef {
+                        pointer: format!("{pointer}/Range"),
+                        from,
+                        to,
+                    }),
+                    Placement::Spaced { from, to, .. } => out.push(RangeRef {
+                        pointer: format!("{pointer}/Spaced"),
+                        from,
+                        to,
+                    }),
+                    _ => {}
+                };
+                for (i, side) in s.sides.iter().enumerate() {
+                    let Forces::Placed { setup } = &side.forces;
+                    for (j, group) in setup.iter().enumerate() {
+                        placement(format!("/sides/{i}/forces/Placed/setup/{j}/at"), &group.at);
+                    }
+                }
+                for (i, n) in s.neutrals.iter().enumerate() {
+                    placement(format!("/neutrals/{i}/at"), &n.at);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+fn hex_ref(pointer: String, text: &str) -> HexRef<'_> {
+    HexRef { pointer, text }
+}
+
+fn area_refs<'a>(base: &str, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
+    match area {
+        Area::Range(a, b) => {
+            out.push(hex_ref(format!("{base}/Range/0"), a));
+            out.push(hex_ref(format!("{base}/Range/1"), b));
+        }
+        Area::List(items) => {
+            for (k, h) in items.iter().enumerate() {
+                out.push(hex_ref(format!("{base}/List/{k}"), h));
+            }
+        }
+        Area::Zone { center, .. } => out.push(hex_ref(format!("{base}/Zone/center"), center)),
+        Area::All | Area::Column(_) | Area::Row(_) => {}
+    }
+}
+
+fn placement_refs<'a>(base: &str, at: &'a Placement, out: &mut Vec<HexRef<'a>>) {
+    match at {
+        Placement::Hexes(list) => {
+            for (k, h) in list.iter().enumerate() {
+                out.push(hex_ref(format!("{base}/Hexes/{k}"), h));
+            }
+        }
+        Placement::Range(a, b) => {
+            out.push(hex_ref(format!("{base}/Range/0"), a));
+            out.push(hex_ref(format!("{base}/Range/1"), b));
+        }
+        Placement::Spaced { from, to, .. } => {
+            out.push(hex_ref(format!("{base}/Spaced/from"), from));
+            out.push(hex_ref(format!("{base}/Spaced/to"), to));
+        }
+        Placement::OnUnit { .. } => {}
+    }
+}
+
+/// One unit of a setup group.
+#[derive(Debug, Clone)]
+pub struct UnitSlot<'a> {
+    pub counter_id: &'a str,
+    /// Pointer of the `counter` field naming it.
+    pub pointer: String,
+    pub counter: Option<&'a Counter>,
+    pub kind: Option<&'a UnitKind>,
+}
+
+impl UnitSlot<'_> {
+    pub fn role(&self) -> Option<UnitRole> {
+        self.kind.map(|k| k.role)
+    }
+}
+
+/// A setup group (or a neutral placement) resolved to units and hexes.
+#[derive(Debug, Clone)]
+pub struct GroupCx<'a> {
+    /// Index of the side, `None` for neutrals.
+    pub side: Option<usize>,
+    /// Pointer of the group (`/sides/0/forces/Placed/setup/3`).
+    pub pointer: String,
+    /// The army the group's counters come from.
+    pub army: Option<&'a Army>,
+    pub units: Vec<UnitSlot<'a>>,
+    pub at: &'a Placement,
+    /// For `Hexes` and `Range`: the hexes with the pointer of the value naming each.
+    /// Malformed ids and reversed ranges are left out (geometry checks report them).
+    pub hexes: Vec<(HexId, String)>,
+}
+
+/// A scenario with its system, counter sheet and compiled map resolved.
+pub struct ScenarioCx<'a> {
+    pub file: FileCx<'a>,
+    pub scenario: &'a Scenario,
+    pub system: Option<&'a RulesSystem>,
+    pub counters: Option<&'a CounterSheet>,
+    pub map: Option<&'a TerrainMap>,
+    pub groups: Vec<GroupCx<'a>>,
+    /// Special rules whose hook is known and whose parameters parse, by rule index.
+    pub hooks: Vec<(usize, Hook)>,
+}
+
+impl<'a> ScenarioCx<'a> {
+    pub fn new(file: FileCx<'a>) -> Option<Self> {
+        let scenario = file.scenario()?;
+        let db = file.db;
+        let found = |reference: &str, kind| match db.resolve(file.index, reference, kind) {
+            Resolution::Found(i) => Some(i),
+            _ => None,
+        };
+        let counters =
+            found(&scenario.counters, FileKind::Counters).and_then(|i| match db.doc(i) {
+                Some(Document::Counters(c)) => Some(c),
+                _ => None,
+            });
+        let map = found(&scenario.map, FileKind::Map).and_then(|i| db.terrain_map(i));
+        let system = file.system;
+        let hooks = scenario
+            .special_rules
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| Some((i, hooks::find(&r.hook)?.parse(&r.params).ok()?)))
+            .collect();
+        let mut cx = Self {
+            file,
+            scenario,
+            system,
+            counters,
+            map,
+            groups: Vec::new(),
+            hooks,
+        };
+        cx.groups = cx.build_groups();
+        Some(cx)
+    }
+
+    pub fn army(&self, id: &str) -> Option<&'a Army> {
+        self.counters?.armies.iter().find(|a| a.id == id)
+    }
+
+    pub fn side_army(&self, side: usize) -> Option<&'a Army> {
+        self.army(&self.scenario.sides.get(side)?.army)
+    }
+
+    pub fn unit_kind(&self, id: &str) -> Option<&'a UnitKind> {
+        self.system?.unit_kinds.iter().find(|k| k.id == id)
+    }
+
+    fn slot(&self, army: Option<&'a Army>, counter_id: &'a str, pointer: String) -> UnitSlot<'a> {
+        let counter = army.and_then(|a| a.counters.iter().find(|c| c.id == counter_id));
+        UnitSlot {
+            counter_id,
+            pointer,
+            counter,
+            kind: counter.and_then(|c| self.unit_kind(&c.kind)),
+        }
+    }
+
+    fn build_groups(&self) -> Vec<GroupCx<'a>> {
+        let mut out = Vec::new();
+        let mut push = |side: Option<usize>,
+                        pointer: String,
+                        army: Option<&'a Army>,
+                        units: &'a [muster_model::scenario::UnitGroup],
+                        at: &'a Placement| {
+            let mut slots = Vec::new();
+            for (u, group) in units.iter().enumerate() {
+                for _ in 0..group.count {
+                    slots.push(self.slot(
+                        army,
+                        &group.counter,
+                        format!("{pointer}/units/{u}/counter"),
+                    ));
+                }
+            }
+            let hexes = match at {
+                Placement::Hexes(list) => list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, h)| {
+                        Some((HexId::parse(h).ok()?, format!("{pointer}/at/Hexes/{k}")))
+                    })
+                    .collect(),
+                Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
+                    (Ok(a), Ok(b)) => HexGrid::straight_range(a, b)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|h| (h, format!("{pointer}/at/Range")))
+                        .collect(),
+                    _ => Vec::new(),
+                },
+                _ => Vec::new(),
+            };
+            out.push(GroupCx {
+                side,
+                pointer,
+                army,
+                units: slots,
+                at,
+                hexes,
+            });
+        };
+        for (i, side) in self.scenario.sides.iter().enumerate() {
+            let Forces::Placed { setup } = &side.forces;
+            let army = self.side_army(i);
+            for (j, group) in setup.iter().enumerate() {
+                push(
+                    Some(i),
+                    format!("/sides/{i}/forces/Placed/setup/{j}"),
+                    army,
+                    &group.units,
+                    &group.at,
+                );
+            }
+        }
+        for (i, n) in self.scenario.neutrals.iter().enumerate() {
+            push(
+                None,
+                format!("/neutrals/{i}"),
+                self.army(&n.army),
+                &n.units,
+                &n.at,
+            );
+        }
+        out
+    }
+
+    /// Counter ids that an `impassable-area` hook lets into impassable terrain.
+    pub fn terrain_exceptions(&self) -> Vec<&str> {
+        self.hooks
+            .iter()
+            .filter_map(|(_, h)| match h {
+                Hook::ImpassableArea(p) => Some(p.except.iter().map(String::as_str)),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// Columns an `impassable-area` hook closes.
+    pub fn impassable_columns(&self) -> Vec<u16> {
+        self.hooks
+            .iter()
+            .filter_map(|(_, h)| match h {
+                Hook::ImpassableArea(p) => Some(p.columns.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect()
+    }
+
+    /// The map source file of the scenario, if it resolves.
+    pub fn map_source(&self) -> Option<&'a MapSource> {
+        let db = self.file.db;
+        match db.resolve(self.file.index, &self.scenario.map, FileKind::Map) {
+            Resolution::Found(i) => match db.doc(i) {
+                Some(Document::Map(m)) => Some(m),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Name of the side at `index` for messages.
+    pub fn side_name(&self, index: Option<usize>) -> String {
+        match index.and_then(|i| self.scenario.sides.get(i)) {
+            Some(s) => format!("`{}`", s.id),
+            None => "neutral".to_string(),
+        }
+    }
+}

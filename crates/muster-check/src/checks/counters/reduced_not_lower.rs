@@ -1,0 +1,51 @@
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::load::Document;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that a two-step counter's reduced side is weaker than its full side.
+    ///
+    /// ## Why is this bad?
+    /// The reduced side shows a unit that has lost a step; a value at or above the full
+    /// strength is almost always the two values swapped.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 2, reduced: Some(3)),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 3, reduced: Some(2)),
+    /// ```
+    pub META = ("counters::reduced-not-lower", Error, "a reduced side at least as strong as the full side");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Document::Counters(sheet) = cx.doc else {
+        return;
+    };
+    for (i, army) in sheet.armies.iter().enumerate() {
+        for (j, c) in army.counters.iter().enumerate() {
+            if let Some(reduced) = c.reduced
+                && reduced >= c.strength
+            {
+                let base = format!("/armies/{i}/counters/{j}");
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("{base}/reduced"),
+                        format!(
+                            "counter `{}` is {} reduced but {} at full strength",
+                            c.id, reduced, c.strength
+                        ),
+                    )
+                    .label(Loc::Value(format!("{base}/strength")), "full strength")
+                    .help("swap the two values, or drop `reduced` for a one-step counter"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+use muster_hex::{HexGrid, HexId, RangeError};
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that the two ends of a range share a column (`0307` to `0309`) or a row
+    /// (`0315` to `0915`).
+    ///
+    /// ## Why is this bad?
+    /// Rulebook ranges run along one column or one row; two ends in neither do not say
+    /// which hexes are meant.
+    ///
+    /// ## Example
+    /// ```ron
+    /// hexes: Range("0315", "0914"),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// hexes: Range("0315", "0915"),
+    /// ```
+    pub META = ("geometry::crooked-range", Error, "a range whose ends share neither column nor row");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    for r in cx.range_refs() {
+        let (Ok(a), Ok(b)) = (HexId::parse(r.from), HexId::parse(r.to)) else {
+            continue;
+        };
+        if HexGrid::straight_range(a, b) == Err(RangeError::NotInLine) {
+            sink.push(
+                Report::new(
+                    &META,
+                    r.pointer,
+                    format!("range `{a}` to `{b}` is not a straight column or row"),
+                )
+                .help("list the hexes with `Hexes([...])` or fix the end that is wrong"),
+            );
+        }
+    }
+}

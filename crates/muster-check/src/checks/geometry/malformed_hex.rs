@@ -1,0 +1,47 @@
+use muster_hex::HexId;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every hex id in a map or scenario is four digits, `CCRR` (two-digit
+    /// column, two-digit row, from `0101`).
+    ///
+    /// ## Why is this bad?
+    /// An id such as `903` or `09-03` cannot be placed on the map; the unit or overlay
+    /// using it is lost.
+    ///
+    /// ## Example
+    /// ```ron
+    /// at: Hexes(["903", "1004"]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// at: Hexes(["0903", "1004"]),
+    /// ```
+    pub META = ("geometry::malformed-hex", Error, "a hex id that is not `CCRR`");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    for r in cx.hex_refs() {
+        if let Err(err) = HexId::parse(r.text) {
+            let help = match r.text.trim().len() {
+                3 if r.text.trim().chars().all(|c| c.is_ascii_digit()) => {
+                    format!("did you mean `0{}`?", r.text.trim())
+                }
+                _ => "write the column and the row with two digits each, e.g. `0903`".to_string(),
+            };
+            sink.push(
+                Report::new(
+                    &META,
+                    r.pointer,
+                    format!("`{}` is not a hex id: {err}", r.text),
+                )
+                .help(help),
+            );
+        }
+    }
+}

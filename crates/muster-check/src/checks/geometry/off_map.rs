@@ -1,0 +1,47 @@
+use muster_hex::HexId;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every hex a map overlay or a scenario names lies on the map (for a
+    /// scenario, the map it references).
+    ///
+    /// ## Why is this bad?
+    /// A unit set up off the map, or an overlay drawn beyond it, is a transcription
+    /// error: the engine has nowhere to put it.
+    ///
+    /// ## Example
+    /// ```ron
+    /// at: Hexes(["1316"]), // on a 12 x 15 map
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// at: Hexes(["1215"]),
+    /// ```
+    pub META = ("geometry::off-map", Error, "a hex outside the map");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Some(grid) = cx.grid else { return };
+    for r in cx.hex_refs() {
+        let Ok(hex) = HexId::parse(r.text) else {
+            continue;
+        };
+        if !grid.contains(hex) {
+            sink.push(
+                Report::new(&META, r.pointer, format!("hex `{hex}` is outside the map")).help(
+                    format!(
+                        "the map is {} columns x {} rows (`0101` to `{}`)",
+                        grid.columns,
+                        grid.rows,
+                        HexId::new(grid.columns, grid.rows)
+                    ),
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,43 @@
+use muster_hex::{HexGrid, HexId, RangeError};
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that a range such as `0307 à 0309` runs forwards: the first hex has the
+    /// lower row (in a column) or the lower column (in a row).
+    ///
+    /// ## Why is this bad?
+    /// A reversed range is usually a typo in one end; read literally it holds no hex.
+    ///
+    /// ## Example
+    /// ```ron
+    /// at: Range("0309", "0307"),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// at: Range("0307", "0309"),
+    /// ```
+    pub META = ("geometry::reversed-range", Error, "a range whose end comes before its start");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    for r in cx.range_refs() {
+        let (Ok(a), Ok(b)) = (HexId::parse(r.from), HexId::parse(r.to)) else {
+            continue;
+        };
+        if HexGrid::straight_range(a, b) == Err(RangeError::Reversed) {
+            sink.push(
+                Report::new(
+                    &META,
+                    r.pointer,
+                    format!("range `{a}` to `{b}` runs backwards"),
+                )
+                .help(format!("write it as `{b}` to `{a}`")),
+            );
+        }
+    }
+}

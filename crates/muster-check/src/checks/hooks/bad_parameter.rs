@@ -1,0 +1,44 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::hooks::find;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks a special rule's parameters against its hook's schema: required
+    /// parameters present, no unknown ones, each of the right type and range.
+    ///
+    /// ## Why is this bad?
+    /// A parameter the hook cannot read means the rule has no effect, or the wrong one.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (hook: "charge-bonus", params: {"counters": ["viking-cavalry-3"], "bonus": "one"}, text: "Viking charge"),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (hook: "charge-bonus", params: {"counters": ["viking-cavalry-3"], "bonus": 1}, text: "Viking charge"),
+    /// ```
+    pub META = ("hooks::bad-parameter", Error, "a special rule parameter its hook cannot take");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    for (i, rule) in cx.scenario.special_rules.iter().enumerate() {
+        let Some(hook) = find(&rule.hook) else {
+            continue;
+        };
+        if let Err(errors) = hook.parse(&rule.params) {
+            for (pointer, message) in errors {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("/special_rules/{i}/params{pointer}"),
+                        format!("hook `{}`: {message}", hook.id),
+                    )
+                    .help(format!("`muster explain {}` shows its parameters", hook.id)),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+use std::collections::HashMap;
+
+use muster_model::map::Overlay;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that a label (a village name, a lettered hex) appears once on a map.
+    ///
+    /// ## Why is this bad?
+    /// Scenarios refer to labels ("within 5 hexes of H"); two hexes with one label make
+    /// that ambiguous.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Label(hex: "0708", text: "Fontenoy"),
+    /// Label(hex: "0709", text: "Fontenoy"),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Label(hex: "0708", text: "Fontenoy"),
+    /// ```
+    pub META = ("maps::duplicate-label", Error, "a label placed on two hexes");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Some(map) = cx.map() else { return };
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, o) in map.overlays.iter().enumerate() {
+        let Overlay::Label { text, .. } = o else {
+            continue;
+        };
+        match seen.get(text.as_str()) {
+            Some(first) => sink.push(
+                Report::new(
+                    &META,
+                    format!("/overlays/{i}/Label/text"),
+                    format!("label `{text}` is already on the map"),
+                )
+                .label(
+                    Loc::Value(format!("/overlays/{first}/Label/text")),
+                    "first placed here",
+                )
+                .help("remove one of them or give them distinct names"),
+            ),
+            None => {
+                seen.insert(text, i);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+use muster_hex::HexId;
+use muster_model::map::Overlay;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that each hexside is given by two hexes that share it, and that an
+    /// `Access` hex is entered only from its neighbours.
+    ///
+    /// ## Why is this bad?
+    /// Two hexes that do not touch have no hexside between them; the river or creek
+    /// meant there is missing from the compiled map.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Hexsides(feature: "creek", sides: [("0708", "0710")]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Hexsides(feature: "creek", sides: [("0708", "0709")]),
+    /// ```
+    pub META = ("maps::hexside-not-adjacent", Error, "a hexside between hexes that do not touch");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let (Some(map), Some(grid)) = (cx.map(), cx.grid) else {
+        return;
+    };
+    for (i, o) in map.overlays.iter().enumerate() {
+        let pairs: Vec<(String, &String, &String)> = match o {
+            Overlay::Hexsides { sides, .. } => sides
+                .iter()
+                .enumerate()
+                .map(|(k, (a, b))| (format!("/overlays/{i}/Hexsides/sides/{k}"), a, b))
+                .collect(),
+            Overlay::Access { hex, from } => from
+                .iter()
+                .enumerate()
+                .map(|(k, f)| (format!("/overlays/{i}/Access/from/{k}"), hex, f))
+                .collect(),
+            _ => continue,
+        };
+        for (pointer, a, b) in pairs {
+            let (Ok(a), Ok(b)) = (HexId::parse(a), HexId::parse(b)) else {
+                continue;
+            };
+            if !grid.adjacent(a, b) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        pointer,
+                        format!("`{a}` and `{b}` do not share a hexside"),
+                    )
+                    .help(format!(
+                        "neighbours of `{a}`: {}",
+                        grid.neighbours(a)
+                            .iter()
+                            .map(|h| format!("`{h}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+use muster_model::scenario::MoraleThreshold;
+
+use super::max_losses;
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Adds up everything a side could lose (every unit's strength, plus the commander
+    /// and baggage bonuses of the system's army morale scoring) and warns when a morale
+    /// threshold is above it. For thresholds that depend on losses (Brissarthe), each
+    /// entry is checked.
+    ///
+    /// ## Why is this bad?
+    /// An army that cannot reach its threshold can never break; usually the threshold or
+    /// a unit's strength is mistyped.
+    ///
+    /// ## Example
+    /// ```ron
+    /// morale_threshold: Fixed(80),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// morale_threshold: Fixed(18),
+    /// ```
+    pub META = ("morale::threshold-unreachable", Warning, "a morale threshold above all the army could lose");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(scoring) = cx.system.and_then(|s| s.army_morale.as_ref()) else {
+        return;
+    };
+    if cx.counters.is_none() {
+        return;
+    }
+    for (i, side) in cx.scenario.sides.iter().enumerate() {
+        let most = max_losses(cx, i, scoring);
+        let entries: Vec<(String, u16)> = match &side.morale_threshold {
+            Some(MoraleThreshold::Fixed(t)) => {
+                vec![(format!("/sides/{i}/morale_threshold/Fixed"), *t)]
+            }
+            Some(MoraleThreshold::ByLosses { thresholds, .. }) => thresholds
+                .iter()
+                .enumerate()
+                .map(|(k, t)| {
+                    (
+                        format!("/sides/{i}/morale_threshold/ByLosses/thresholds/{k}"),
+                        *t,
+                    )
+                })
+                .collect(),
+            None => continue,
+        };
+        for (pointer, threshold) in entries {
+            if u32::from(threshold) > most {
+                sink.push(
+                    Report::new(&META, pointer, format!("side `{}` can lose at most {most} points, below its threshold of {threshold}", side.id))
+                        .note("losses count each unit's strength, plus the commander and baggage bonuses")
+                        .help("check the threshold and the strengths on the counter sheet"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+use std::collections::HashMap;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::load::Document;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Reports an id used twice where ids must be unique: two files of the same kind in
+    /// the project, two armies or two counters in one army of a counter sheet, two sides
+    /// of a scenario, two unit kinds or terrain types of a system.
+    ///
+    /// ## Why is this bad?
+    /// References by id would silently pick one of the two.
+    ///
+    /// ## Example
+    /// ```ron
+    /// counters: [(id: "saxe", ...), (id: "saxe", ...)],
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// counters: [(id: "saxe-2", ...), (id: "saxe-3", ...)],
+    /// ```
+    pub META = ("references::duplicate-id", Error, "an id is defined twice");
+}
+
+fn dupes<'a>(sink: &mut Sink, what: &str, items: impl Iterator<Item = (String, &'a str)>) {
+    let mut seen: HashMap<&str, String> = HashMap::new();
+    for (pointer, id) in items {
+        if let Some(first) = seen.get(id) {
+            sink.push(
+                Report::new(&META, pointer, format!("{what} `{id}` is defined twice"))
+                    .label(Loc::Value(first.clone()), "first defined here")
+                    .help("give each one its own id"),
+            );
+        } else {
+            seen.insert(id, pointer);
+        }
+    }
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let others: Vec<_> = cx
+        .db
+        .same_id(cx.doc.kind(), cx.doc.id())
+        .iter()
+        .filter(|&&i| i != cx.index)
+        .map(|&i| cx.db.files[i].file.name.clone())
+        .collect();
+    if !others.is_empty() {
+        sink.push(
+            Report::new(
+                &META,
+                "/id",
+                format!(
+                    "{} id `{}` is also used by {}",
+                    cx.doc.kind().name(),
+                    cx.doc.id(),
+                    others.join(", ")
+                ),
+            )
+            .help("ids of files of one kind must be unique in a project"),
+        );
+    }
+    match cx.doc {
+        Document::Counters(sheet) => {
+            dupes(
+                sink,
+                "army",
+                sheet
+                    .armies
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| (format!("/armies/{i}/id"), a.id.as_str())),
+            );
+            for (i, army) in sheet.armies.iter().enumerate() {
+                dupes(
+                    sink,
+                    "counter",
+                    army.counters
+                        .iter()
+                        .enumerate()
+                        .map(|(j, c)| (format!("/armies/{i}/counters/{j}/id"), c.id.as_str())),
+                );
+            }
+        }
+        Document::Scenario(s) => {
+            dupes(
+                sink,
+                "side",
+                s.sides
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (format!("/sides/{i}/id"), x.id.as_str())),
+            );
+        }
+        Document::System(sys) => {
+            dupes(
+                sink,
+                "unit kind",
+                sys.unit_kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (format!("/unit_kinds/{i}/id"), x.id.as_str())),
+            );
+            dupes(
+                sink,
+                "terrain",
+                sys.terrain
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (format!("/terrain/{i}/id"), x.id.as_str())),
+            );
+            dupes(
+                sink,
+                "hexside feature",
+                sys.hexside_features
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (format!("/hexside_features/{i}/id"), x.id.as_str())),
+            );
+        }
+        Document::Map(_) => {}
+    }
+}

@@ -1,0 +1,55 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that each side's (and each neutral group's) `army` is an army of the
+    /// scenario's counter sheet.
+    ///
+    /// ## Why is this bad?
+    /// The army supplies the counters the side sets up; without it no unit can be
+    /// checked.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "franks", name: "Franks", army: "jengland-frank", ...)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "franks", name: "Franks", army: "jengland-franks", ...)
+    /// ```
+    pub META = ("references::unknown-army", Error, "an army the counter sheet does not have");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(sheet) = cx.counters else { return };
+    let known: Vec<&str> = sheet.armies.iter().map(|a| a.id.as_str()).collect();
+    let refs = cx
+        .scenario
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (format!("/sides/{i}/army"), &s.army))
+        .chain(
+            cx.scenario
+                .neutrals
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (format!("/neutrals/{i}/army"), &n.army)),
+        );
+    for (pointer, army) in refs {
+        if cx.army(army).is_none() {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("counter sheet `{}` has no army `{army}`", sheet.id),
+                )
+                .help_opt(did_you_mean(army, known.iter().copied())),
+            );
+        }
+    }
+}

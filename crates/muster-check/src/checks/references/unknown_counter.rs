@@ -1,0 +1,171 @@
+use muster_model::counters::Army;
+use muster_model::scenario::{MoraleThreshold, VictoryCondition};
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::hooks::Hook;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every counter a scenario names (in setup, reinforcements, neutral
+    /// units, morale thresholds, victory conditions and special rules) exists in the army
+    /// it must come from, and suggests the nearest counter id.
+    ///
+    /// ## Why is this bad?
+    /// A misspelt unit would be missing from the battle, and nothing else about it
+    /// (terrain, stacking, losses) could be checked.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub META = ("references::unknown-counter", Error, "a counter the army does not have");
+}
+
+fn check(sink: &mut Sink, armies: &[&Army], pointer: String, id: &str) {
+    if armies.is_empty() || armies.iter().any(|a| a.counters.iter().any(|c| c.id == id)) {
+        return;
+    }
+    let names: Vec<&str> = armies.iter().map(|a| a.id.as_str()).collect();
+    let candidates = armies
+        .iter()
+        .flat_map(|a| a.counters.iter().map(|c| c.id.as_str()));
+    sink.push(
+        Report::new(
+            &META,
+            pointer,
+            format!(
+                "no counter `{id}` in army {}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        )
+        .help_opt(did_you_mean(id, candidates)),
+    );
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    if cx.counters.is_none() {
+        return;
+    }
+    let s = cx.scenario;
+    let side_army = |id: &str| {
+        s.sides
+            .iter()
+            .position(|x| x.id == id)
+            .and_then(|i| cx.side_army(i))
+    };
+    // Setup and neutral groups: report once per unit group, not per copy.
+    for group in &cx.groups {
+        let Some(army) = group.army else { continue };
+        let mut done = Vec::new();
+        for slot in &group.units {
+            if slot.counter.is_none() && !done.contains(&slot.pointer) {
+                check(sink, &[army], slot.pointer.clone(), slot.counter_id);
+                done.push(slot.pointer.clone());
+            }
+        }
+    }
+    for (i, r) in s.reinforcements.iter().enumerate() {
+        if let Some(army) = side_army(&r.side) {
+            for (u, g) in r.units.iter().enumerate() {
+                check(
+                    sink,
+                    &[army],
+                    format!("/reinforcements/{i}/units/{u}/counter"),
+                    &g.counter,
+                );
+            }
+        }
+    }
+    for (i, side) in s.sides.iter().enumerate() {
+        if let (Some(MoraleThreshold::ByLosses { counter, .. }), Some(army)) =
+            (&side.morale_threshold, cx.side_army(i))
+        {
+            check(
+                sink,
+                &[army],
+                format!("/sides/{i}/morale_threshold/ByLosses/counter"),
+                counter,
+            );
+        }
+    }
+    let all: Vec<&Army> = s
+        .sides
+        .iter()
+        .map(|x| x.army.as_str())
+        .chain(s.neutrals.iter().map(|n| n.army.as_str()))
+        .filter_map(|a| cx.army(a))
+        .collect();
+    for (i, v) in s.victory.iter().enumerate() {
+        match v {
+            VictoryCondition::ExitUnits { side, counter, .. } => {
+                if let Some(army) = side_army(side) {
+                    check(
+                        sink,
+                        &[army],
+                        format!("/victory/{i}/ExitUnits/counter"),
+                        counter,
+                    );
+                }
+            }
+            VictoryCondition::ExtraTurns { counter, .. } => check(
+                sink,
+                &all,
+                format!("/victory/{i}/ExtraTurns/counter"),
+                counter,
+            ),
+            VictoryCondition::ShiftOnEliminations { counters, .. } => {
+                for (k, c) in counters.iter().enumerate() {
+                    check(
+                        sink,
+                        &all,
+                        format!("/victory/{i}/ShiftOnEliminations/counters/{k}"),
+                        c,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    for (i, hook) in &cx.hooks {
+        let base = format!("/special_rules/{i}/params");
+        let list: Vec<(String, &String)> = match hook {
+            Hook::ImpassableArea(p) => p
+                .except
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (format!("{base}/except/{k}"), c))
+                .collect(),
+            Hook::BaggageCarrier(p) => vec![(format!("{base}/counter"), &p.counter)],
+            Hook::ChargeBonus(p) => p
+                .counters
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (format!("{base}/counters/{k}"), c))
+                .collect(),
+            Hook::Berserk(p) => vec![(format!("{base}/counter"), &p.counter)],
+            Hook::Evasion(p) => p
+                .counters
+                .iter()
+                .enumerate()
+                .map(|(k, c)| (format!("{base}/counters/{k}"), c))
+                .collect(),
+            Hook::NeutralActivation(p) => vec![(format!("{base}/counter"), &p.counter)],
+            Hook::SecretCommanderPlacement(_) | Hook::SetupOption(_) => Vec::new(),
+        };
+        for (pointer, id) in list {
+            check(sink, &all, pointer, id);
+        }
+    }
+}

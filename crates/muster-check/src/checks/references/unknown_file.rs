@@ -1,0 +1,58 @@
+use super::file_refs;
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::project::Resolution;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that the system, counter sheet and map a file names exist in the project,
+    /// by id (`"jengland"`) or by a path relative to the file.
+    ///
+    /// ## Why is this bad?
+    /// Without them nothing else about the scenario can be checked, and an engine could
+    /// not load it.
+    ///
+    /// ## Example
+    /// ```ron
+    /// map: "jengland-v2",
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// map: "jengland",
+    /// ```
+    pub META = ("references::unknown-file", Error, "a referenced system, counter sheet or map does not exist");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    for (pointer, reference, kind) in file_refs(cx.doc) {
+        match cx.db.resolve(cx.index, reference, kind) {
+            Resolution::Missing { candidates } => sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("no {} `{reference}` in the project", kind.name()),
+                )
+                .help_opt(
+                    did_you_mean(reference, candidates.iter().map(String::as_str)).or_else(|| {
+                        (!candidates.is_empty()).then(|| {
+                            format!("known {} ids: {}", kind.name(), candidates.join(", "))
+                        })
+                    }),
+                ),
+            ),
+            Resolution::WrongKind(found) => sink.push(Report::new(
+                &META,
+                pointer,
+                format!(
+                    "`{reference}` is a {} file, not a {}",
+                    found.name(),
+                    kind.name()
+                ),
+            )),
+            Resolution::Found(_) | Resolution::OutsideRoot => {}
+        }
+    }
+}

@@ -1,0 +1,76 @@
+use muster_model::scenario::VictoryCondition;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::hooks::Hook;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that side ids used by `deploys_first`, `plays_first`, reinforcements,
+    /// victory conditions and special rules are sides of the scenario.
+    ///
+    /// ## Why is this bad?
+    /// The turn order, the arriving units or the winner would belong to nobody.
+    ///
+    /// ## Example
+    /// ```ron
+    /// plays_first: "breton",
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// plays_first: "bretons",
+    /// ```
+    pub META = ("references::unknown-side", Error, "a side the scenario does not have");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let s = cx.scenario;
+    let known: Vec<&str> = s.sides.iter().map(|x| x.id.as_str()).collect();
+    let mut refs: Vec<(String, &str)> = vec![
+        ("/deploys_first".to_string(), s.deploys_first.as_str()),
+        ("/plays_first".to_string(), s.plays_first.as_str()),
+    ];
+    refs.extend(
+        s.reinforcements
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (format!("/reinforcements/{i}/side"), r.side.as_str())),
+    );
+    for (i, v) in s.victory.iter().enumerate() {
+        let (variant, side) = match v {
+            VictoryCondition::ExitUnits { side, .. } => ("ExitUnits", side),
+            VictoryCondition::Otherwise { side, .. } => ("Otherwise", side),
+            VictoryCondition::ExtraTurns { side, .. } => ("ExtraTurns", side),
+            VictoryCondition::ShiftOnEliminations { side, .. } => ("ShiftOnEliminations", side),
+            _ => continue,
+        };
+        refs.push((format!("/victory/{i}/{variant}/side"), side.as_str()));
+    }
+    for (i, hook) in &cx.hooks {
+        if let Hook::SetupOption(p) = hook {
+            refs.push((format!("/special_rules/{i}/params/side"), p.side.as_str()));
+            refs.push((
+                format!("/special_rules/{i}/params/plays_first"),
+                p.plays_first.as_str(),
+            ));
+        }
+    }
+    for (pointer, side) in refs {
+        if !known.contains(&side) {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("no side `{side}` in scenario `{}`", s.id),
+                )
+                .help_opt(
+                    did_you_mean(side, known.iter().copied())
+                        .or_else(|| Some(format!("sides: {}", known.join(", ")))),
+                ),
+            );
+        }
+    }
+}

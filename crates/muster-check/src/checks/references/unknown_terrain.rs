@@ -1,0 +1,66 @@
+use muster_model::map::Overlay;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::hooks::Hook;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every terrain a map uses (its base and its terrain overlays), and every
+    /// terrain a special rule names, is a row of the system's terrain effects chart.
+    ///
+    /// ## Why is this bad?
+    /// Terrain the system does not define has no movement cost or combat effect; the
+    /// compiled table would leave the hex without terrain.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Terrain(terrain: "forest", area: List(["0405"])),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Terrain(terrain: "woods", area: List(["0405"])),
+    /// ```
+    pub META = ("references::unknown-terrain", Error, "a terrain type the system does not define");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Some(system) = cx.system else { return };
+    let known: Vec<&str> = system.terrain.iter().map(|t| t.id.as_str()).collect();
+    let mut check = |pointer: String, id: &str| {
+        if !known.contains(&id) {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("unknown terrain `{id}` in system `{}`", system.id),
+                )
+                .help_opt(did_you_mean(id, known.iter().copied())),
+            );
+        }
+    };
+    if let Some(map) = cx.map() {
+        check("/base".to_string(), &map.base);
+        for (i, o) in map.overlays.iter().enumerate() {
+            if let Overlay::Terrain { terrain, .. } = o {
+                check(format!("/overlays/{i}/Terrain/terrain"), terrain);
+            }
+        }
+    }
+    if let Some(s) = cx.scenario() {
+        for (i, rule) in s.special_rules.iter().enumerate() {
+            let terrain =
+                match crate::hooks::find(&rule.hook).and_then(|h| h.parse(&rule.params).ok()) {
+                    Some(Hook::ChargeBonus(p)) => p.terrain,
+                    Some(Hook::Berserk(p)) => p.terrain,
+                    _ => continue,
+                };
+            for (k, t) in terrain.iter().enumerate() {
+                check(format!("/special_rules/{i}/params/terrain/{k}"), t);
+            }
+        }
+    }
+}

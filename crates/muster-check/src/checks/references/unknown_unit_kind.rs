@@ -1,0 +1,82 @@
+use muster_model::scenario::Placement;
+
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::hooks::Hook;
+use crate::load::Document;
+use crate::report::{Report, Sink};
+use crate::suggest::did_you_mean;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that unit kinds named by counters, by "on a unit of this kind" placements
+    /// and by special rules are kinds the system defines.
+    ///
+    /// ## Why is this bad?
+    /// The kind decides stacking, charges and fire; an unknown kind leaves the unit
+    /// without rules.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "saxe", name: "Saxe", kind: "infantery", strength: 2),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 2),
+    /// ```
+    pub META = ("references::unknown-unit-kind", Error, "a unit kind the system does not define");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Some(system) = cx.system else { return };
+    let known: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
+    let mut check = |pointer: String, kind: &str| {
+        if !known.contains(&kind) {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("unknown unit kind `{kind}` in system `{}`", system.id),
+                )
+                .help_opt(did_you_mean(kind, known.iter().copied())),
+            );
+        }
+    };
+    match cx.doc {
+        Document::Counters(sheet) => {
+            for (i, army) in sheet.armies.iter().enumerate() {
+                for (j, c) in army.counters.iter().enumerate() {
+                    check(format!("/armies/{i}/counters/{j}/kind"), &c.kind);
+                }
+            }
+        }
+        Document::Scenario(s) => {
+            for (i, side) in s.sides.iter().enumerate() {
+                let muster_model::scenario::Forces::Placed { setup } = &side.forces;
+                for (j, g) in setup.iter().enumerate() {
+                    if let Placement::OnUnit {
+                        kind: Some(kind), ..
+                    } = &g.at
+                    {
+                        check(
+                            format!("/sides/{i}/forces/Placed/setup/{j}/at/OnUnit/kind"),
+                            kind,
+                        );
+                    }
+                }
+            }
+            for (i, rule) in s.special_rules.iter().enumerate() {
+                if let Some(Hook::BaggageCarrier(p)) =
+                    crate::hooks::find(&rule.hook).and_then(|h| h.parse(&rule.params).ok())
+                {
+                    check(
+                        format!("/special_rules/{i}/params/carries_kind"),
+                        &p.carries_kind,
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}

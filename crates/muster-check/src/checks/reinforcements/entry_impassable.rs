@@ -1,0 +1,54 @@
+use muster_hex::HexId;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that reinforcements can enter through each of their entry hexes: the
+    /// hex's terrain is passable and no special rule closes it.
+    ///
+    /// ## Why is this bad?
+    /// An entry hex in a river would keep the reinforcement off the map for the whole
+    /// game.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (side: "franks", turn: 2, units: [(counter: "saxe")], entry: ["0105"]), // the Vilaine
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (side: "franks", turn: 2, units: [(counter: "saxe")], entry: ["1501"]),
+    /// ```
+    pub META = ("reinforcements::entry-impassable", Error, "a reinforcement entry hex units cannot enter");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(map) = cx.map else { return };
+    let closed = cx.impassable_columns();
+    for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
+        for (k, text) in r.entry.iter().enumerate() {
+            let Ok(hex) = HexId::parse(text) else {
+                continue;
+            };
+            if !map.contains(hex) {
+                continue;
+            }
+            if !map.is_enterable(hex) || closed.contains(&hex.col) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("/reinforcements/{i}/entry/{k}"),
+                        format!(
+                            "entry hex `{hex}` is `{}`, which units cannot enter",
+                            map.terrain_id_at(hex).unwrap_or("?")
+                        ),
+                    )
+                    .help("choose an enterable edge hex"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+use muster_hex::HexId;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every entry hex of a reinforcement lies on a map edge.
+    ///
+    /// ## Why is this bad?
+    /// Reinforcements march on from off the map; an entry hex in the middle of the map
+    /// is a typo (Fontenoy's Provence enters at 0515, 1115, 1208 or 0901).
+    ///
+    /// ## Example
+    /// ```ron
+    /// (side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0608"]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0515"]),
+    /// ```
+    pub META = ("reinforcements::entry-not-on-edge", Error, "a reinforcement entry hex that is not on a map edge");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(map) = cx.map else { return };
+    let grid = map.grid();
+    for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
+        for (k, text) in r.entry.iter().enumerate() {
+            let Ok(hex) = HexId::parse(text) else {
+                continue;
+            };
+            if grid.contains(hex) && !grid.is_edge(hex) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("/reinforcements/{i}/entry/{k}"),
+                        format!("entry hex `{hex}` is not on a map edge"),
+                    )
+                    .help(format!(
+                        "edge hexes are in column 01 or {:02}, or row 01 or {:02}",
+                        grid.columns, grid.rows
+                    )),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! Reinforcements: units arriving during play must be able to arrive.
+
+pub mod entry_impassable;
+pub mod entry_not_on_edge;
+pub mod turn_out_of_range;

@@ -1,0 +1,45 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that reinforcements arrive on a turn the game has: from turn 1 up to the
+    /// last turn (optional extra turns included).
+    ///
+    /// ## Why is this bad?
+    /// A turn 9 reinforcement in a 7-turn game never arrives; the number is a typo or the
+    /// game length is.
+    ///
+    /// ## Example
+    /// ```ron
+    /// turns: 7,
+    /// reinforcements: [(side: "allies", turn: 9, units: [(counter: "provence")], entry: ["0515"])],
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// reinforcements: [(side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0515"])],
+    /// ```
+    pub META = ("reinforcements::turn-out-of-range", Error, "a reinforcement turn outside the game");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let last = cx.scenario.last_turn();
+    for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
+        if r.turn == 0 || r.turn > last {
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("/reinforcements/{i}/turn"),
+                    format!(
+                        "reinforcements arrive on turn {} but the game has {last} turns",
+                        r.turn
+                    ),
+                )
+                .label(Loc::Value("/turns".to_string()), "game length")
+                .help(format!("use a turn from 1 to {last}")),
+            );
+        }
+    }
+}

@@ -1,0 +1,70 @@
+use muster_hex::{HexGrid, HexId};
+use muster_model::scenario::Placement;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that a setup line gives exactly one hex per unit: "2 x Saxe : 0903, 1004"
+    /// lists two units and two hexes. For a range (`0307 à 0309`) the range's length
+    /// counts; for `Spaced` placements the run must have room for every unit.
+    ///
+    /// ## Why is this bad?
+    /// One more unit than hexes means a unit without a place (or two units in one hex);
+    /// one fewer means a hex was mistyped or a unit forgotten.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903"])),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub META = ("setup::count-mismatch", Error, "a setup line with more or fewer units than hexes");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    for g in &cx.groups {
+        let units = g.units.len();
+        let (hexes, what, pointer) = match g.at {
+            Placement::Hexes(list) => (list.len(), "hexes", format!("{}/at/Hexes", g.pointer)),
+            Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
+                (Ok(a), Ok(b)) => match HexGrid::straight_range(a, b) {
+                    Ok(r) => (
+                        r.len(),
+                        "hexes in the range",
+                        format!("{}/at/Range", g.pointer),
+                    ),
+                    Err(_) => continue,
+                },
+                _ => continue,
+            },
+            _ => continue,
+        };
+        if units != hexes {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!(
+                        "{units} unit{} listed but {hexes} {what}",
+                        if units == 1 { "" } else { "s" }
+                    ),
+                )
+                .label(
+                    Loc::Value(format!("{}/units", g.pointer)),
+                    format!("{units} unit{} here", if units == 1 { "" } else { "s" }),
+                )
+                .help(if units > hexes {
+                    "add the missing hexes or check the unit counts"
+                } else {
+                    "remove the extra hexes or add the missing units"
+                }),
+            );
+        }
+    }
+}

@@ -1,0 +1,82 @@
+use std::collections::BTreeMap;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Counts the copies of each counter a side uses (setup, reinforcements) and
+    /// reports the first use beyond the number the counter sheet holds.
+    ///
+    /// ## Why is this bad?
+    /// A scenario cannot put on the map more counters than the game contains; either the
+    /// count in the scenario or the counter sheet is wrong.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 3)], at: Hexes(["0903", "1004", "1104"])),
+    /// // the sheet holds (id: "saxe", ..., count: 2)
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub META = ("setup::exceeds-counter-sheet", Error, "more copies of a counter than the sheet holds");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    // (army, counter) -> pointers of each use, one per copy.
+    let mut uses: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    for g in &cx.groups {
+        let Some(army) = g.army else { continue };
+        for slot in &g.units {
+            uses.entry((army.id.as_str(), slot.counter_id))
+                .or_default()
+                .push(slot.pointer.clone());
+        }
+    }
+    for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
+        let Some(side) = cx.scenario.sides.iter().position(|s| s.id == r.side) else {
+            continue;
+        };
+        let Some(army) = cx.side_army(side) else {
+            continue;
+        };
+        for (u, g) in r.units.iter().enumerate() {
+            for _ in 0..g.count {
+                uses.entry((army.id.as_str(), g.counter.as_str()))
+                    .or_default()
+                    .push(format!("/reinforcements/{i}/units/{u}/counter"));
+            }
+        }
+    }
+    for ((army, counter), pointers) in uses {
+        let Some(c) = cx
+            .army(army)
+            .and_then(|a| a.counters.iter().find(|c| c.id == counter))
+        else {
+            continue;
+        };
+        let held = usize::from(c.count);
+        if pointers.len() > held {
+            let over = &pointers[held];
+            let mut report = Report::new(
+                &META,
+                over.clone(),
+                format!(
+                    "counter `{counter}` is used {} times but army `{army}` holds {held}",
+                    pointers.len()
+                ),
+            )
+            .help(format!(
+                "use at most {held}, or raise `count` on the counter sheet"
+            ));
+            if let Some(first) = pointers.iter().find(|p| *p != over) {
+                report = report.label(Loc::Value(first.clone()), "also used here");
+            }
+            sink.push(report);
+        }
+    }
+}

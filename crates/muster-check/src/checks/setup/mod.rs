@@ -1,0 +1,7 @@
+//! Setup: every unit listed goes somewhere it may be, as many units as places.
+
+pub mod count_mismatch;
+pub mod exceeds_counter_sheet;
+pub mod impassable_terrain;
+pub mod on_unit_unmatched;
+pub mod spacing;

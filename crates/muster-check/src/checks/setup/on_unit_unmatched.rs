@@ -1,0 +1,66 @@
+use muster_model::scenario::Placement;
+use muster_model::system::UnitRole;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that a placement "on a unit" (`OnUnit(kind: "cavalry")`, "Erispoe: on a
+    /// Breton cavalry unit") names a kind or counter that some combat unit of the same
+    /// side actually has.
+    ///
+    /// ## Why is this bad?
+    /// The commander would have nowhere to go: no unit matches what the setup asks for.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "erispoe")], at: OnUnit(kind: "missile-cavalry")), // no such Breton unit
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "erispoe")], at: OnUnit(kind: "cavalry")),
+    /// ```
+    pub META = ("setup::on-unit-unmatched", Error, "an \"on unit\" placement that matches no unit of the side");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    for g in &cx.groups {
+        let Placement::OnUnit { kind, counter } = g.at else {
+            continue;
+        };
+        let hosts = cx
+            .groups
+            .iter()
+            .filter(|h| h.side == g.side && !std::ptr::eq(*h, g))
+            .flat_map(|h| h.units.iter())
+            .filter(|u| {
+                u.role() == Some(UnitRole::Combat)
+                    && kind
+                        .as_ref()
+                        .is_none_or(|k| u.kind.is_some_and(|uk| &uk.id == k))
+                    && counter.as_ref().is_none_or(|c| u.counter_id == c)
+            });
+        if hosts.count() == 0 {
+            let what = match (kind, counter) {
+                (Some(k), Some(c)) => format!("a `{k}` unit `{c}`"),
+                (Some(k), None) => format!("a `{k}` unit"),
+                (None, Some(c)) => format!("unit `{c}`"),
+                (None, None) => "any combat unit".to_string(),
+            };
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("{}/at/OnUnit", g.pointer),
+                    format!(
+                        "side {} sets up no {what} to place this on",
+                        cx.side_name(g.side)
+                    ),
+                )
+                .help("name a kind or counter that the side's setup contains"),
+            );
+        }
+    }
+}

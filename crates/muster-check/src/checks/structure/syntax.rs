@@ -1,0 +1,22 @@
+//! `structure::syntax`: the file is not valid RON or JSON.
+
+use crate::declare_check;
+
+declare_check! {
+    /// ## What it does
+    /// Reports text that the RON (or JSON) parser cannot read: unbalanced brackets, a missing comma, an unterminated string.
+    ///
+    /// ## Why is this bad?
+    /// Nothing else in the file can be checked until it parses.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Scenario(id: "x" name: "y")
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Scenario(id: "x", name: "y")
+    /// ```
+    pub SYNTAX = ("structure::syntax", Error, "the file is not valid RON or JSON");
+}

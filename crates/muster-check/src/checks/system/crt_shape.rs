@@ -1,0 +1,85 @@
+use crate::checks::context::FileCx;
+use crate::declare_check;
+use crate::load::Document;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks the combat results table: each die row has one result per odds column, die
+    /// rows are not repeated, and each result is made only of the declared result codes
+    /// (`D1R` = `D` + `1` + `R`).
+    ///
+    /// ## Why is this bad?
+    /// A missing cell or an unknown letter is a transcription error that an engine
+    /// would turn into a wrong combat result.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (die: 1, results: ["DR", "DT", "D1", "D1", "D1R", "D2"]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (die: 1, results: ["DR", "DT", "D1", "D1", "D1R", "D2", "D2"]),
+    /// ```
+    pub META = ("system::crt-shape", Error, "a combat results table row that does not fit the table");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Document::System(system) = cx.doc else {
+        return;
+    };
+    let Some(crt) = &system.combat_results else {
+        return;
+    };
+    let codes: Vec<&str> = crt.results.iter().map(|r| r.code.as_str()).collect();
+    let mut dice = Vec::new();
+    for (i, row) in crt.rows.iter().enumerate() {
+        let base = format!("/combat_results/rows/{i}");
+        if row.results.len() != crt.odds.len() {
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("{base}/results"),
+                    format!(
+                        "die row {} has {} results for {} odds columns",
+                        row.die,
+                        row.results.len(),
+                        crt.odds.len()
+                    ),
+                )
+                .help("give one result per odds column"),
+            );
+        }
+        if dice.contains(&row.die) {
+            sink.push(Report::new(
+                &META,
+                format!("{base}/die"),
+                format!("die row {} appears twice", row.die),
+            ));
+        }
+        dice.push(row.die);
+        for (k, cell) in row.results.iter().enumerate() {
+            if !parses(cell, &codes) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("{base}/results/{k}"),
+                        format!("result `{cell}` is not made of the table's result codes"),
+                    )
+                    .help(format!("result codes: {}", codes.join(", "))),
+                );
+            }
+        }
+    }
+}
+
+/// Whether `cell` splits into declared codes (`-` means no effect).
+fn parses(cell: &str, codes: &[&str]) -> bool {
+    if cell.is_empty() || cell == "-" {
+        return true;
+    }
+    codes
+        .iter()
+        .any(|c| !c.is_empty() && cell.starts_with(c) && parses(&cell[c.len()..], codes))
+}

@@ -1,0 +1,3 @@
+//! Systems: tables must be self-consistent.
+
+pub mod crt_shape;

@@ -1,0 +1,56 @@
+use muster_model::scenario::VictoryCondition;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that the hexes through which units exit the map for victory are edge hexes
+    /// (Brissarthe: 0315 to 0915 on the south edge).
+    ///
+    /// ## Why is this bad?
+    /// Units leave the map across its edge; an inner hex cannot be an exit.
+    ///
+    /// ## Example
+    /// ```ron
+    /// ExitUnits(side: "vikings", counter: "baggage", hexes: Range("0314", "0914"), after_turn: 7, tiers: [...]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// ExitUnits(side: "vikings", counter: "baggage", hexes: Range("0315", "0915"), after_turn: 7, tiers: [...]),
+    /// ```
+    pub META = ("victory::exit-not-on-edge", Error, "an exit hex that is not on a map edge");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(map) = cx.map else { return };
+    let grid = map.grid();
+    for (i, v) in cx.scenario.victory.iter().enumerate() {
+        let VictoryCondition::ExitUnits { hexes, .. } = v else {
+            continue;
+        };
+        let Ok(list) = muster_map::resolve_area(grid, hexes) else {
+            continue;
+        };
+        let inner: Vec<String> = list
+            .iter()
+            .filter(|h| grid.contains(**h) && !grid.is_edge(**h))
+            .map(|h| format!("`{h}`"))
+            .collect();
+        if !inner.is_empty() {
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("/victory/{i}/ExitUnits/hexes"),
+                    format!("exit hexes {} are not on a map edge", inner.join(", ")),
+                )
+                .help(format!(
+                    "the map's edges are columns 01 and {:02}, rows 01 and {:02}",
+                    grid.columns, grid.rows
+                )),
+            );
+        }
+    }
+}

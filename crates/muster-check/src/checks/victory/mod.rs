@@ -1,0 +1,4 @@
+//! Victory conditions: places and turns they name must exist.
+
+pub mod exit_not_on_edge;
+pub mod turn_out_of_range;

@@ -1,0 +1,76 @@
+use muster_model::scenario::VictoryCondition;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks turn numbers in victory conditions against the game length: a condition
+    /// checked after turn N needs N within the game (optional turns included), and extra
+    /// turns must match the scenario's `extra_turns`.
+    ///
+    /// ## Why is this bad?
+    /// A condition on a turn that is never played can never be met.
+    ///
+    /// ## Example
+    /// ```ron
+    /// turns: 7,
+    /// victory: [FewestLosses(after_turn: 8, level: Minor)],
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// victory: [FewestLosses(after_turn: 7, level: Minor)],
+    /// ```
+    pub META = ("victory::turn-out-of-range", Error, "a victory condition on a turn outside the game");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let s = cx.scenario;
+    let last = s.last_turn();
+    for (i, v) in s.victory.iter().enumerate() {
+        let (pointer, turn, limit) = match v {
+            VictoryCondition::ArmyMorale {
+                before_turn: Some(t),
+            } => (format!("/victory/{i}/ArmyMorale/before_turn"), *t, last + 1),
+            VictoryCondition::FewestLosses { after_turn, .. } => (
+                format!("/victory/{i}/FewestLosses/after_turn"),
+                *after_turn,
+                last,
+            ),
+            VictoryCondition::LargestMargin { after_turn, .. } => (
+                format!("/victory/{i}/LargestMargin/after_turn"),
+                *after_turn,
+                last,
+            ),
+            VictoryCondition::ExitUnits { after_turn, .. } => (
+                format!("/victory/{i}/ExitUnits/after_turn"),
+                *after_turn,
+                last,
+            ),
+            VictoryCondition::ExtraTurns { turns, .. } => {
+                if *turns != s.extra_turns {
+                    sink.push(
+                        Report::new(&META, format!("/victory/{i}/ExtraTurns/turns"), format!("the condition adds {turns} turns but the scenario declares `extra_turns: {}`", s.extra_turns))
+                            .label(Loc::Key("/extra_turns".to_string()), "declared here")
+                            .help("make the two numbers agree"),
+                    );
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if turn == 0 || turn > limit {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("turn {turn} is outside the game, which has {last} turns"),
+                )
+                .label(Loc::Value("/turns".to_string()), "game length")
+                .help(format!("use a turn from 1 to {limit}")),
+            );
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Reading and parsing one file: size limit, UTF-8, file kind, RON or JSON into the
+//! typed model, then the schema constraints the types cannot express. Every failure is
+//! a diagnostic with a span; nothing here panics on any input.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use muster_model::FileKind;
+use muster_model::counters::CounterSheet;
+use muster_model::map::MapSource;
+use muster_model::scenario::Scenario;
+use muster_model::system::RulesSystem;
+use serde::de::DeserializeOwned;
+
+use crate::checks::structure;
+use crate::report::{Loc, Report, Sink};
+use crate::source::{MAX_FILE_BYTES, SourceFile};
+use crate::spans::{self, Node};
+use crate::{Diagnostic, schema};
+
+/// A parsed document of one of the four kinds.
+#[derive(Debug, Clone)]
+pub enum Document {
+    System(RulesSystem),
+    Counters(CounterSheet),
+    Map(MapSource),
+    Scenario(Scenario),
+}
+
+impl Document {
+    pub fn kind(&self) -> FileKind {
+        match self {
+            Document::System(_) => FileKind::System,
+            Document::Counters(_) => FileKind::Counters,
+            Document::Map(_) => FileKind::Map,
+            Document::Scenario(_) => FileKind::Scenario,
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            Document::System(d) => &d.id,
+            Document::Counters(d) => &d.id,
+            Document::Map(d) => &d.id,
+            Document::Scenario(d) => &d.id,
+        }
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        let value = match self {
+            Document::System(d) => serde_json::to_value(d),
+            Document::Counters(d) => serde_json::to_value(d),
+            Document::Map(d) => serde_json::to_value(d),
+            Document::Scenario(d) => serde_json::to_value(d),
+        };
+        value.unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// One file after loading: its text, what it is, the typed document if it parsed, and
+/// the diagnostics found so far.
+#[derive(Debug)]
+pub struct Loaded {
+    pub file: Arc<SourceFile>,
+    pub kind: Option<FileKind>,
+    pub doc: Option<Document>,
+    pub diagnostics: Vec<Diagnostic>,
+    index: OnceLock<Option<Node>>,
+}
+
+impl Loaded {
+    fn new(file: SourceFile) -> Self {
+        Self {
+            file: Arc::new(file),
+            kind: None,
+            doc: None,
+            diagnostics: Vec::new(),
+            index: OnceLock::new(),
+        }
+    }
+
+    /// The span index, built on first use (only files with something to report pay).
+    pub fn index(&self) -> Option<&Node> {
+        self.index
+            .get_or_init(|| spans::parse(&self.file.text))
+            .as_ref()
+    }
+
+    pub fn is_json(&self) -> bool {
+        self.file.file_name().ends_with(".json")
+    }
+}
+
+/// Reads and parses a file. `name` is how diagnostics will name it.
+pub fn load_path(path: &Path, name: &str) -> Loaded {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_BYTES {
+        let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
+        let mut sink = Sink::new(&loaded);
+        sink.push(
+            Report::new(
+                &structure::TOO_LARGE,
+                Loc::Span(0..0),
+                format!(
+                    "file is {} bytes, above muster's limit of {} bytes",
+                    size, MAX_FILE_BYTES
+                ),
+            )
+            .help("split the data into several files; scenario files are normally a few kilobytes"),
+        );
+        let out = sink.finish();
+        loaded.diagnostics = out;
+        return loaded;
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => load_bytes(path, name, bytes),
+        Err(err) => {
+            let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
+            let mut sink = Sink::new(&loaded);
+            sink.push(Report::new(
+                &structure::UNREADABLE,
+                Loc::Span(0..0),
+                format!("cannot read the file: {err}"),
+            ));
+            loaded.diagnostics = sink.finish();
+            loaded
+        }
+    }
+}
+
+/// Parses bytes already in memory (used by tests, fixtures and watch mode).
+pub fn load_bytes(path: &Path, name: &str, bytes: Vec<u8>) -> Loaded {
+    match String::from_utf8(bytes) {
+        Ok(text) => load_text(SourceFile::new(path, name, text)),
+        Err(err) => {
+            let bad = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            let mut loaded = Loaded::new(SourceFile::new(path, name, text));
+            let mut sink = Sink::new(&loaded);
+            sink.push(
+                Report::new(
+                    &structure::NOT_TEXT,
+                    Loc::Span(bad..bad + 1),
+                    format!("the file is not UTF-8 text (invalid byte at offset {bad})"),
+                )
+                .help("muster reads RON or JSON text files saved as UTF-8"),
+            );
+            loaded.diagnostics = sink.finish();
+            loaded
+        }
+    }
+}
+
+pub fn load_text(file: SourceFile) -> Loaded {
+    let mut loaded = Loaded::new(file);
+    let kind = detect_kind(&loaded);
+    loaded.kind = kind;
+    let mut sink = Sink::new(&loaded);
+    let doc = match kind {
+        None => {
+            sink.push(
+                Report::new(
+                    &structure::UNKNOWN_KIND,
+                    Loc::Span(0..0),
+                    format!("cannot tell what kind of file `{}` is", loaded.file.file_name()),
+                )
+                .help("start the file with `System(`, `CounterSheet(`, `Map(` or `Scenario(`, or name it `*.system.ron`, `*.counters.ron`, `*.map.ron` or `*.scenario.ron`"),
+            );
+            None
+        }
+        Some(kind) => parse_kind(&loaded, kind, &mut sink),
+    };
+    if let Some(doc) = &doc {
+        schema::check_document(&doc.to_json(), doc.kind(), &mut sink);
+    }
+    let diagnostics = sink.finish();
+    loaded.doc = doc;
+    loaded.diagnostics = diagnostics;
+    loaded
+}
+
+/// The struct name at the top of a RON file wins; the file name decides otherwise.
+fn detect_kind(loaded: &Loaded) -> Option<FileKind> {
+    if !loaded.is_json()
+        && let Some(Node {
+            kind: spans::NodeKind::Struct {
+                name: Some(name), ..
+            },
+            ..
+        }) = loaded.index()
+        && let Some(kind) = FileKind::ALL.into_iter().find(|k| k.tag() == name)
+    {
+        return Some(kind);
+    }
+    FileKind::from_file_name(loaded.file.file_name())
+}
+
+fn parse_kind(loaded: &Loaded, kind: FileKind, sink: &mut Sink) -> Option<Document> {
+    match kind {
+        FileKind::System => parse_as::<RulesSystem>(loaded, sink).map(Document::System),
+        FileKind::Counters => parse_as::<CounterSheet>(loaded, sink).map(Document::Counters),
+        FileKind::Map => parse_as::<MapSource>(loaded, sink).map(Document::Map),
+        FileKind::Scenario => parse_as::<Scenario>(loaded, sink).map(Document::Scenario),
+    }
+}
+
+fn parse_as<T: DeserializeOwned>(loaded: &Loaded, sink: &mut Sink) -> Option<T> {
+    let text = &loaded.file.text;
+    if loaded.is_json() {
+        return match serde_json::from_str::<T>(text) {
+            Ok(v) => Some(v),
+            Err(err) => {
+                sink.push(structure::from_json_error(&loaded.file, &err));
+                None
+            }
+        };
+    }
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    match options.from_str::<T>(text) {
+        Ok(v) => Some(v),
+        Err(err) => {
+            sink.push(structure::from_ron_error(&loaded.file, &err));
+            None
+        }
+    }
+}

@@ -1,0 +1,246 @@
+//! A project: the root folder that references may not leave, the files loaded from it,
+//! the index of ids, and the compiled maps scenarios are checked against.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use muster_map::TerrainMap;
+use muster_model::FileKind;
+use rayon::prelude::*;
+use walkdir::WalkDir;
+
+use crate::load::{Document, Loaded, load_path};
+
+/// The folders of a project that hold data files.
+pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
+
+/// Absolute, lexically normalised path (`a/./b/../c` -> `a/c`), without touching disk.
+pub fn normalize(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in abs.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether a file name looks like muster data (`.ron` or `.json`).
+pub fn is_data_file(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("ron" | "json")
+    )
+}
+
+/// Every data file under `dir`, sorted, skipping hidden folders and `target`.
+pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0 || !(name.starts_with('.') || name == "target")
+        })
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_data_file(e.path()))
+        .map(|e| e.into_path())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The project's own data files: everything under `scenarios/` and `maps/`.
+pub fn project_files(root: &Path) -> Vec<PathBuf> {
+    DATA_DIRS
+        .iter()
+        .map(|d| root.join(d))
+        .filter(|d| d.is_dir())
+        .flat_map(|d| data_files_under(&d))
+        .collect()
+}
+
+/// How a reference in a file resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    Found(usize),
+    /// Nothing of that kind with that id or at that path; `candidates` are the ids known.
+    Missing {
+        candidates: Vec<String>,
+    },
+    /// The reference is a path that leaves the project root.
+    OutsideRoot,
+    /// The path names a file of another kind.
+    WrongKind(FileKind),
+}
+
+/// All files loaded for one validation, with their ids and compiled maps.
+pub struct Db {
+    pub root: PathBuf,
+    pub files: Vec<Loaded>,
+    by_path: HashMap<PathBuf, usize>,
+    by_id: HashMap<(FileKind, String), Vec<usize>>,
+    maps: HashMap<usize, TerrainMap>,
+}
+
+/// A reference is a path when it has a folder separator or a data file extension;
+/// otherwise it is an id.
+pub fn is_path_reference(reference: &str) -> bool {
+    reference.contains('/')
+        || reference.contains('\\')
+        || reference.ends_with(".ron")
+        || reference.ends_with(".json")
+}
+
+impl Db {
+    /// Loads `files` (in parallel), then any file they reference by path inside the root,
+    /// then compiles every map whose system resolves.
+    pub fn load(root: &Path, files: &[PathBuf], display: &(dyn Fn(&Path) -> String + Sync)) -> Db {
+        let mut db = Db {
+            root: normalize(root),
+            files: Vec::new(),
+            by_path: HashMap::new(),
+            by_id: HashMap::new(),
+            maps: HashMap::new(),
+        };
+        let mut pending: Vec<PathBuf> = files.iter().map(|p| normalize(p)).collect();
+        while !pending.is_empty() {
+            pending.sort();
+            pending.dedup();
+            pending.retain(|p| !db.by_path.contains_key(p));
+            let loaded: Vec<Loaded> = pending
+                .par_iter()
+                .map(|p| load_path(p, &display(p)))
+                .collect();
+            pending.clear();
+            for l in loaded {
+                for reference in references_of(&l) {
+                    if is_path_reference(&reference) {
+                        let target = normalize(&l.file.dir().join(&reference));
+                        if target.starts_with(&db.root) && target.is_file() {
+                            pending.push(target);
+                        }
+                    }
+                }
+                db.insert(l);
+            }
+        }
+        let compiled: Vec<(usize, TerrainMap)> = (0..db.files.len())
+            .into_par_iter()
+            .filter_map(|i| db.compile_map(i).map(|m| (i, m)))
+            .collect();
+        db.maps.extend(compiled);
+        db
+    }
+
+    fn insert(&mut self, loaded: Loaded) {
+        let index = self.files.len();
+        self.by_path.insert(normalize(&loaded.file.path), index);
+        if let Some(doc) = &loaded.doc {
+            self.by_id
+                .entry((doc.kind(), doc.id().to_string()))
+                .or_default()
+                .push(index);
+        }
+        self.files.push(loaded);
+    }
+
+    pub fn index_of(&self, path: &Path) -> Option<usize> {
+        self.by_path.get(&normalize(path)).copied()
+    }
+
+    /// Files of `kind` that share `id` with file `index` (duplicates).
+    pub fn same_id(&self, kind: FileKind, id: &str) -> &[usize] {
+        self.by_id
+            .get(&(kind, id.to_string()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    pub fn doc(&self, index: usize) -> Option<&Document> {
+        self.files.get(index).and_then(|l| l.doc.as_ref())
+    }
+
+    /// Resolves a reference written in file `from` to a file of `kind`.
+    pub fn resolve(&self, from: usize, reference: &str, kind: FileKind) -> Resolution {
+        let candidates = || {
+            let mut ids: Vec<String> = self
+                .by_id
+                .keys()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, id)| id.clone())
+                .collect();
+            ids.sort();
+            Resolution::Missing { candidates: ids }
+        };
+        if is_path_reference(reference) {
+            let target = normalize(&self.files[from].file.dir().join(reference));
+            if !target.starts_with(&self.root) {
+                return Resolution::OutsideRoot;
+            }
+            return match self.by_path.get(&target) {
+                Some(&i) => match self.doc(i).map(Document::kind) {
+                    Some(k) if k != kind => Resolution::WrongKind(k),
+                    _ => Resolution::Found(i),
+                },
+                None => candidates(),
+            };
+        }
+        match self.by_id.get(&(kind, reference.to_string())) {
+            Some(found) => Resolution::Found(found[0]),
+            None => candidates(),
+        }
+    }
+
+    /// The compiled map of a map file.
+    pub fn terrain_map(&self, index: usize) -> Option<&TerrainMap> {
+        self.maps.get(&index)
+    }
+
+    fn compile_map(&self, index: usize) -> Option<TerrainMap> {
+        let Some(Document::Map(map)) = self.doc(index) else {
+            return None;
+        };
+        let Resolution::Found(sys) = self.resolve(index, &map.system, FileKind::System) else {
+            return None;
+        };
+        let Some(Document::System(system)) = self.doc(sys) else {
+            return None;
+        };
+        let hash = muster_map::source_hash(self.files[index].file.text.as_bytes());
+        TerrainMap::new(muster_map::compile(map, system, &hash)).ok()
+    }
+}
+
+/// The file references a document makes (system, counters, map).
+pub fn references_of(loaded: &Loaded) -> Vec<String> {
+    match &loaded.doc {
+        Some(Document::Scenario(s)) => vec![s.system.clone(), s.counters.clone(), s.map.clone()],
+        Some(Document::Map(m)) => vec![m.system.clone()],
+        Some(Document::Counters(c)) => vec![c.system.clone()],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalises_without_disk() {
+        let p = normalize(Path::new("/a/b/../c/./d.ron"));
+        assert_eq!(p, PathBuf::from("/a/c/d.ron"));
+        assert!(!normalize(Path::new("/proj/scenarios/../../etc/passwd")).starts_with("/proj"));
+    }
+
+    #[test]
+    fn tells_paths_from_ids() {
+        assert!(is_path_reference("../maps/x.map.ron"));
+        assert!(is_path_reference("x.ron"));
+        assert!(!is_path_reference("jengland"));
+    }
+}

@@ -1,0 +1,145 @@
+//! How checks report: a [`Report`] names its place by JSON pointer into the document
+//! (or by a raw span), and the [`Sink`] resolves places to spans through the file's
+//! span index, so checks work on typed values and never count characters.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Diagnostic, Label};
+use crate::load::Loaded;
+use crate::registry::CheckMeta;
+
+/// A place in the current file.
+#[derive(Debug, Clone)]
+pub enum Loc {
+    /// The value at a JSON pointer (`/sides/0/forces/Placed/setup/2/at/Hexes/1`).
+    Value(String),
+    /// The key of the field or entry at a JSON pointer.
+    Key(String),
+    Span(Range<usize>),
+}
+
+impl From<String> for Loc {
+    fn from(pointer: String) -> Self {
+        Loc::Value(pointer)
+    }
+}
+
+impl From<&str> for Loc {
+    fn from(pointer: &str) -> Self {
+        Loc::Value(pointer.to_string())
+    }
+}
+
+/// A finding before it has a span.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub meta: &'static CheckMeta,
+    pub at: Loc,
+    pub message: String,
+    pub label: Option<String>,
+    pub labels: Vec<(Loc, String)>,
+    pub help: Option<String>,
+    pub note: Option<String>,
+}
+
+impl Report {
+    pub fn new(meta: &'static CheckMeta, at: impl Into<Loc>, message: impl Into<String>) -> Self {
+        Self {
+            meta,
+            at: at.into(),
+            message: message.into(),
+            label: None,
+            labels: Vec::new(),
+            help: None,
+            note: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn help_opt(mut self, help: Option<String>) -> Self {
+        self.help = help;
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// Text under the primary span.
+    pub fn primary(mut self, text: impl Into<String>) -> Self {
+        self.label = Some(text.into());
+        self
+    }
+
+    /// A secondary place in the same file.
+    pub fn label(mut self, at: impl Into<Loc>, text: impl Into<String>) -> Self {
+        self.labels.push((at.into(), text.into()));
+        self
+    }
+}
+
+/// Collects the reports of one file and turns them into diagnostics.
+pub struct Sink<'a> {
+    loaded: &'a Loaded,
+    out: Vec<Diagnostic>,
+}
+
+impl<'a> Sink<'a> {
+    pub fn new(loaded: &'a Loaded) -> Self {
+        Self {
+            loaded,
+            out: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, report: Report) {
+        let span = self.resolve(&report.at);
+        let labels = report
+            .labels
+            .iter()
+            .map(|(at, text)| Label {
+                span: self.resolve(at),
+                text: text.clone(),
+            })
+            .collect();
+        self.out.push(Diagnostic {
+            code: report.meta.code,
+            severity: report.meta.severity,
+            message: report.message,
+            file: self.loaded.file.clone(),
+            span,
+            label: report.label,
+            labels,
+            help: report.help,
+            note: report.note,
+        });
+    }
+
+    pub fn finish(self) -> Vec<Diagnostic> {
+        self.out
+    }
+
+    fn resolve(&self, loc: &Loc) -> Range<usize> {
+        let text_len = self.loaded.file.text.len();
+        let span = match loc {
+            Loc::Span(span) => span.clone(),
+            Loc::Value(pointer) | Loc::Key(pointer) => match self.loaded.index() {
+                None => 0..0,
+                Some(index) => {
+                    let found = index.lookup(pointer);
+                    match (loc, found.key) {
+                        (Loc::Key(_), Some(key)) if found.exact => key,
+                        _ => found.span,
+                    }
+                }
+            },
+        };
+        let start = span.start.min(text_len);
+        start..span.end.clamp(start, text_len)
+    }
+}

@@ -1,0 +1,76 @@
+//! Arguments. Each flag carries its own documentation; `--help` is generated from it.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Scenario and data toolchain for historical battle games: validates rules systems,
+/// counter sheets, maps and scenarios, and compiles maps into terrain tables.
+#[derive(Debug, Parser)]
+#[command(name = "muster", version, max_term_width = 100)]
+pub struct Cli {
+    /// Project root (the folder holding `scenarios/` and `maps/`). Default: the nearest
+    /// folder upwards from the current one that has `muster.toml`, `scenarios/` or `maps/`.
+    #[arg(long, global = true)]
+    pub root: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check files and report every problem with its place in the file.
+    Validate {
+        /// Files or folders to check. Default: the project's `scenarios/` and `maps/`.
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Compile a map (or a scenario's map) into a terrain table for engines.
+    Compile {
+        /// A `*.map.ron` file, or a scenario whose map to compile.
+        input: PathBuf,
+        /// Where to write the JSON terrain table (written atomically).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// The balance sheet of a scenario: forces per side, strength, morale figures.
+    Summary {
+        scenario: PathBuf,
+        #[arg(long, value_enum, default_value_t = SummaryFormat::Human)]
+        format: SummaryFormat,
+        /// Also list every value marked as assumed (not printed in the rulebook).
+        #[arg(long)]
+        assumed: bool,
+    },
+    /// Print the documentation of a check code (`setup::off-map`) or a hook id.
+    Explain {
+        /// A check code, a hook id, or `hooks` for the list of hooks.
+        code: String,
+    },
+    /// List every check with its code, severity and summary.
+    Checks,
+    /// Print the JSON Schema of a file kind, or write all schemas into a folder.
+    Schema {
+        /// `system`, `counters`, `map`, `scenario`, `terrain-table` or `report`.
+        kind: Option<String>,
+        /// Write every schema into this folder instead of printing one.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Rendered diagnostics with source excerpts, then a summary line.
+    Human,
+    /// One JSON document (schema: `schema/report.schema.json`).
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SummaryFormat {
+    Human,
+    Json,
+}

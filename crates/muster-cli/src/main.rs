@@ -1,0 +1,23 @@
+//! `muster`: the command-line tool. Thin glue over `muster-check` (validation,
+//! summaries, docs) and `muster-map` (compilation): it parses arguments, finds the
+//! project, renders diagnostics and chooses the exit code (0 clean, 1 errors, 2 could
+//! not run).
+
+mod cli;
+mod commands;
+mod render;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match commands::run(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("muster: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! A map source: a grid plus an ordered list of overlays. The map compiler turns it
+//! into a [`crate::table::TerrainTable`]; later overlays win.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Assumed, HexLayout};
+
+/// `Map(...)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename = "Map")]
+pub struct MapSource {
+    pub id: String,
+    pub name: String,
+    /// The rules system whose terrain and features this map uses (id or relative path).
+    pub system: String,
+    pub grid: MapGrid,
+    /// Terrain of every hex no overlay touches.
+    pub base: String,
+    pub overlays: Vec<Overlay>,
+    #[serde(default, skip_serializing_if = "Assumed::is_empty")]
+    pub assumed: Assumed,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum MapGrid {
+    /// Columns `01..=columns` and rows `01..=rows`.
+    Hex {
+        columns: u16,
+        rows: u16,
+        #[serde(default)]
+        layout: HexLayout,
+    },
+}
+
+/// A set of hexes in map terms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Area {
+    All,
+    Column(u16),
+    Row(u16),
+    /// A straight run of hexes in one column or row, both ends included.
+    Range(String, String),
+    List(Vec<String>),
+    /// Hexes within `radius` of `center`.
+    Zone {
+        center: String,
+        radius: u16,
+    },
+}
+
+/// One layer of the map; applied in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Overlay {
+    /// Sets the terrain of every hex in `area`.
+    Terrain { terrain: String, area: Area },
+    /// A hexside feature along a chain of hexes (a road from hex to hex): every
+    /// hexside between consecutive hexes gets the feature.
+    Path { feature: String, hexes: Vec<String> },
+    /// A hexside feature on the listed hexsides, each given by the two hexes it separates.
+    Hexsides {
+        feature: String,
+        sides: Vec<(String, String)>,
+    },
+    /// A hex that may be entered only from the listed neighbours (a bridge reached from
+    /// one bank): every other hexside of `hex` blocks movement.
+    Access { hex: String, from: Vec<String> },
+    /// A name printed on the map (village, ford, lettered hex).
+    Label { hex: String, text: String },
+}

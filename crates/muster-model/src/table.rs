@@ -1,0 +1,87 @@
+//! The compiled terrain table: what a game engine loads. Everything is resolved;
+//! nothing needs the system file or the overlays to be re-derived.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Edge, HexLayout};
+
+/// A compiled map. Hexes and hexsides are sorted, so the JSON is byte-identical on
+/// every run for the same source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainTable {
+    /// [`crate::FORMAT_VERSION`] at compile time.
+    pub format_version: u32,
+    pub map: String,
+    pub system: String,
+    /// SHA-256 of the map source file, hex encoded.
+    pub source_hash: String,
+    pub grid: TableGrid,
+    /// Terrain kinds used, with their movement cost and combat effects.
+    pub terrain: Vec<TerrainEntry>,
+    pub hexes: Vec<HexEntry>,
+    pub hexsides: Vec<HexsideEntry>,
+    pub labels: Vec<LabelEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableGrid {
+    pub columns: u16,
+    pub rows: u16,
+    pub layout: HexLayout,
+    /// `"CCRR"`: two-digit column then two-digit row, from `0101`.
+    pub id_scheme: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainEntry {
+    pub id: String,
+    /// Movement points to enter; `None` when impassable.
+    pub move_cost: Option<f64>,
+    /// Cost when entered across a road hexside, if different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub along_road: Option<f64>,
+    pub die_modifier: i8,
+    pub column_shift: i8,
+    pub no_retreat: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexEntry {
+    pub id: String,
+    pub terrain: String,
+    /// Map edges this hex lies on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edges: Vec<Edge>,
+}
+
+/// A hexside between two hexes of the map, `a` < `b`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexsideEntry {
+    pub a: String,
+    pub b: String,
+    pub features: Vec<String>,
+    pub blocks_movement: bool,
+    pub blocks_zoc: bool,
+    /// Extra movement points for crossing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_cost: Option<f64>,
+    /// Movement cost that replaces the hex cost when crossing (road).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_override: Option<f64>,
+    /// Die modifier for a defender behind this hexside.
+    #[serde(default)]
+    pub die_modifier: i8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LabelEntry {
+    pub hex: String,
+    pub text: String,
+}
