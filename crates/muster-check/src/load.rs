@@ -140,7 +140,7 @@ pub fn load_bytes(path: &Path, name: &str, bytes: Vec<u8>) -> Loaded {
             sink.push(
                 Report::new(
                     &structure::NOT_TEXT,
-                    Loc::Span(bad..bad + 1),
+                    Loc::Span(bad..bad + '\u{FFFD}'.len_utf8()),
                     format!("the file is not UTF-8 text (invalid byte at offset {bad})"),
                 )
                 .help("muster reads RON or JSON text files saved as UTF-8"),

@@ -45,15 +45,56 @@ pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
         return;
     };
     for error in validator.iter_errors(value) {
-        let pointer = error.instance_path().to_string();
-        sink.push(
-            Report::new(
-                &structure::SCHEMA_VIOLATION,
-                pointer.clone(),
-                format!("value at `{pointer}` is not allowed: {error}"),
-            )
-            .note(format!("schema rule: {}", error.schema_path())),
-        );
+        for (pointer, message, rule) in leaf_errors(&error) {
+            sink.push(
+                Report::new(
+                    &structure::SCHEMA_VIOLATION,
+                    pointer.clone(),
+                    format!("value at `{pointer}` is not allowed: {message}"),
+                )
+                .note(format!("schema rule: {rule}")),
+            );
+        }
+    }
+}
+
+/// The errors that say what is wrong. For `oneOf`/`anyOf` (how enums appear in the
+/// schema) the branch that got deepest into the value is the one the author meant; its
+/// errors are reported instead of "not valid under any of the schemas".
+fn leaf_errors(error: &jsonschema::ValidationError) -> Vec<(String, String, String)> {
+    use jsonschema::error::ValidationErrorKind;
+    let context = match error.kind() {
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            context
+        }
+        _ => {
+            return vec![(
+                error.instance_path().to_string(),
+                error.to_string(),
+                error.schema_path().to_string(),
+            )];
+        }
+    };
+    let depth = |branch: &Vec<jsonschema::ValidationError>| {
+        branch
+            .iter()
+            .map(|e| e.instance_path().to_string().matches('/').count())
+            .max()
+            .unwrap_or(0)
+    };
+    match context
+        .iter()
+        .filter(|b| !b.is_empty())
+        .max_by_key(|b| depth(b))
+    {
+        Some(branch) if depth(branch) > error.instance_path().to_string().matches('/').count() => {
+            branch.iter().flat_map(leaf_errors).collect()
+        }
+        _ => vec![(
+            error.instance_path().to_string(),
+            error.to_string(),
+            error.schema_path().to_string(),
+        )],
     }
 }
 

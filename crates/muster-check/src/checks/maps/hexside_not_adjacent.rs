@@ -49,6 +49,8 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 continue;
             };
             if !grid.adjacent(a, b) {
+                let mut neighbours = grid.neighbours(a);
+                neighbours.sort();
                 sink.push(
                     Report::new(
                         &META,
@@ -57,7 +59,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     )
                     .help(format!(
                         "neighbours of `{a}`: {}",
-                        grid.neighbours(a)
+                        neighbours
                             .iter()
                             .map(|h| format!("`{h}`"))
                             .collect::<Vec<_>>()

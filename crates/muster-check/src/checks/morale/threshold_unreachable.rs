@@ -36,6 +36,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         return;
     }
     for (i, side) in cx.scenario.sides.iter().enumerate() {
+        // Units whose army or counter is unknown would be left out of the total; the
+        // reference checks report them.
+        let unresolved = cx
+            .groups
+            .iter()
+            .filter(|g| g.side == Some(i))
+            .any(|g| g.army.is_none() || g.units.iter().any(|u| u.counter.is_none()));
+        if unresolved {
+            continue;
+        }
         let most = max_losses(cx, i, scoring);
         let entries: Vec<(String, u16)> = match &side.morale_threshold {
             Some(MoraleThreshold::Fixed(t)) => {

@@ -31,8 +31,25 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(&META, pointer, format!("`{reference}` points outside the project root"))
                     .help("copy the file into the project and refer to it by id or by a path inside the project")
-                    .note(format!("project root: {}", cx.db.root.display())),
+                    .note(root_note(cx)),
             );
         }
+    }
+}
+
+/// Where the project root is, seen from the file: relative when the file is inside it,
+/// so that the message reads the same on every machine.
+fn root_note(cx: &FileCx) -> String {
+    let dir = crate::project::normalize(cx.loaded.file.dir());
+    match dir.strip_prefix(&cx.db.root) {
+        Ok(inside) => match inside.components().count() {
+            0 => "the project root is this file's folder".to_string(),
+            n => format!(
+                "the project root is `{}`, {n} folder{} above this file",
+                vec![".."; n].join("/"),
+                if n == 1 { "" } else { "s" }
+            ),
+        },
+        Err(_) => format!("project root: {}", cx.db.root.display()),
     }
 }

@@ -53,7 +53,15 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                         system.id
                     ),
                 )
-                .help_opt(did_you_mean(feature, known.iter().copied())),
+                .help_opt(did_you_mean(feature, known.iter().copied()).or_else(
+                    || {
+                        Some(format!(
+                            "hexside features of system `{}`: {}",
+                            system.id,
+                            known.join(", ")
+                        ))
+                    },
+                )),
             );
         }
     }

@@ -38,7 +38,13 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     pointer,
                     format!("unknown terrain `{id}` in system `{}`", system.id),
                 )
-                .help_opt(did_you_mean(id, known.iter().copied())),
+                .help_opt(did_you_mean(id, known.iter().copied()).or_else(|| {
+                    Some(format!(
+                        "terrain of system `{}`: {}",
+                        system.id,
+                        known.join(", ")
+                    ))
+                })),
             );
         }
     };

@@ -39,7 +39,15 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     pointer,
                     format!("unknown unit kind `{kind}` in system `{}`", system.id),
                 )
-                .help_opt(did_you_mean(kind, known.iter().copied())),
+                .help_opt(did_you_mean(kind, known.iter().copied()).or_else(
+                    || {
+                        Some(format!(
+                            "unit kinds of system `{}`: {}",
+                            system.id,
+                            known.join(", ")
+                        ))
+                    },
+                )),
             );
         }
     };

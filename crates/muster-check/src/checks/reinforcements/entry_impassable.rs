@@ -36,19 +36,23 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if !map.contains(hex) {
                 continue;
             }
-            if !map.is_enterable(hex) || closed.contains(&hex.col) {
-                sink.push(
-                    Report::new(
-                        &META,
-                        format!("/reinforcements/{i}/entry/{k}"),
-                        format!(
-                            "entry hex `{hex}` is `{}`, which units cannot enter",
-                            map.terrain_id_at(hex).unwrap_or("?")
-                        ),
-                    )
+            let why = if !map.is_enterable(hex) {
+                format!(
+                    "entry hex `{hex}` is `{}`, which units cannot enter",
+                    map.terrain_id_at(hex).unwrap_or("?")
+                )
+            } else if closed.contains(&hex.col) {
+                format!(
+                    "entry hex `{hex}` is in column {:02}, which a special rule closes",
+                    hex.col
+                )
+            } else {
+                continue;
+            };
+            sink.push(
+                Report::new(&META, format!("/reinforcements/{i}/entry/{k}"), why)
                     .help("choose an enterable edge hex"),
-                );
-            }
+            );
         }
     }
 }

@@ -26,6 +26,10 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let last = cx.scenario.last_turn();
+    // `turns: 0` is a schema violation; every turn would be reported again.
+    if cx.scenario.turns == 0 {
+        return;
+    }
     for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
         if r.turn == 0 || r.turn > last {
             sink.push(

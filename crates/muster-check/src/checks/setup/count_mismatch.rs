@@ -31,14 +31,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for g in &cx.groups {
         let units = g.units.len();
         let (hexes, what, pointer) = match g.at {
-            Placement::Hexes(list) => (list.len(), "hexes", format!("{}/at/Hexes", g.pointer)),
+            Placement::Hexes(list) => (list.len(), "", format!("{}/at/Hexes", g.pointer)),
             Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
                 (Ok(a), Ok(b)) => match HexGrid::straight_range(a, b) {
-                    Ok(r) => (
-                        r.len(),
-                        "hexes in the range",
-                        format!("{}/at/Range", g.pointer),
-                    ),
+                    Ok(r) => (r.len(), " in the range", format!("{}/at/Range", g.pointer)),
                     Err(_) => continue,
                 },
                 _ => continue,
@@ -51,8 +47,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     &META,
                     pointer,
                     format!(
-                        "{units} unit{} listed but {hexes} {what}",
-                        if units == 1 { "" } else { "s" }
+                        "{units} unit{} listed but {hexes} hex{}{what}",
+                        if units == 1 { "" } else { "s" },
+                        if hexes == 1 { "" } else { "es" }
                     ),
                 )
                 .label(

@@ -1,5 +1,6 @@
 use crate::checks::context::ScenarioCx;
 use crate::declare_check;
+use crate::hooks::Hook;
 use crate::report::{Report, Sink};
 
 declare_check! {
@@ -28,6 +29,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
     let exceptions = cx.terrain_exceptions();
     let closed = cx.impassable_columns();
+    // The bridge an `impassable-area` rule names stays open in its closed column.
+    let bridges: Vec<muster_hex::HexId> = cx
+        .hooks
+        .iter()
+        .filter_map(|(_, h)| match h {
+            Hook::ImpassableArea(p) => p.bridge.as_deref(),
+            _ => None,
+        })
+        .filter_map(|b| muster_hex::HexId::parse(b).ok())
+        .collect();
     for g in &cx.groups {
         let allowed =
             !g.units.is_empty() && g.units.iter().all(|u| exceptions.contains(&u.counter_id));
@@ -53,7 +64,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let terrain = map.terrain_id_at(hex).unwrap_or("?");
             let reason = if !map.is_enterable(hex) {
                 Some(format!("`{terrain}` is impassable"))
-            } else if closed.contains(&hex.col) && map.terrain_id_at(hex) != Some("bridge") {
+            } else if closed.contains(&hex.col) && !bridges.contains(&hex) {
                 Some(format!("a special rule closes column {:02}", hex.col))
             } else {
                 None

@@ -27,10 +27,20 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    // Without the system's unit kinds nothing can be matched; `references::unknown-file`
+    // or `references::outside-root` reports why.
+    if cx.system.is_none() {
+        return;
+    }
     for g in &cx.groups {
         let Placement::OnUnit { kind, counter } = g.at else {
             continue;
         };
+        // An unknown army or unit kind is reported by `references::unknown-army` and
+        // `references::unknown-unit-kind`; no unit can match it here.
+        if g.army.is_none() || kind.as_ref().is_some_and(|k| cx.unit_kind(k).is_none()) {
+            continue;
+        }
         let hosts = cx
             .groups
             .iter()
@@ -44,16 +54,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     && counter.as_ref().is_none_or(|c| u.counter_id == c)
             });
         if hosts.count() == 0 {
-            let what = match (kind, counter) {
-                (Some(k), Some(c)) => format!("a `{k}` unit `{c}`"),
-                (Some(k), None) => format!("a `{k}` unit"),
-                (None, Some(c)) => format!("unit `{c}`"),
-                (None, None) => "any combat unit".to_string(),
+            let (what, at) = match (kind, counter) {
+                (Some(k), Some(c)) => (format!("`{k}` unit `{c}`"), "/at/OnUnit"),
+                (Some(k), None) => (format!("`{k}` unit"), "/at/OnUnit/kind"),
+                (None, Some(c)) => (format!("unit `{c}`"), "/at/OnUnit/counter"),
+                (None, None) => ("combat unit".to_string(), "/at/OnUnit"),
             };
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/at/OnUnit", g.pointer),
+                    format!("{}{at}", g.pointer),
                     format!(
                         "side {} sets up no {what} to place this on",
                         cx.side_name(g.side)

@@ -129,7 +129,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         .is_some_and(|m| m <= carrier.max_movement);
                     if !(kind_ok && move_ok) {
                         sink.push(
-                            Report::new(&META, o.at.clone(), format!("`{}` may only carry a `{}` unit with at most {} movement points; `{}` is in hex `{hex}`", carrier.counter, carrier.carries_kind, carrier.max_movement, o.slot.counter_id))
+                            Report::new(&META, o.at.clone(), format!("`{}` carries only `{}` units with at most {} movement points, but `{}` is in its hex `{hex}`", carrier.counter, carrier.carries_kind, carrier.max_movement, o.slot.counter_id))
                                 .help("move the unit off the carrier's hex"),
                         );
                     }

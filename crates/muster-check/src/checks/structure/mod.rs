@@ -42,6 +42,14 @@ pub(crate) fn from_ron_error(file: &SourceFile, err: &SpannedError) -> Report {
         (start, end)
     };
     let at = Loc::Span(start..end);
+    if file.next_token(start) >= file.text.len() && !file.text.trim().is_empty() {
+        return Report::new(
+            &SYNTAX,
+            Loc::Span(file.text.len()..file.text.len()),
+            format!("the file ends early ({})", lower(&err.code.to_string())),
+        )
+        .help("the file looks truncated: close every open bracket");
+    }
     let (meta, message, help): (&'static CheckMeta, String, Option<String>) = match &err.code {
         RonError::NoSuchStructField {
             expected,

@@ -1,7 +1,7 @@
 use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::load::Document;
-use crate::report::{Report, Sink};
+use crate::report::{Loc, Report, Sink};
 
 declare_check! {
     /// ## What it does
@@ -51,12 +51,19 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 .help("give one result per odds column"),
             );
         }
-        if dice.contains(&row.die) {
-            sink.push(Report::new(
-                &META,
-                format!("{base}/die"),
-                format!("die row {} appears twice", row.die),
-            ));
+        if let Some(first) = dice.iter().position(|d| *d == row.die) {
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("{base}/die"),
+                    format!("die row {} appears twice", row.die),
+                )
+                .label(
+                    Loc::Value(format!("/combat_results/rows/{first}/die")),
+                    "first given here",
+                )
+                .help("give each die roll one row; one of the two die numbers is likely a typo"),
+            );
         }
         dice.push(row.die);
         for (k, cell) in row.results.iter().enumerate() {

@@ -29,6 +29,10 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let s = cx.scenario;
     let last = s.last_turn();
+    // `turns: 0` is a schema violation; every turn would be reported again.
+    if cx.scenario.turns == 0 {
+        return;
+    }
     for (i, v) in s.victory.iter().enumerate() {
         let (pointer, turn, limit) = match v {
             VictoryCondition::ArmyMorale {

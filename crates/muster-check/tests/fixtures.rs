@@ -1,0 +1,151 @@
+//! The fixture harness: every check has a folder `tests/fixtures/<group>/<name>/` with
+//! `invalid*` files that must produce that check's diagnostic and `valid*` files that
+//! must produce no diagnostic at all. Every diagnostic of an invalid fixture is
+//! rendered without colour at a fixed width into an insta snapshot, so a change in
+//! message, span or help shows up in review.
+
+use std::path::{Path, PathBuf};
+
+use miette::{GraphicalReportHandler, GraphicalTheme};
+use muster_check::checks::REGISTRY;
+use muster_check::project::{Db, data_files_under};
+
+fn fixtures_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Codes whose fixture cannot be a committed file; `tests/loader.rs` builds them.
+const GENERATED: &[&str] = &["structure::too-large", "structure::unreadable"];
+
+/// Validates one fixture file against the shared base files.
+pub fn diagnostics_for(file: &Path) -> Vec<muster_check::Diagnostic> {
+    let root = fixtures_root();
+    let mut files = data_files_under(&root.join("_base"));
+    files.push(file.to_path_buf());
+    let display = |p: &Path| {
+        p.strip_prefix(&root)
+            .map(|r| format!("fixtures/{}", r.display()))
+            .unwrap_or_else(|_| p.display().to_string())
+    };
+    let db = Db::load(&root, &files, &display);
+    let index = db.index_of(file).expect("fixture loaded");
+    muster_check::validate(&db, &[index])
+}
+
+fn render(diagnostics: &[muster_check::Diagnostic]) -> String {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_links(false);
+    let mut out = String::new();
+    for d in diagnostics {
+        handler.render_report(&mut out, d).unwrap();
+        out.push('\n');
+    }
+    out
+}
+
+fn code_dirs() -> Vec<(String, PathBuf)> {
+    let root = fixtures_root();
+    let mut out = Vec::new();
+    for group in std::fs::read_dir(&root).unwrap().flatten() {
+        let name = group.file_name().to_string_lossy().to_string();
+        if name.starts_with('_') || !group.path().is_dir() {
+            continue;
+        }
+        for check in std::fs::read_dir(group.path()).unwrap().flatten() {
+            let check_name = check.file_name().to_string_lossy().to_string();
+            out.push((format!("{name}::{check_name}"), check.path()));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_fixture_folder_names_a_registered_check() {
+    for (code, dir) in code_dirs() {
+        assert!(
+            REGISTRY.iter().any(|c| c.meta.code == code),
+            "{} names no registered check `{code}`",
+            dir.display()
+        );
+    }
+}
+
+#[test]
+fn every_registered_check_has_an_invalid_fixture() {
+    let dirs = code_dirs();
+    for check in REGISTRY {
+        let code = check.meta.code;
+        if GENERATED.contains(&code) {
+            continue;
+        }
+        let dir = dirs.iter().find(|(c, _)| c == code).map(|(_, d)| d);
+        let has_invalid = dir.is_some_and(|d| {
+            std::fs::read_dir(d)
+                .unwrap()
+                .flatten()
+                .any(|f| f.file_name().to_string_lossy().starts_with("invalid"))
+        });
+        assert!(
+            has_invalid,
+            "check `{code}` has no fixture tests/fixtures/{}/invalid*",
+            code.replace("::", "/")
+        );
+    }
+}
+
+#[test]
+fn the_valid_template_is_clean() {
+    let file = fixtures_root().join("_valid/valid.scenario.ron");
+    let diagnostics = diagnostics_for(&file);
+    assert!(diagnostics.is_empty(), "{}", render(&diagnostics));
+}
+
+#[test]
+fn fixtures() {
+    let mut failures = Vec::new();
+    for (code, dir) in code_dirs() {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|f| f.path())
+            .collect();
+        files.sort();
+        for file in files {
+            let stem = file.file_name().unwrap().to_string_lossy().to_string();
+            let diagnostics = diagnostics_for(&file);
+            if stem.starts_with("invalid") {
+                if !diagnostics.iter().any(|d| d.code == code) {
+                    failures.push(format!(
+                        "{}: expected `{code}`, got:\n{}",
+                        file.display(),
+                        render(&diagnostics)
+                    ));
+                }
+                let name = format!(
+                    "{}__{}",
+                    code.replace("::", "__"),
+                    stem.split('.').next().unwrap()
+                );
+                insta::with_settings!({ snapshot_path => "snapshots", prepend_module_to_snapshot => false, omit_expression => true }, {
+                    insta::assert_snapshot!(name, render(&diagnostics));
+                });
+            } else if stem.starts_with("valid") {
+                if !diagnostics.is_empty() {
+                    failures.push(format!(
+                        "{}: expected no diagnostic, got:\n{}",
+                        file.display(),
+                        render(&diagnostics)
+                    ));
+                }
+            } else {
+                failures.push(format!(
+                    "{}: fixture names start with `invalid` or `valid`",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

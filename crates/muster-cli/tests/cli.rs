@@ -1,0 +1,422 @@
+//! End-to-end tests of the `muster` binary: the bundled corpus, one-mistake copies of
+//! the scenarios, bad input of every shape, compile, summary, explain.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn muster() -> Command {
+    let mut cmd = Command::cargo_bin("muster").unwrap();
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+/// A temporary copy of the bundled project (scenarios/ and maps/).
+fn copy_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["scenarios", "maps"] {
+        copy_dir(&repo().join(sub), &dir.path().join(sub));
+    }
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Replaces the first `from` in a file and returns the 1-based line of the change.
+fn mutate(path: &Path, from: &str, to: &str) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("`{from}` not in {}", path.display()));
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    text[..at].matches('\n').count() + 1
+}
+
+fn json_report(dir: &Path) -> (Value, i32) {
+    let out = muster()
+        .current_dir(dir)
+        .args(["validate", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (report, out.status.code().unwrap())
+}
+
+fn schema(name: &str) -> jsonschema::Validator {
+    let text = std::fs::read_to_string(repo().join("schema").join(name)).unwrap();
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+#[test]
+fn bundled_corpus_validates_without_errors() {
+    let out = muster()
+        .current_dir(repo())
+        .arg("validate")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("checked 10 files: 0 errors"), "{stdout}");
+}
+
+/// The six mistakes of the foundation issue, each in a copy of one scenario: the right
+/// code, at the line of the mistake, exit code 1.
+#[test]
+fn one_mistake_gives_the_right_code_at_the_right_line() {
+    let cases = [
+        (
+            "jengland",
+            "\"0903\", \"1004\"",
+            "\"0903\", \"1704\"",
+            "geometry::off-map",
+        ),
+        (
+            "jengland",
+            "\"0403\", \"0504\"",
+            "\"0403\", \"0403\"",
+            "stacking::over-stacked",
+        ),
+        (
+            "jengland",
+            "counter: \"saxe\"",
+            "counter: \"saxxe\"",
+            "references::unknown-counter",
+        ),
+        (
+            "fontenoy",
+            "entry: [\"0515\"",
+            "entry: [\"0608\"",
+            "reinforcements::entry-not-on-edge",
+        ),
+        (
+            "fontenoy",
+            "turn: 3,",
+            "turn: 9,",
+            "reinforcements::turn-out-of-range",
+        ),
+        (
+            "montfaucon",
+            "\"max_carried\": 1",
+            "\"max_carried\": \"one\"",
+            "hooks::bad-parameter",
+        ),
+    ];
+    for (scenario, from, to, code) in cases {
+        let dir = copy_project();
+        let file = dir
+            .path()
+            .join(format!("scenarios/lrf/{scenario}.scenario.ron"));
+        let line = mutate(&file, from, to);
+        let (report, status) = json_report(dir.path());
+        assert_eq!(status, 1, "{code}: {report:#}");
+        let found = report["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["code"] == code
+                && d["line"] == line
+                && d["file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("{scenario}.scenario.ron"))
+        });
+        assert!(
+            found,
+            "{code} expected at {scenario}:{line}, got {report:#}"
+        );
+    }
+}
+
+#[test]
+fn json_report_has_the_documented_shape() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"1004\"",
+        "\"1704\"",
+    );
+    let (report, _) = json_report(dir.path());
+    assert_eq!(report["errors"], 1);
+    assert_eq!(report["files_checked"], 10);
+    let d = &report["diagnostics"][0];
+    for key in [
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "offset",
+        "end_offset",
+        "code",
+        "severity",
+        "message",
+        "help",
+    ] {
+        assert!(!d[key].is_null(), "missing `{key}` in {d:#}");
+    }
+    assert!(schema("report.schema.json").is_valid(&report));
+}
+
+#[test]
+fn a_missing_path_exits_2_with_one_line() {
+    let out = muster()
+        .current_dir(repo())
+        .args(["validate", "no/such/file.scenario.ron"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("does not exist"));
+}
+
+#[test]
+fn odd_input_gives_diagnostics_not_panics() {
+    let dir = copy_project();
+    let bad = dir.path().join("scenarios/bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(bad.join("garbage.scenario.ron"), &garbage).unwrap();
+    let jengland =
+        std::fs::read_to_string(repo().join("scenarios/lrf/jengland.scenario.ron")).unwrap();
+    std::fs::write(
+        bad.join("truncated.scenario.ron"),
+        &jengland[..jengland.len() / 2],
+    )
+    .unwrap();
+    std::fs::write(bad.join("what.ron"), "(id: \"x\")").unwrap();
+    std::fs::write(bad.join("deep.scenario.ron"), "[".repeat(100_000)).unwrap();
+    let big = std::fs::File::create(bad.join("huge.scenario.ron")).unwrap();
+    big.set_len(50 * 1024 * 1024).unwrap();
+    let (report, status) = json_report(dir.path());
+    assert_eq!(status, 1);
+    let codes: Vec<(&str, &str)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["file"].as_str().unwrap(), d["code"].as_str().unwrap()))
+        .collect();
+    let has = |file: &str, code: &str| codes.iter().any(|(f, c)| f.ends_with(file) && *c == code);
+    assert!(
+        has("garbage.scenario.ron", "structure::not-text"),
+        "{codes:?}"
+    );
+    assert!(
+        has("truncated.scenario.ron", "structure::syntax"),
+        "{codes:?}"
+    );
+    assert!(has("what.ron", "structure::unknown-kind"), "{codes:?}");
+    assert!(
+        has("deep.scenario.ron", "structure::wrong-type"),
+        "{codes:?}"
+    );
+    assert!(
+        has("huge.scenario.ron", "structure::too-large"),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn compile_writes_an_identical_schema_valid_table_each_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    for out in [&a, &b] {
+        muster()
+            .current_dir(repo())
+            .args(["compile", "maps/lrf/jengland.map.ron", "-o"])
+            .arg(out)
+            .assert()
+            .success();
+    }
+    let first = std::fs::read(&a).unwrap();
+    assert_eq!(first, std::fs::read(&b).unwrap());
+    let table: Value = serde_json::from_slice(&first).unwrap();
+    assert!(schema("terrain-table.schema.json").is_valid(&table));
+    // The bridge is reached only from 0208: its other land hexside blocks movement.
+    let blocked = table["hexsides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["a"] == "0109" && s["b"] == "0209" && s["blocks_movement"] == true);
+    assert!(blocked, "{:#}", table["hexsides"]);
+    // A scenario compiles its map.
+    let c = dir.path().join("c.json");
+    muster()
+        .current_dir(repo())
+        .args(["compile", "scenarios/lrf/jengland.scenario.ron", "-o"])
+        .arg(&c)
+        .assert()
+        .success();
+    assert_eq!(first, std::fs::read(&c).unwrap());
+}
+
+#[test]
+fn compile_refuses_a_map_with_errors() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("maps/lrf/jengland.map.ron"),
+        "\"0811\"",
+        "\"1911\"",
+    );
+    let out = dir.path().join("out.json");
+    muster()
+        .current_dir(dir.path())
+        .args(["compile", "maps/lrf/jengland.map.ron", "-o"])
+        .arg(&out)
+        .assert()
+        .code(1);
+    assert!(!out.exists());
+}
+
+#[test]
+fn nothing_writes_to_source_files() {
+    let dir = copy_project();
+    let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
+        let mut files: Vec<_> = muster_check::project::data_files_under(root)
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::read(&p).unwrap();
+                (p, bytes)
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let before = snapshot(dir.path());
+    muster()
+        .current_dir(dir.path())
+        .arg("validate")
+        .assert()
+        .success();
+    muster()
+        .current_dir(dir.path())
+        .args(["summary", "scenarios/lrf/fontenoy.scenario.ron"])
+        .assert()
+        .success();
+    muster()
+        .current_dir(dir.path())
+        .args([
+            "compile",
+            "maps/lrf/fontenoy.map.ron",
+            "-o",
+            "fontenoy.table.json",
+        ])
+        .assert()
+        .success();
+    std::fs::remove_file(dir.path().join("fontenoy.table.json")).unwrap();
+    assert_eq!(before, snapshot(dir.path()));
+}
+
+#[test]
+fn summary_of_jengland() {
+    let out = muster()
+        .current_dir(repo())
+        .args([
+            "summary",
+            "scenarios/lrf/jengland.scenario.ron",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let franks = &s["sides"][0];
+    assert_eq!(franks["id"], "franks");
+    assert_eq!(franks["combat_units"], 15);
+    assert_eq!(franks["commanders"][0], "Charles the Bald (older)");
+    let bretons = &s["sides"][1];
+    assert_eq!(bretons["combat_units"], 12);
+    assert_eq!(bretons["commanders"][0], "Erispoe");
+    assert_eq!(bretons["morale_threshold"], "20");
+    let human = muster()
+        .current_dir(repo())
+        .args(["summary", "scenarios/lrf/jengland.scenario.ron"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        text.contains("combat units: 15") && text.contains("combat units: 12"),
+        "{text}"
+    );
+}
+
+#[test]
+fn explain_and_checks() {
+    let out = muster()
+        .args(["explain", "stacking::over-stacked"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("## What it does")
+            && text.contains("## Why is this bad?")
+            && text.contains("Use instead:"),
+        "{text}"
+    );
+    let out = muster()
+        .args(["explain", "stacking::overstacked"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `stacking::over-stacked`"));
+    let out = muster().arg("checks").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for c in muster_check::checks::REGISTRY {
+        assert!(
+            text.contains(c.meta.code),
+            "{} missing from `muster checks`",
+            c.meta.code
+        );
+    }
+    muster()
+        .args(["explain", "baggage-carrier"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn human_output_has_no_colour_when_piped() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"1004\"",
+        "\"1704\"",
+    );
+    let out = Command::cargo_bin("muster")
+        .unwrap()
+        .current_dir(dir.path())
+        .arg("validate")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}'), "escape codes in piped output");
+    assert!(
+        text.contains("geometry::off-map") && text.contains("scenarios/lrf/jengland.scenario.ron:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("checked 10 files: 1 error, 0 warnings"),
+        "{text}"
+    );
+}
