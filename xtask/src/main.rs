@@ -3,8 +3,9 @@
 //! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code;
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite, then
 //!   `muster validate` on the bundled data;
-//! - `bench [N]`: validates the bundled corpus N times (default 20) and prints a table
-//!   of the median, fastest and slowest run.
+//! - `bench [N]`: validates the bundled corpus N times (default 20), and measures the
+//!   watch round trip (a file's write to the end of `muster watch`'s printed report)
+//!   over N edits; prints a table of median, fastest and slowest.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -107,20 +108,120 @@ fn bench(runs: usize) -> Result<(), String> {
     let mut diagnostics = 0;
     for _ in 0..runs.max(1) {
         let start = Instant::now();
-        let (_db, indexes, diags) = muster_check::validate_paths(&root, &[], &display);
+        let config = muster_check::config::load(&root, &display);
+        let (_db, indexes, diags) = muster_check::validate_paths(&root, &[], &config, &display);
         times.push(start.elapsed().as_secs_f64() * 1000.0);
         files = indexes.len();
         diagnostics = diags.len();
     }
-    times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
+    let watch = watch_round_trips(&root, runs.max(1))?;
     println!("| benchmark | files | runs | median ms | fastest ms | slowest ms |");
     println!("|---|---|---|---|---|---|");
+    row(
+        &format!(
+            "validate bundled corpus (load, parse, compile maps, all checks; {diagnostics} diagnostics)"
+        ),
+        files,
+        &mut times,
+    );
+    let (debounce, mut rounds) = watch;
+    row(
+        &format!(
+            "watch round trip: write -> report printed (release build, {debounce} ms debounce)"
+        ),
+        1,
+        &mut rounds,
+    );
+    Ok(())
+}
+
+fn row(name: &str, files: usize, times: &mut [f64]) {
+    times.sort_by(f64::total_cmp);
     println!(
-        "| validate bundled corpus (load, parse, compile maps, all checks; {diagnostics} diagnostics) | {files} | {} | {median:.2} | {:.2} | {:.2} |",
+        "| {name} | {files} | {} | {:.2} | {:.2} | {:.2} |",
         times.len(),
+        times[times.len() / 2],
         times[0],
         times[times.len() - 1]
     );
+}
+
+/// Starts `muster watch` on a copy of the bundled project and times edits of one
+/// scenario: from just before the write to the moment the round's summary line is read.
+fn watch_round_trips(root: &Path, edits: usize) -> Result<(u64, Vec<f64>), String> {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc::channel;
+    use std::time::Duration;
+
+    const DEBOUNCE_MS: u64 = 50;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    run(
+        "build muster (release)",
+        &cargo,
+        &["build", "--quiet", "--release", "-p", "muster-cli"],
+    )?;
+    let binary = root.join("target/release/muster");
+    let dir = std::env::temp_dir().join(format!("muster-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["scenarios", "maps"] {
+        copy_dir(&root.join(sub), &dir.join(sub)).map_err(|e| format!("copy: {e}"))?;
+    }
+    let mut child = Command::new(&binary)
+        .args([
+            "watch",
+            "--no-clear",
+            "--debounce-ms",
+            &DEBOUNCE_MS.to_string(),
+        ])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start muster watch: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.starts_with("[watch] checked") && tx.send(Instant::now()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait = || {
+        rx.recv_timeout(Duration::from_secs(30))
+            .map_err(|_| "no report from muster watch within 30 s".to_string())
+    };
+    let result = (|| {
+        wait()?;
+        let file = dir.join("scenarios/lrf/jengland.scenario.ron");
+        let text = std::fs::read_to_string(&file).map_err(|e| e.to_string())?;
+        let mut times = Vec::new();
+        for i in 0..edits {
+            std::thread::sleep(Duration::from_millis(150));
+            let edited = text.replace("turns: 7", if i % 2 == 0 { "turns: 8" } else { "turns: 7" });
+            let start = Instant::now();
+            std::fs::write(&file, edited).map_err(|e| e.to_string())?;
+            let end = wait()?;
+            times.push(end.duration_since(start).as_secs_f64() * 1000.0);
+        }
+        Ok(times)
+    })();
+    let _ = child.kill();
+    let _ = std::fs::remove_dir_all(&dir);
+    result.map(|t| (DEBOUNCE_MS, t))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
     Ok(())
 }

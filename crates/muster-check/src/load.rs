@@ -79,6 +79,11 @@ impl Loaded {
         }
     }
 
+    /// A file that is not one of the data kinds (the project file): text only.
+    pub fn plain(file: SourceFile) -> Self {
+        Self::new(file)
+    }
+
     /// The span index, built on first use (only files with something to report pay).
     pub fn index(&self) -> Option<&Node> {
         self.index

@@ -109,3 +109,215 @@ impl JsonReport {
         }
     }
 }
+
+/// SARIF 2.1.0 (the subset GitHub code scanning reads): one run, the rules with their
+/// documentation, one result per diagnostic with its region. Columns count Unicode
+/// code points, as muster's do.
+pub mod sarif {
+    use serde::Serialize;
+
+    use crate::checks::REGISTRY;
+    use crate::{Diagnostic, Severity};
+
+    #[derive(Serialize)]
+    pub struct Log {
+        #[serde(rename = "$schema")]
+        schema: &'static str,
+        version: &'static str,
+        runs: Vec<Run>,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Run {
+        tool: Tool,
+        results: Vec<ResultItem>,
+        column_kind: &'static str,
+    }
+
+    #[derive(Serialize)]
+    struct Tool {
+        driver: Driver,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Driver {
+        name: &'static str,
+        version: &'static str,
+        rules: Vec<Rule>,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Rule {
+        id: &'static str,
+        short_description: Text,
+        full_description: Text,
+        help: Help,
+        default_configuration: Configuration,
+    }
+
+    #[derive(Serialize)]
+    struct Text {
+        text: String,
+    }
+
+    #[derive(Serialize)]
+    struct Help {
+        text: String,
+        markdown: String,
+    }
+
+    #[derive(Serialize)]
+    struct Configuration {
+        level: &'static str,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ResultItem {
+        rule_id: &'static str,
+        rule_index: usize,
+        level: &'static str,
+        message: Text,
+        locations: Vec<Location>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        related_locations: Vec<Location>,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Location {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<usize>,
+        physical_location: PhysicalLocation,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<Text>,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct PhysicalLocation {
+        artifact_location: ArtifactLocation,
+        region: Region,
+    }
+
+    #[derive(Serialize)]
+    struct ArtifactLocation {
+        uri: String,
+    }
+
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Region {
+        start_line: usize,
+        start_column: usize,
+        end_line: usize,
+        end_column: usize,
+    }
+
+    fn level(severity: Severity) -> &'static str {
+        match severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    fn location(
+        d: &Diagnostic,
+        span: &std::ops::Range<usize>,
+        id: Option<usize>,
+        message: Option<String>,
+    ) -> Location {
+        let (s, e) = (d.file.line_col(span.start), d.file.line_col(span.end));
+        Location {
+            id,
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri: d.file.name.replace('\\', "/"),
+                },
+                region: Region {
+                    start_line: s.line,
+                    start_column: s.column,
+                    end_line: e.line,
+                    // SARIF end columns are exclusive and at least the start column + 1.
+                    end_column: if e.line == s.line {
+                        e.column.max(s.column + 1)
+                    } else {
+                        e.column
+                    },
+                },
+            },
+            message: message.map(|text| Text { text }),
+        }
+    }
+
+    pub fn log(diagnostics: &[Diagnostic]) -> Log {
+        let rules = REGISTRY
+            .iter()
+            .map(|c| Rule {
+                id: c.meta.code,
+                short_description: Text {
+                    text: c.meta.summary.to_string(),
+                },
+                full_description: Text {
+                    text: c
+                        .meta
+                        .doc()
+                        .lines()
+                        .nth(1)
+                        .unwrap_or(c.meta.summary)
+                        .to_string(),
+                },
+                help: Help {
+                    text: c.meta.doc(),
+                    markdown: c.meta.doc(),
+                },
+                default_configuration: Configuration {
+                    level: level(c.meta.severity),
+                },
+            })
+            .collect();
+        let results = diagnostics
+            .iter()
+            .map(|d| {
+                let mut message = d.message.clone();
+                if let Some(help) = &d.help {
+                    message.push_str(&format!("\nhelp: {help}"));
+                }
+                ResultItem {
+                    rule_id: d.code,
+                    rule_index: REGISTRY
+                        .iter()
+                        .position(|c| c.meta.code == d.code)
+                        .unwrap_or(0),
+                    level: level(d.severity),
+                    message: Text { text: message },
+                    locations: vec![location(d, &d.span, None, None)],
+                    related_locations: d
+                        .labels
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| location(d, &l.span, Some(i + 1), Some(l.text.clone())))
+                        .collect(),
+                }
+            })
+            .collect();
+        Log {
+            schema: "https://json.schemastore.org/sarif-2.1.0.json",
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: Driver {
+                        name: "muster",
+                        version: env!("CARGO_PKG_VERSION"),
+                        rules,
+                    },
+                },
+                results,
+                column_kind: "unicodeCodePoints",
+            }],
+        }
+    }
+}

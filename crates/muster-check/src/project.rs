@@ -6,6 +6,8 @@ use std::path::{Component, Path, PathBuf};
 
 use muster_map::TerrainMap;
 use muster_model::FileKind;
+use muster_model::system::RulesSystem;
+use muster_model::table::TableTerrain;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
@@ -86,6 +88,9 @@ pub struct Db {
     by_path: HashMap<PathBuf, usize>,
     by_id: HashMap<(FileKind, String), Vec<usize>>,
     maps: HashMap<usize, TerrainMap>,
+    tables: HashMap<usize, TableTerrain>,
+    /// Maps recompiled with a scenario's terrain modifications, by scenario index.
+    scenario_maps: HashMap<usize, TerrainMap>,
 }
 
 /// A reference is a path when it has a folder separator or a data file extension;
@@ -107,6 +112,8 @@ impl Db {
             by_path: HashMap::new(),
             by_id: HashMap::new(),
             maps: HashMap::new(),
+            tables: HashMap::new(),
+            scenario_maps: HashMap::new(),
         };
         let mut pending: Vec<PathBuf> = files.iter().map(|p| normalize(p)).collect();
         while !pending.is_empty() {
@@ -119,7 +126,7 @@ impl Db {
                 .collect();
             pending.clear();
             for l in loaded {
-                for reference in references_of(&l) {
+                for (reference, _) in references_of(&l) {
                     if is_path_reference(&reference) {
                         let target = normalize(&l.file.dir().join(&reference));
                         if target.starts_with(&db.root) && target.is_file() {
@@ -135,6 +142,16 @@ impl Db {
             .filter_map(|i| db.compile_map(i).map(|m| (i, m)))
             .collect();
         db.maps.extend(compiled);
+        let tables: Vec<(usize, TableTerrain)> = (0..db.files.len())
+            .into_par_iter()
+            .filter_map(|i| db.compile_table(i).map(|t| (i, t)))
+            .collect();
+        db.tables.extend(tables);
+        let modified: Vec<(usize, TerrainMap)> = (0..db.files.len())
+            .into_par_iter()
+            .filter_map(|i| db.compile_for_scenario(i).map(|m| (i, m)))
+            .collect();
+        db.scenario_maps.extend(modified);
         db
     }
 
@@ -201,10 +218,75 @@ impl Db {
         self.maps.get(&index)
     }
 
+    /// The compiled open table of a table map file.
+    pub fn table(&self, index: usize) -> Option<&TableTerrain> {
+        self.tables.get(&index)
+    }
+
+    /// The terrain a scenario is played on: its map with the scenario's terrain
+    /// modifications applied, or the map itself.
+    pub fn scenario_map(&self, scenario: usize) -> Option<&TerrainMap> {
+        if let Some(m) = self.scenario_maps.get(&scenario) {
+            return Some(m);
+        }
+        let Some(Document::Scenario(s)) = self.doc(scenario) else {
+            return None;
+        };
+        match self.resolve(scenario, &s.map, FileKind::Map) {
+            Resolution::Found(i) => self.terrain_map(i),
+            _ => None,
+        }
+    }
+
+    fn system_of(&self, index: usize, reference: &str) -> Option<&RulesSystem> {
+        match self.resolve(index, reference, FileKind::System) {
+            Resolution::Found(i) => match self.doc(i) {
+                Some(Document::System(s)) => Some(s),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn compile_for_scenario(&self, index: usize) -> Option<TerrainMap> {
+        let Some(Document::Scenario(s)) = self.doc(index) else {
+            return None;
+        };
+        if s.terrain_modifications.is_empty() {
+            return None;
+        }
+        let Resolution::Found(m) = self.resolve(index, &s.map, FileKind::Map) else {
+            return None;
+        };
+        let Some(Document::Map(map)) = self.doc(m) else {
+            return None;
+        };
+        muster_map::grid_of(map)?;
+        let system = self.system_of(m, &map.system)?;
+        let hash = muster_map::source_hash(self.files[m].file.text.as_bytes());
+        TerrainMap::new(muster_map::compile_for(
+            map,
+            system,
+            &hash,
+            Some((&s.id, &s.terrain_modifications)),
+        ))
+        .ok()
+    }
+
+    fn compile_table(&self, index: usize) -> Option<TableTerrain> {
+        let Some(Document::Map(map)) = self.doc(index) else {
+            return None;
+        };
+        let system = self.system_of(index, &map.system)?;
+        let hash = muster_map::source_hash(self.files[index].file.text.as_bytes());
+        muster_map::compile_table(map, system, &hash)
+    }
+
     fn compile_map(&self, index: usize) -> Option<TerrainMap> {
         let Some(Document::Map(map)) = self.doc(index) else {
             return None;
         };
+        muster_map::grid_of(map)?;
         let Resolution::Found(sys) = self.resolve(index, &map.system, FileKind::System) else {
             return None;
         };
@@ -216,12 +298,19 @@ impl Db {
     }
 }
 
-/// The file references a document makes (system, counters, map).
-pub fn references_of(loaded: &Loaded) -> Vec<String> {
+/// The file references a document makes, with the kind each must name.
+pub fn references_of(loaded: &Loaded) -> Vec<(String, FileKind)> {
     match &loaded.doc {
-        Some(Document::Scenario(s)) => vec![s.system.clone(), s.counters.clone(), s.map.clone()],
-        Some(Document::Map(m)) => vec![m.system.clone()],
-        Some(Document::Counters(c)) => vec![c.system.clone()],
+        Some(Document::Scenario(s)) => {
+            let mut refs = vec![
+                (s.system.clone(), FileKind::System),
+                (s.map.clone(), FileKind::Map),
+            ];
+            refs.extend(s.counters.clone().map(|c| (c, FileKind::Counters)));
+            refs
+        }
+        Some(Document::Map(m)) => vec![(m.system.clone(), FileKind::System)],
+        Some(Document::Counters(c)) => vec![(c.system.clone(), FileKind::System)],
         _ => Vec::new(),
     }
 }

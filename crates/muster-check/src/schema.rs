@@ -109,6 +109,10 @@ pub fn generated_schemas() -> Vec<(String, String)> {
         "terrain-table.schema.json".to_string(),
         terrain_table_schema(),
     ));
+    out.push((
+        "table-terrain.schema.json".to_string(),
+        schema_for!(muster_model::table::TableTerrain).to_value(),
+    ));
     out.push(("report.schema.json".to_string(), crate::report_schema()));
     out.into_iter()
         .map(|(name, mut value)| {

@@ -27,9 +27,14 @@ pub fn diagnostics_for(file: &Path) -> Vec<muster_check::Diagnostic> {
             .map(|r| format!("fixtures/{}", r.display()))
             .unwrap_or_else(|_| p.display().to_string())
     };
+    if file.extension().is_some_and(|e| e == "toml") {
+        let text = std::fs::read_to_string(file).unwrap();
+        let source = muster_check::source::SourceFile::new(file, display(file), text);
+        return muster_check::config::parse(source, &root).diagnostics;
+    }
     let db = Db::load(&root, &files, &display);
     let index = db.index_of(file).expect("fixture loaded");
-    muster_check::validate(&db, &[index])
+    muster_check::validate(&db, &[index], &muster_check::Config::default())
 }
 
 fn render(diagnostics: &[muster_check::Diagnostic]) -> String {
@@ -148,4 +153,106 @@ fn fixtures() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Codes whose example cannot be shown as text (binary content, file-system state).
+const PROSE_EXAMPLES: &[&str] = &[
+    "structure::too-large",
+    "structure::unreadable",
+    "structure::not-text",
+];
+
+/// The lines of a doc example that must appear in a fixture: comments, blank lines and
+/// elisions (`...`) are left out.
+fn example_lines(example: &str) -> Vec<String> {
+    example
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.contains("..."))
+        .map(str::to_string)
+        .collect()
+}
+
+fn fixture_files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.flatten().map(|f| f.path()).collect())
+        .unwrap_or_default();
+    files.retain(|f| f.file_name().unwrap().to_string_lossy().starts_with(prefix));
+    files.sort();
+    files
+}
+
+fn contains_lines(file: &Path, lines: &[String]) -> bool {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let file_lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines
+        .iter()
+        .all(|l| file_lines.iter().any(|f| f.contains(l.as_str())))
+}
+
+/// Each check's documented example is taken from a fixture that the tests run: the
+/// example's lines appear in an `invalid*` fixture whose only diagnostics are that
+/// check's, and the `Use instead:` lines appear in a fixture with no diagnostic at all.
+#[test]
+fn doc_examples_are_fixtures_that_run() {
+    let root = fixtures_root();
+    let mut failures = Vec::new();
+    for check in REGISTRY {
+        let code = check.meta.code;
+        if PROSE_EXAMPLES.contains(&code) {
+            continue;
+        }
+        let dir = root.join(code.replace("::", "/"));
+        let example = example_lines(&check.meta.example().unwrap_or_default());
+        if example.is_empty() {
+            failures.push(format!("`{code}`: the example has no data line"));
+            continue;
+        }
+        let invalid = fixture_files(&dir, "invalid")
+            .into_iter()
+            .find(|f| contains_lines(f, &example));
+        match invalid {
+            None => failures.push(format!(
+                "`{code}`: no invalid fixture contains the example lines {example:?}"
+            )),
+            Some(file) => {
+                let diagnostics = diagnostics_for(&file);
+                if diagnostics.is_empty() || diagnostics.iter().any(|d| d.code != code) {
+                    failures.push(format!(
+                        "`{code}`: {} must give only `{code}`:\n{}",
+                        file.display(),
+                        render(&diagnostics)
+                    ));
+                }
+            }
+        }
+        let fixed = example_lines(&check.meta.fixed_example().unwrap_or_default());
+        if fixed.is_empty() {
+            continue;
+        }
+        let mut candidates = fixture_files(&dir, "valid");
+        candidates.push(root.join("_valid/valid.scenario.ron"));
+        candidates.extend(fixture_files(&root.join("_base"), ""));
+        match candidates.into_iter().find(|f| contains_lines(f, &fixed)) {
+            None => failures.push(format!(
+                "`{code}`: no valid fixture contains the `Use instead:` lines {fixed:?}"
+            )),
+            Some(file) => {
+                let diagnostics = diagnostics_for(&file);
+                if !diagnostics.is_empty() {
+                    failures.push(format!(
+                        "`{code}`: {} must be clean:\n{}",
+                        file.display(),
+                        render(&diagnostics)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

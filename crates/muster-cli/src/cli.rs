@@ -26,14 +26,33 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// Fail (exit 1) on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Validate everything, then re-validate on every save until Ctrl-C.
+    Watch {
+        /// Files or folders to watch. Default: the project (`[paths] check` or
+        /// `scenarios/` and `maps/`).
+        paths: Vec<PathBuf>,
+        /// Do not clear the screen before each round.
+        #[arg(long)]
+        no_clear: bool,
+        /// Also recompile the terrain table of every changed map into this folder.
+        #[arg(long, value_name = "OUT_DIR")]
+        compile: Option<PathBuf>,
+        /// Debounce window in milliseconds.
+        #[arg(long, default_value_t = 200)]
+        debounce_ms: u64,
     },
     /// Compile a map (or a scenario's map) into a terrain table for engines.
     Compile {
         /// A `*.map.ron` file, or a scenario whose map to compile.
         input: PathBuf,
-        /// Where to write the JSON terrain table (written atomically).
+        /// Where to write the JSON terrain table (written atomically). Default:
+        /// `<[compile] out>/<map id>.json` from `muster.toml`.
         #[arg(short, long)]
-        output: PathBuf,
+        output: Option<PathBuf>,
     },
     /// The balance sheet of a scenario: forces per side, strength, morale figures.
     Summary {
@@ -67,6 +86,12 @@ pub enum Format {
     Human,
     /// One JSON document (schema: `schema/report.schema.json`).
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other review tools.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=..,line=..::message`).
+    Github,
+    /// `file:line:col: severity[code]: message`, one per line.
+    Short,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -5,21 +5,34 @@ use std::process::ExitCode;
 
 use muster_check::checks::context::{FileCx, ScenarioCx};
 use muster_check::load::Document;
-use muster_check::output::JsonReport;
+use muster_check::output::{JsonReport, sarif};
 use muster_check::project::{self, Db, Resolution};
 use muster_check::summary::{ScenarioSummary, summarize};
-use muster_check::{Severity, checks, hooks, schema};
+use muster_check::{Config, Diagnostic, Severity, checks, config, hooks, schema};
 use muster_model::FileKind;
 
 use crate::cli::{Cli, Command, Format, SummaryFormat};
-use crate::render;
+use crate::{render, watch};
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
     match cli.command {
-        Command::Validate { paths, format } => validate(&cwd, cli.root, &paths, format),
-        Command::Compile { input, output } => compile(&cwd, cli.root, &input, &output),
+        Command::Validate {
+            paths,
+            format,
+            deny_warnings,
+        } => validate(&cwd, cli.root, &paths, format, deny_warnings),
+        Command::Watch {
+            paths,
+            no_clear,
+            compile,
+            debounce_ms,
+        } => {
+            let project = Project::open(&cwd, cli.root, &paths)?;
+            watch::run(&cwd, project, &paths, !no_clear, compile, debounce_ms)
+        }
+        Command::Compile { input, output } => compile(&cwd, cli.root, &input, output),
         Command::Summary {
             scenario,
             format,
@@ -41,23 +54,49 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
-/// The project root: `--root`, else the nearest folder upwards from `start` holding
-/// `muster.toml`, `scenarios/` or `maps/`, else `start`.
-fn find_root(start: &Path, explicit: Option<PathBuf>) -> Result<PathBuf, String> {
-    if let Some(root) = explicit {
-        if !root.is_dir() {
-            return Err(format!("project root `{}` is not a folder", root.display()));
-        }
-        return Ok(root);
-    }
-    let start = project::normalize(start);
-    let found = start.ancestors().find(|dir| {
-        dir.join("muster.toml").is_file() || project::DATA_DIRS.iter().any(|d| dir.join(d).is_dir())
-    });
-    Ok(found.unwrap_or(&start).to_path_buf())
+/// The project a command works in: its root and settings.
+pub struct Project {
+    pub root: PathBuf,
+    pub config: Config,
 }
 
-fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
+impl Project {
+    /// `--root`, else the nearest folder upwards from the first path given (or the current
+    /// folder) holding `muster.toml`, `scenarios/` or `maps/`, else that folder.
+    pub fn open(
+        cwd: &Path,
+        explicit: Option<PathBuf>,
+        paths: &[PathBuf],
+    ) -> Result<Project, String> {
+        for p in paths {
+            if !p.exists() {
+                return Err(format!("`{}` does not exist", p.display()));
+            }
+        }
+        let root = match explicit {
+            Some(root) if root.is_dir() => project::normalize(&root),
+            Some(root) => return Err(format!("project root `{}` is not a folder", root.display())),
+            None => {
+                let start = match paths.first() {
+                    Some(first) if first.is_dir() => project::normalize(first),
+                    Some(first) => project::normalize(first)
+                        .parent()
+                        .map_or(cwd.to_path_buf(), Path::to_path_buf),
+                    None => cwd.to_path_buf(),
+                };
+                let found = start.ancestors().find(|dir| {
+                    dir.join(config::CONFIG_FILE).is_file()
+                        || project::DATA_DIRS.iter().any(|d| dir.join(d).is_dir())
+                });
+                found.unwrap_or(&start).to_path_buf()
+            }
+        };
+        let config = config::load(&root, &display_name(cwd));
+        Ok(Project { root, config })
+    }
+}
+
+pub fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
     move |p: &Path| {
         let p = project::normalize(p);
         p.strip_prefix(cwd)
@@ -66,42 +105,38 @@ fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
 }
 
 /// Expands the paths given on the command line into data files.
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             out.extend(project::data_files_under(p));
-        } else if p.exists() {
-            out.push(p.clone());
         } else {
-            return Err(format!("`{}` does not exist", p.display()));
+            out.push(p.clone());
         }
     }
-    Ok(out)
+    out
 }
 
 fn load(
     cwd: &Path,
     root: Option<PathBuf>,
     targets: &[PathBuf],
-) -> Result<(Db, Vec<usize>, Vec<muster_check::Diagnostic>), String> {
-    let files = expand(targets)?;
-    let start = match (&root, files.first()) {
-        (None, Some(first)) => project::normalize(first)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or(cwd.to_path_buf()),
-        _ => cwd.to_path_buf(),
-    };
-    let root = find_root(&start, root)?;
-    if targets.is_empty() && project::project_files(&root).is_empty() {
+) -> Result<(Project, Db, Vec<usize>, Vec<Diagnostic>), String> {
+    let project = Project::open(cwd, root, targets)?;
+    let files = expand(targets);
+    if targets.is_empty()
+        && project.config.check_paths.is_empty()
+        && project::project_files(&project.root).is_empty()
+    {
         return Err(format!(
             "no `scenarios/` or `maps/` data under `{}`; give files or folders to check",
-            root.display()
+            project.root.display()
         ));
     }
     let name = display_name(cwd);
-    Ok(muster_check::validate_paths(&root, &files, &name))
+    let (db, indexes, diagnostics) =
+        muster_check::validate_paths(&project.root, &files, &project.config, &name);
+    Ok((project, db, indexes, diagnostics))
 }
 
 fn validate(
@@ -109,8 +144,10 @@ fn validate(
     root: Option<PathBuf>,
     paths: &[PathBuf],
     format: Format,
+    deny_warnings: bool,
 ) -> Result<ExitCode, String> {
-    let (_db, indexes, diagnostics) = load(cwd, root, paths)?;
+    let (project, _db, indexes, diagnostics) = load(cwd, root, paths)?;
+    let files = indexes.len() + usize::from(project.config.file.is_some());
     match format {
         Format::Human => {
             let handler = render::handler(render::use_colour());
@@ -118,21 +155,41 @@ fn validate(
                 print!("{}", render::diagnostic(&handler, d));
                 println!();
             }
-            println!("{}", render::summary_line(indexes.len(), &diagnostics));
+            println!("{}", render::summary_line(files, &diagnostics));
         }
         Format::Json => {
-            let report = JsonReport::new(indexes.len(), &diagnostics);
+            let report = JsonReport::new(files, &diagnostics);
             println!(
                 "{}",
                 serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
             );
         }
+        Format::Sarif => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&sarif::log(&diagnostics))
+                    .map_err(|e| e.to_string())?
+            );
+        }
+        Format::Github => {
+            for d in &diagnostics {
+                println!("{}", render::github(d));
+            }
+        }
+        Format::Short => {
+            for d in &diagnostics {
+                println!("{}", render::short(d));
+            }
+        }
     }
-    Ok(exit_for(&diagnostics))
+    Ok(exit_for(&diagnostics, deny_warnings))
 }
 
-fn exit_for(diagnostics: &[muster_check::Diagnostic]) -> ExitCode {
-    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+pub fn exit_for(diagnostics: &[Diagnostic], deny_warnings: bool) -> ExitCode {
+    let failing = diagnostics.iter().any(|d| {
+        d.severity == Severity::Error || (deny_warnings && d.severity == Severity::Warning)
+    });
+    if failing {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -143,9 +200,9 @@ fn compile(
     cwd: &Path,
     root: Option<PathBuf>,
     input: &Path,
-    output: &Path,
+    output: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
-    let (db, indexes, mut diagnostics) = load(cwd, root, &[input.to_path_buf()])?;
+    let (project, db, indexes, mut diagnostics) = load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
         return Err(format!("`{}` could not be loaded", input.display()));
     };
@@ -154,7 +211,7 @@ fn compile(
         Some(Document::Map(_)) => Some(index),
         Some(Document::Scenario(s)) => match db.resolve(index, &s.map, FileKind::Map) {
             Resolution::Found(i) => {
-                diagnostics.extend(muster_check::validate(&db, &[i]));
+                diagnostics.extend(muster_check::validate(&db, &[i], &project.config));
                 Some(i)
             }
             _ => None,
@@ -166,6 +223,53 @@ fn compile(
     for d in &diagnostics {
         eprint!("{}", render::diagnostic(&handler, d));
     }
+    // A scenario's own terrain (its terrain modifications applied), else the map's.
+    let hex_map = match db.doc(index) {
+        Some(Document::Scenario(_)) => db.scenario_map(index),
+        _ => map_index.and_then(|i| db.terrain_map(i)),
+    };
+    let table = map_index.and_then(|i| db.table(i));
+    let (json, id, what) = match (hex_map, table) {
+        (Some(map), _) => (
+            muster_map::to_json(map.table()),
+            map.table().map.clone(),
+            format!(
+                "{} x {} hexes, {} hexsides with features",
+                map.grid().columns,
+                map.grid().rows,
+                map.table().hexsides.len()
+            ),
+        ),
+        (None, Some(t)) => (
+            muster_map::to_json(t),
+            t.map.clone(),
+            format!(
+                "{} x {} inch table, {} features, {} x {} raster",
+                t.width,
+                t.depth,
+                t.features.len(),
+                t.raster.columns,
+                t.raster.rows
+            ),
+        ),
+        (None, None) => {
+            if failed {
+                eprintln!("{}", render::summary_line(1, &diagnostics));
+                return Ok(ExitCode::from(1));
+            }
+            return Err(format!(
+                "`{}` is neither a map nor a scenario with a map",
+                input.display()
+            ));
+        }
+    };
+    let output = match (output, &project.config.compile_out) {
+        (Some(o), _) => o,
+        (None, Some(dir)) => dir.join(format!("{id}.json")),
+        (None, None) => {
+            return Err("give `-o OUT.json` or set `[compile] out` in muster.toml".to_string());
+        }
+    };
     if failed {
         eprintln!("{}", render::summary_line(1, &diagnostics));
         eprintln!(
@@ -174,24 +278,23 @@ fn compile(
         );
         return Ok(ExitCode::from(1));
     }
-    let Some(map) = map_index.and_then(|i| db.terrain_map(i)) else {
-        return Err(format!(
-            "`{}` is neither a map nor a scenario with a map",
-            input.display()
-        ));
-    };
-    let json = muster_map::to_json(map.table());
-    muster_map::write_atomic(output, json.as_bytes())
-        .map_err(|e| format!("cannot write `{}`: {e}", output.display()))?;
-    println!(
-        "compiled `{}` ({} x {} hexes, {} hexsides with features) to {}",
-        map.table().map,
-        map.grid().columns,
-        map.grid().rows,
-        map.table().hexsides.len(),
-        output.display()
-    );
+    write_json(&json, &output)?;
+    println!("compiled `{id}` ({what}) to {}", output.display());
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn write_table(map: &muster_map::TerrainMap, output: &Path) -> Result<(), String> {
+    write_json(&muster_map::to_json(map.table()), output)
+}
+
+/// Writes compiled JSON atomically, creating the folder if needed.
+pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    }
+    muster_map::write_atomic(output, json.as_bytes())
+        .map_err(|e| format!("cannot write `{}`: {e}", output.display()))
 }
 
 fn summary(
@@ -201,7 +304,7 @@ fn summary(
     format: SummaryFormat,
     list_assumed: bool,
 ) -> Result<ExitCode, String> {
-    let (db, indexes, diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
+    let (_project, db, indexes, diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
     let index = *indexes
         .first()
         .ok_or_else(|| format!("`{}` could not be loaded", scenario.display()))?;
@@ -237,7 +340,7 @@ fn summary(
 fn human_summary(s: &ScenarioSummary, list_assumed: bool) -> String {
     let mut out = format!("{} ({})\n", s.name, s.id);
     if let Some(m) = &s.map {
-        out += &format!("map: {} ({} x {} hexes)\n", m.id, m.columns, m.rows);
+        out += &format!("map: {} ({})\n", m.id, m.size);
     }
     out += &format!("turns: {}", s.turns);
     if s.extra_turns > 0 {
@@ -249,34 +352,36 @@ fn human_summary(s: &ScenarioSummary, list_assumed: bool) -> String {
     );
     for side in &s.sides {
         out += &format!("\n{} [{}]\n", side.name, side.id);
-        out += &format!(
-            "  commanders: {}\n",
-            if side.commanders.is_empty() {
-                "none".to_string()
-            } else {
-                side.commanders.join(", ")
-            }
-        );
-        out += &format!(
-            "  combat units: {} (total strength {})\n",
-            side.combat_units, side.combat_strength
-        );
-        if side.baggage > 0 {
-            out += &format!("  baggage: {}\n", side.baggage);
-        }
-        out += "  by kind: ";
-        out += &side
-            .by_kind
-            .iter()
-            .map(|k| format!("{} {}", k.count, k.name))
-            .collect::<Vec<_>>()
-            .join(", ");
-        out += "\n  units:\n";
-        for u in &side.by_unit {
+        if side.zoned.is_none() && side.table.is_none() {
             out += &format!(
-                "    {} x {} ({}, strength {})\n",
-                u.count, u.name, u.kind, u.strength
+                "  commanders: {}\n",
+                if side.commanders.is_empty() {
+                    "none".to_string()
+                } else {
+                    side.commanders.join(", ")
+                }
             );
+            out += &format!(
+                "  combat units: {} (total strength {})\n",
+                side.combat_units, side.combat_strength
+            );
+            if side.baggage > 0 {
+                out += &format!("  baggage: {}\n", side.baggage);
+            }
+            out += "  by kind: ";
+            out += &side
+                .by_kind
+                .iter()
+                .map(|k| format!("{} {}", k.count, k.name))
+                .collect::<Vec<_>>()
+                .join(", ");
+            out += "\n  units:\n";
+            for u in &side.by_unit {
+                out += &format!(
+                    "    {} x {} ({}, strength {})\n",
+                    u.count, u.name, u.kind, u.strength
+                );
+            }
         }
         for r in &side.reinforcements {
             out += &format!(
@@ -292,6 +397,77 @@ fn human_summary(s: &ScenarioSummary, list_assumed: bool) -> String {
         }
         if let Some(t) = &side.morale_threshold {
             out += &format!("  morale threshold: {t}\n");
+        }
+        if let Some(z) = &side.zoned {
+            out += &format!(
+                "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
+                z.units
+                    .iter()
+                    .map(|u| format!("{} {}", u.count, u.name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                z.leaders
+                    .iter()
+                    .map(|u| format!("{} {}", u.count, u.name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+                z.vp_printed,
+                z.panic_level,
+                z.panic_percent,
+                z.stacking_limit
+            );
+            for zone in &z.zones {
+                out += &format!(
+                    "  zone {}: {}\n",
+                    zone.group,
+                    zone.hexes
+                        .map_or("enters during play".to_string(), |h| format!("{h} hexes"))
+                );
+            }
+        }
+        if let Some(t) = &side.table {
+            for troop in &t.troops {
+                out += &format!(
+                    "  {} x {} ({} bases)\n",
+                    troop.units, troop.troop, troop.bases
+                );
+            }
+            if !t.figures.is_empty() {
+                out += &format!(
+                    "  figures: {}\n",
+                    t.figures
+                        .iter()
+                        .map(|f| format!("{} {}", f.count, f.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+            if !t.leaders.is_empty() {
+                out += &format!("  leaders: {}\n", t.leaders.join(", "));
+            }
+            if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
+                out += &format!(
+                    "  break point: {} computed, {} printed\n",
+                    t.break_point_computed
+                        .map_or("?".to_string(), |v| v.to_string()),
+                    t.break_point_printed
+                        .map_or("-".to_string(), |v| v.to_string())
+                );
+            }
+            if t.vp_printed.is_some() || t.vp_computed.is_some() {
+                out += &format!(
+                    "  victory points: {} computed, {} printed\n",
+                    t.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+                    t.vp_printed.map_or("-".to_string(), |v| v.to_string())
+                );
+            }
+            if let Some(m) = &t.morale {
+                out += &format!("  army morale: {m}\n");
+            }
+            for (id, area) in &t.zones {
+                out += &format!("  zone {id}: {area:.0} square inches\n");
+            }
         }
         if let Some(l) = side.could_lose {
             out += &format!("  could lose in all: {l}\n");

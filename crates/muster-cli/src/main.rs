@@ -6,6 +6,7 @@
 mod cli;
 mod commands;
 mod render;
+mod watch;
 
 use std::process::ExitCode;
 

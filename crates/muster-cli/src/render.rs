@@ -48,3 +48,57 @@ pub fn summary_line(files: usize, diagnostics: &[Diagnostic]) -> String {
         plural(warnings, "warning")
     )
 }
+
+/// `file:line:col: severity[code]: message` for editor problem matchers and grep.
+pub fn short(d: &Diagnostic) -> String {
+    let at = d.start();
+    format!(
+        "{}:{}:{}: {}[{}]: {}",
+        d.file.name, at.line, at.column, d.severity, d.code, d.message
+    )
+}
+
+/// A GitHub Actions workflow command. Property values escape `%`, CR, LF, `:` and `,`;
+/// the message escapes `%`, CR and LF.
+pub fn github(d: &Diagnostic) -> String {
+    let (start, end) = (d.start(), d.end());
+    let command = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str(&format!("\nhelp: {help}"));
+    }
+    format!(
+        "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+        escape_property(&d.file.name),
+        start.line,
+        start.column,
+        end.line,
+        end.column,
+        escape_property(d.code),
+        escape_data(&message)
+    )
+}
+
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn github_escapes() {
+        assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");
+        assert_eq!(escape_data("x\ny"), "x%0Ay");
+    }
+}

@@ -1,44 +1,13 @@
 //! End-to-end tests of the `muster` binary: the bundled corpus, one-mistake copies of
 //! the scenarios, bad input of every shape, compile, summary, explain.
 
+mod common;
+
+use common::{copy_project, muster, repo};
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn muster() -> Command {
-    let mut cmd = Command::cargo_bin("muster").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-/// A temporary copy of the bundled project (scenarios/ and maps/).
-fn copy_project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["scenarios", "maps"] {
-        copy_dir(&repo().join(sub), &dir.path().join(sub));
-    }
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// Replaces the first `from` in a file and returns the 1-based line of the change.
 fn mutate(path: &Path, from: &str, to: &str) -> usize {
@@ -48,6 +17,12 @@ fn mutate(path: &Path, from: &str, to: &str) -> usize {
         .unwrap_or_else(|| panic!("`{from}` not in {}", path.display()));
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
     text[..at].matches('\n').count() + 1
+}
+
+/// Number of data files of the bundled project (every system, counter sheet, map and
+/// scenario under `scenarios/` and `maps/`).
+fn data_files() -> usize {
+    muster_check::project::project_files(&repo()).len()
 }
 
 fn json_report(dir: &Path) -> (Value, i32) {
@@ -75,7 +50,8 @@ fn bundled_corpus_validates_without_errors() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("checked 10 files: 0 errors"), "{stdout}");
+    let expected = format!("checked {} files: 0 errors, 0 warnings", data_files());
+    assert!(stdout.contains(&expected), "{stdout}");
 }
 
 /// The six mistakes of the foundation issue, each in a copy of one scenario: the right
@@ -153,7 +129,7 @@ fn json_report_has_the_documented_shape() {
     );
     let (report, _) = json_report(dir.path());
     assert_eq!(report["errors"], 1);
-    assert_eq!(report["files_checked"], 10);
+    assert_eq!(report["files_checked"], data_files());
     let d = &report["diagnostics"][0];
     for key in [
         "file",
@@ -416,7 +392,216 @@ fn human_output_has_no_colour_when_piped() {
         "{text}"
     );
     assert!(
-        text.contains("checked 10 files: 1 error, 0 warnings"),
+        text.contains(&format!(
+            "checked {} files: 1 error, 0 warnings",
+            data_files()
+        )),
         "{text}"
+    );
+}
+
+/// The official SARIF 2.1.0 schema, read in place from the shared folder beside the
+/// project (`../shared/schemas/`), never copied into the repository.
+fn sarif_schema() -> jsonschema::Validator {
+    let path = repo()
+        .ancestors()
+        .map(|dir| dir.join("shared/schemas/sarif-schema-2.1.0.json"))
+        .find(|p| p.is_file())
+        .expect("the SARIF 2.1.0 schema is expected at ../shared/schemas/sarif-schema-2.1.0.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+#[test]
+fn sarif_output_validates_against_the_official_schema() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"1004\"",
+        "\"1704\"",
+    );
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"0504\"",
+        "\"0403\"",
+    );
+    let out = muster()
+        .current_dir(dir.path())
+        .args(["validate", "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let validator = sarif_schema();
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    let stacked = results
+        .iter()
+        .find(|r| r["ruleId"] == "stacking::over-stacked")
+        .unwrap();
+    assert_eq!(stacked["level"], "error");
+    assert!(
+        stacked["locations"][0]["physicalLocation"]["region"]["startLine"]
+            .as_u64()
+            .unwrap()
+            > 1
+    );
+    assert!(
+        !stacked["relatedLocations"].as_array().unwrap().is_empty(),
+        "the first unit is a related location"
+    );
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert_eq!(rules.len(), muster_check::checks::REGISTRY.len());
+}
+
+#[test]
+fn short_and_github_formats() {
+    let dir = copy_project();
+    let line = mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"1004\"",
+        "\"1704\"",
+    );
+    let out = muster()
+        .current_dir(dir.path())
+        .args(["validate", "--format", "short"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let expected = format!("scenarios/lrf/jengland.scenario.ron:{line}:");
+    assert!(
+        text.starts_with(&expected)
+            && text.contains(": error[geometry::off-map]: hex `1704` is outside the map"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1);
+    let out = muster()
+        .current_dir(dir.path())
+        .args(["validate", "--format", "github"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(&format!(
+            "::error file=scenarios/lrf/jengland.scenario.ron,line={line},col="
+        )) && text.contains("title=geometry%3A%3Aoff-map::hex `1704` is outside the map%0Ahelp: "),
+        "{text}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn deny_warnings_fails_on_warnings() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "Fixed(18)",
+        "Fixed(80)",
+    );
+    let run = |args: &[&str]| {
+        muster()
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(run(&["validate"]), Some(0));
+    assert_eq!(run(&["validate", "--deny-warnings"]), Some(1));
+}
+
+#[test]
+fn project_file_sets_levels_paths_and_output() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "Fixed(18)",
+        "Fixed(80)",
+    );
+    std::fs::write(
+        dir.path().join("muster.toml"),
+        "[paths]\ncheck = [\"scenarios/lrf/jengland.scenario.ron\"]\n\n[checks]\n\"morale::threshold-unreachable\" = \"error\"\n\n[compile]\nout = \"build\"\n",
+    )
+    .unwrap();
+    let (report, status) = json_report(dir.path());
+    assert_eq!(status, 1);
+    assert_eq!(report["files_checked"], 2, "the scenario and muster.toml");
+    assert_eq!(
+        report["diagnostics"][0]["code"],
+        "morale::threshold-unreachable"
+    );
+    assert_eq!(report["diagnostics"][0]["severity"], "error");
+    muster()
+        .current_dir(dir.path())
+        .args(["compile", "maps/lrf/jengland.map.ron"])
+        .assert()
+        .success();
+    assert!(dir.path().join("build/jengland.json").is_file());
+    // Its own mistakes are diagnostics with spans.
+    std::fs::write(
+        dir.path().join("muster.toml"),
+        "[checks]\n\"stacking::overstacked\" = \"off\"\n",
+    )
+    .unwrap();
+    let (report, status) = json_report(dir.path());
+    assert_eq!(status, 1);
+    let d = &report["diagnostics"][0];
+    assert_eq!(d["code"], "config::unknown-check");
+    assert_eq!(d["file"], "muster.toml");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .contains("stacking::over-stacked")
+    );
+}
+
+#[test]
+fn suppressions_silence_one_finding_with_a_reason() {
+    let dir = copy_project();
+    let file = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    mutate(
+        &file,
+        "Some(Fixed(18)),",
+        "Some(Fixed(80)), // muster: allow(morale::threshold-unreachable) reason: testing",
+    );
+    let (report, status) = json_report(dir.path());
+    assert_eq!(
+        (status, report["warnings"].as_u64()),
+        (0, Some(0)),
+        "{report:#}"
+    );
+    let dir = copy_project();
+    let file = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    mutate(
+        &file,
+        "Some(Fixed(18)),",
+        "Some(Fixed(80)), // muster: allow(morale::threshold-unreachable)",
+    );
+    let (report, _) = json_report(dir.path());
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "morale::threshold-unreachable",
+            "suppression::missing-reason"
+        ]
     );
 }

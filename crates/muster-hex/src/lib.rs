@@ -122,7 +122,6 @@ impl HexLayout {
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
-#[serde(rename_all = "lowercase")]
 pub enum Edge {
     North,
     East,

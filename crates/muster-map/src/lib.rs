@@ -20,22 +20,25 @@ use std::path::Path;
 
 use muster_hex::{HexGrid, HexId, RangeError};
 use muster_model::map::{Area, MapGrid, MapSource, Overlay};
-use muster_model::system::{CombatEffect, MoveCost, RulesSystem};
+use muster_model::scenario::TerrainModification;
+use muster_model::system::{CombatEffect, GridKind, MoveCost, RulesSystem};
 use muster_model::table::{
-    HexEntry, HexsideEntry, LabelEntry, TableGrid, TerrainEntry, TerrainTable,
+    CompiledFeature, HexEntry, HexsideEntry, LabelEntry, Raster, TableGrid, TableTerrain,
+    TerrainEntry, TerrainTable,
 };
 use sha2::{Digest, Sha256};
 
 pub use muster_hex;
 
-/// The hex grid a map source describes.
-pub fn grid_of(source: &MapSource) -> HexGrid {
+/// The hex grid a map source describes (`None` for open tables).
+pub fn grid_of(source: &MapSource) -> Option<HexGrid> {
     match source.grid {
         MapGrid::Hex {
             columns,
             rows,
             layout,
-        } => HexGrid::new(columns, rows, layout),
+        } => Some(HexGrid::new(columns, rows, layout)),
+        MapGrid::Table { .. } => None,
     }
 }
 
@@ -81,13 +84,26 @@ fn side_key(a: HexId, b: HexId) -> (HexId, HexId) {
     if a <= b { (a, b) } else { (b, a) }
 }
 
-/// Compiles a map source against its rules system.
+/// Compiles a hex map source against its rules system.
 pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> TerrainTable {
-    let grid = grid_of(source);
+    compile_for(source, system, source_hash, None)
+}
+
+/// Compiles a hex map with a scenario's terrain modifications applied: ignored terrain
+/// becomes the map's base terrain.
+pub fn compile_for(
+    source: &MapSource,
+    system: &RulesSystem,
+    source_hash: &str,
+    scenario: Option<(&str, &[TerrainModification])>,
+) -> TerrainTable {
+    let grid =
+        grid_of(source).unwrap_or(HexGrid::new(0, 0, muster_hex::HexLayout::EvenColumnsDown));
     let mut terrain: BTreeMap<HexId, String> =
         grid.hexes().map(|h| (h, source.base.clone())).collect();
     let mut sides: BTreeMap<(HexId, HexId), (BTreeSet<String>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
+    let mut flows = Vec::new();
     let on_grid = |s: &String| HexId::parse(s).ok().filter(|h| grid.contains(*h));
 
     for overlay in &source.overlays {
@@ -144,6 +160,28 @@ pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> T
                         text: text.clone(),
                     });
                 }
+            }
+            Overlay::Flow { hexes } => {
+                let course: Vec<String> = hexes
+                    .iter()
+                    .filter_map(on_grid)
+                    .map(|h| h.to_string())
+                    .collect();
+                if !course.is_empty() {
+                    flows.push(course);
+                }
+            }
+            Overlay::Feature { .. } => {}
+        }
+    }
+    if let Some((_, mods)) = scenario {
+        for slot in terrain.values_mut() {
+            let ignored = mods.iter().any(|m| match m {
+                TerrainModification::Ignore(list) => list.contains(slot),
+                TerrainModification::IgnoreAllExcept(keep) => !keep.contains(slot),
+            });
+            if ignored {
+                *slot = source.base.clone();
             }
         }
     }
@@ -225,6 +263,161 @@ pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> T
         hexes,
         hexsides,
         labels,
+        flows,
+        scenario: scenario.map(|(id, _)| id.to_string()),
+    }
+}
+
+/// Compiles an open-table map: features with their class, movement factor and cover
+/// from the system, and a raster of `raster` inch cells.
+pub fn compile_table(
+    source: &MapSource,
+    system: &RulesSystem,
+    source_hash: &str,
+) -> Option<TableTerrain> {
+    let MapGrid::Table {
+        width,
+        depth,
+        edges,
+        raster,
+    } = &source.grid
+    else {
+        return None;
+    };
+    let kinds = match &system.grid {
+        GridKind::Table { features } => features.as_slice(),
+        GridKind::Hex { .. } => &[],
+    };
+    let features: Vec<CompiledFeature> = source
+        .overlays
+        .iter()
+        .filter_map(|o| match o {
+            Overlay::Feature {
+                feature,
+                shape,
+                name,
+                level,
+            } => {
+                let kind = kinds.iter().find(|k| &k.id == feature)?;
+                Some(CompiledFeature {
+                    feature: feature.clone(),
+                    name: name.clone(),
+                    class: kind.class,
+                    shape: shape.clone(),
+                    movement_factor: kind.movement_factor,
+                    cover: kind.cover,
+                    level: *level,
+                    forbidden: kind.forbidden.clone(),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    let cell = if *raster > 0.0 { *raster } else { 1.0 };
+    let columns = (width / cell).ceil().clamp(0.0, 4096.0) as u32;
+    let rows = (depth / cell).ceil().clamp(0.0, 4096.0) as u32;
+    let mut cells = Vec::with_capacity((columns * rows) as usize);
+    for r in 0..rows {
+        for c in 0..columns {
+            let p = ((f64::from(c) + 0.5) * cell, (f64::from(r) + 0.5) * cell);
+            let top = features
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, f)| geometry::covers(&f.shape, p, cell / 2.0))
+                .map(|(i, _)| i as u32);
+            cells.push(top);
+        }
+    }
+    Some(TableTerrain {
+        format_version: muster_model::FORMAT_VERSION,
+        map: source.id.clone(),
+        system: system.id.clone(),
+        source_hash: source_hash.to_string(),
+        width: *width,
+        depth: *depth,
+        edges: edges.clone(),
+        features,
+        raster: Raster {
+            cell,
+            columns,
+            rows,
+            cells,
+        },
+    })
+}
+
+/// Plane geometry for open tables.
+pub mod geometry {
+    use muster_model::map::{Point, Shape};
+
+    /// Whether `p` lies in an area shape, or within `tolerance` of a line shape.
+    pub fn covers(shape: &Shape, p: Point, tolerance: f64) -> bool {
+        match shape {
+            Shape::Rect { x, y, w, h } => p.0 >= *x && p.0 <= x + w && p.1 >= *y && p.1 <= y + h,
+            Shape::Circle { x, y, r } => (p.0 - x).hypot(p.1 - y) <= *r,
+            Shape::Polygon(points) => inside_polygon(points, p),
+            Shape::Line(points) => points
+                .windows(2)
+                .any(|s| segment_distance(s[0], s[1], p) <= tolerance),
+        }
+    }
+
+    /// Even-odd rule.
+    pub fn inside_polygon(points: &[Point], p: Point) -> bool {
+        let mut inside = false;
+        let n = points.len();
+        for i in 0..n {
+            let (a, b) = (points[i], points[(i + n - 1) % n]);
+            if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0 {
+                inside = !inside;
+            }
+        }
+        inside
+    }
+
+    pub fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len2 = dx * dx + dy * dy;
+        let t = if len2 == 0.0 {
+            0.0
+        } else {
+            (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+        };
+        (p.0 - (a.0 + t * dx)).hypot(p.1 - (a.1 + t * dy))
+    }
+
+    /// The points that bound a shape (corners, vertices, or the circle's box).
+    pub fn extent(shape: &Shape) -> Vec<Point> {
+        match shape {
+            Shape::Rect { x, y, w, h } => vec![(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h)],
+            Shape::Circle { x, y, r } => vec![(x - r, y - r), (x + r, y + r)],
+            Shape::Polygon(points) | Shape::Line(points) => points.clone(),
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn shapes() {
+            let square = Shape::Polygon(vec![(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]);
+            assert!(covers(&square, (5.0, 5.0), 0.0));
+            assert!(!covers(&square, (15.0, 5.0), 0.0));
+            let hedge = Shape::Line(vec![(0.0, 0.0), (10.0, 0.0)]);
+            assert!(covers(&hedge, (5.0, 0.4), 0.5));
+            assert!(!covers(&hedge, (5.0, 2.0), 0.5));
+            assert!(covers(
+                &Shape::Circle {
+                    x: 0.0,
+                    y: 0.0,
+                    r: 2.0
+                },
+                (1.0, 1.0),
+                0.0
+            ));
+        }
     }
 }
 
@@ -391,7 +584,7 @@ impl TerrainMap {
 
 /// Serialises a table as pretty JSON with a trailing newline (byte-identical for
 /// identical input).
-pub fn to_json(table: &TerrainTable) -> String {
+pub fn to_json<T: serde::Serialize>(table: &T) -> String {
     let mut text = serde_json::to_string_pretty(table).unwrap_or_default();
     text.push('\n');
     text
@@ -406,6 +599,15 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(contents)?;
+    // Temporary files are private; the result should read like any file written here:
+    // keep the permissions of the file being replaced, or use the usual 0644.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode());
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())

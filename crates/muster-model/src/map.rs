@@ -32,6 +32,47 @@ pub enum MapGrid {
         #[serde(default)]
         layout: HexLayout,
     },
+    /// An open table, `width` (west to east) by `depth` (north to south) inches, with
+    /// the origin at the north-west corner. `raster` is the cell size in inches of the
+    /// coarse grid compiled for engines that want one.
+    Table {
+        width: f64,
+        depth: f64,
+        #[serde(default)]
+        edges: Vec<NamedEdge>,
+        raster: f64,
+    },
+}
+
+/// A table edge with the name scenarios use for it ("the ship's edge").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedEdge {
+    pub name: String,
+    pub side: crate::Edge,
+}
+
+/// A point on a table, in inches from the north-west corner.
+pub type Point = (f64, f64);
+
+/// An area or line on a table, in inches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Shape {
+    Rect {
+        x: f64,
+        y: f64,
+        w: f64,
+        h: f64,
+    },
+    Polygon(Vec<Point>),
+    /// A polyline (hedges, walls, roads, streams).
+    Line(Vec<Point>),
+    Circle {
+        x: f64,
+        y: f64,
+        r: f64,
+    },
 }
 
 /// A set of hexes in map terms.
@@ -70,4 +111,16 @@ pub enum Overlay {
     Access { hex: String, from: Vec<String> },
     /// A name printed on the map (village, ford, lettered hex).
     Label { hex: String, text: String },
+    /// The course of a river, upstream first (so engines know its flow).
+    Flow { hexes: Vec<String> },
+    /// A terrain feature on an open table.
+    Feature {
+        feature: String,
+        shape: Shape,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// Height level of a hill (1 = low rise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
+    },
 }

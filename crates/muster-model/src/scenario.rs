@@ -4,7 +4,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::map::Area;
+use crate::Assumed;
+use crate::Edge;
+use crate::map::{Area, Shape};
 use crate::{is_zero, one};
 
 /// `Scenario(...)`.
@@ -21,8 +23,10 @@ pub struct Scenario {
     pub source: Option<String>,
     /// Rules system: id or path relative to this file.
     pub system: String,
-    /// Counter sheet: id or path relative to this file.
-    pub counters: String,
+    /// Counter sheet: id or path relative to this file (games whose forces are counts
+    /// by unit type have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<String>,
     /// Map: id or path relative to this file.
     pub map: String,
     /// Number of game turns.
@@ -42,7 +46,22 @@ pub struct Scenario {
     pub reinforcements: Vec<Reinforcement>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub special_rules: Vec<SpecialRule>,
+    /// Terrain ignored in this scenario; the map compiler applies these to produce the
+    /// scenario's own terrain table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain_modifications: Vec<TerrainModification>,
     pub victory: Vec<VictoryCondition>,
+}
+
+/// A scenario's change to the map's terrain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum TerrainModification {
+    /// These terrain types count as the map's base terrain ("ignore all woods hexes").
+    Ignore(Vec<String>),
+    /// Every terrain type except these counts as the base terrain ("ignore all terrain
+    /// except slopes").
+    IgnoreAllExcept(Vec<String>),
 }
 
 impl Scenario {
@@ -62,7 +81,8 @@ pub struct Side {
     pub id: String,
     pub name: String,
     /// The army of the counter sheet whose counters this side uses.
-    pub army: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale_threshold: Option<MoraleThreshold>,
     pub forces: Forces,
@@ -74,6 +94,277 @@ pub struct Side {
 pub enum Forces {
     /// Individual counters placed on hexes, group by group as the rulebook lists them.
     Placed { setup: Vec<SetupGroup> },
+    /// Counts by unit type deployed in zones (PRESTAGS).
+    Zoned(ZonedForces),
+    /// Units of bases or bands of figures on an open table (miniatures).
+    Table(TableForces),
+}
+
+/// `count` units of a unit kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeCount {
+    pub kind: String,
+    #[schemars(range(min = 1))]
+    pub count: u16,
+}
+
+/// A zone-deployed force with its printed figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZonedForces {
+    pub units: Vec<TypeCount>,
+    pub deploy: Vec<Deployment>,
+    /// Victory point total as printed.
+    pub victory_points: u16,
+    /// Panic level as printed.
+    pub panic_level: u16,
+    /// Units per hex (leaders not counted).
+    pub stacking_limit: u8,
+    /// Leadership note as printed ("Mt. Ex.": mounted units exempt from leader control).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leadership: Option<String>,
+    /// An optional concrete deployment, validated against zones and stacking.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sample: Vec<SampleStack>,
+}
+
+/// Where (part of) a force deploys.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Deployment {
+    /// Name of this group, for victory conditions ("the E-3 force").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The units of this group; empty means the whole force (or what the other groups
+    /// leave).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<TypeCount>,
+    /// Where the group sets up; `None` for groups that enter during play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Zone>,
+    /// The group starts aboard units of this kind (fleets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<String>,
+    /// The share of the force's victory points this group must hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp_share: Option<Share>,
+    /// The group enters on a map edge on a turn instead of setting up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<Arrival>,
+    #[serde(default, skip_serializing_if = "Assumed::is_empty")]
+    pub assumed: Assumed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Share {
+    Half,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Arrival {
+    pub turn: u8,
+    pub edge: Edge,
+}
+
+/// A deployment zone on a hex map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Zone {
+    /// Within `radius` hexes of a lettered hex (`H-5`).
+    Near { label: String, radius: u16 },
+    /// Any of several zones ("C-2 and/or D-2").
+    AnyOf(Vec<Zone>),
+    /// A zone without the hexes of a region ("not south of the river").
+    Excluding { zone: Box<Zone>, region: Region },
+    /// Any hex whose terrain is entirely sea.
+    AllSea,
+    /// Listed hexes.
+    Hexes(Area),
+}
+
+/// A part of the map defined by its terrain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Region {
+    /// The hexes that can be reached from `edge` without entering the `barrier` terrain
+    /// ("south of the river": from the south edge, barrier river).
+    Bank { edge: Edge, barrier: Vec<String> },
+}
+
+/// Units standing in one hex of a sample deployment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SampleStack {
+    pub hex: String,
+    pub units: Vec<TypeCount>,
+    /// Units carried by the fleet in this hex.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aboard: Vec<TypeCount>,
+}
+
+/// A miniatures army: units of bases organised in battles, or bands of figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableForces {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units: Vec<TableUnit>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battles: Vec<Battle>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bands: Vec<Band>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camp: Option<Camp>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traps: Vec<Trap>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<TableZone>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_point: Option<PrintedBreakPoint>,
+    /// Victory points of the force as printed (skirmish).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<u16>,
+    /// The army fails its morale after losing this share of its figures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<FigureMorale>,
+}
+
+/// A unit of bases on the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableUnit {
+    pub id: String,
+    pub name: String,
+    /// A troop type of the system.
+    pub troop: String,
+    pub bases: u8,
+    pub formation: Formation,
+    /// Centre of the unit's front edge, inches from the north-west corner.
+    pub at: crate::map::Point,
+    /// Direction the unit faces, degrees clockwise from north.
+    pub facing: f64,
+    /// Horsemen carrying missile weapons.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missiles: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pavises: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Formation {
+    Line,
+    Column,
+    Wedge,
+    Schiltron,
+    Skirmish,
+}
+
+/// A battle: units under one leader.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Battle {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader: Option<TableLeader>,
+    /// Unit ids of this side.
+    pub units: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableLeader {
+    pub name: String,
+    pub role: LeaderRole,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exceptional: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum LeaderRole {
+    ArmyCommander,
+    BattleCommander,
+}
+
+/// A band of figures (skirmish).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Band {
+    pub id: String,
+    pub name: String,
+    pub figures: Vec<TypeCount>,
+    pub entry: BandEntry,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum BandEntry {
+    /// On the table at the start, in this area.
+    OnTable(Shape),
+    /// Enters at a named table edge; the turn is rolled on a die unless given.
+    AtEdge {
+        edge: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u8>,
+    },
+    /// Both the turn and the edge are rolled on a die, among these edges.
+    Rolled { edges: Vec<String> },
+}
+
+/// A camp: immobile transport in an area.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Camp {
+    pub area: Shape,
+    /// Transport bases forming the camp.
+    pub transport_bases: u8,
+}
+
+/// A hidden trap laid before the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Trap {
+    pub area: Shape,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A deployment zone on the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableZone {
+    pub id: String,
+    pub area: Shape,
+}
+
+/// The break point as printed, with the adjustments that explain it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrintedBreakPoint {
+    pub printed: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjustments: Vec<BreakPointAdjustment>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BreakPointAdjustment {
+    pub points: i16,
+    pub reason: String,
+}
+
+/// Army morale as a share of figures lost, with the figure count that share comes to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FigureMorale {
+    /// Percentage of the force's figures.
+    pub loss_percent: u8,
+    /// The number of figures lost at which the army's morale fails.
+    pub figures: u16,
+    /// Figure kinds not counted (cattle).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_counted: Vec<String>,
 }
 
 /// One setup line: these units go to these places.
@@ -221,6 +512,69 @@ pub enum VictoryCondition {
         counters: Vec<String>,
         count: u8,
     },
+    /// `side` wins if it fulfils every goal of any one of the `any_of` lists (PRESTAGS).
+    Goals {
+        side: String,
+        any_of: Vec<Vec<Goal>>,
+    },
+    /// What happens when both sides fulfil their goals.
+    IfBoth(Outcome),
+    /// What happens when neither does.
+    IfNeither(Outcome),
+}
+
+/// The result of a game when goals collide.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Outcome {
+    Draw,
+    Wins(String),
+}
+
+/// One thing a side must achieve.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum Goal {
+    /// Reach a named victory level of the system ("Marginal").
+    Level(String),
+    /// Control (or occupy) labelled hexes, at the end or for consecutive turns.
+    Control {
+        labels: Vec<String>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        consecutive_turns: u8,
+    },
+    /// Control a hex named by position ("the bridge hex between F and H").
+    ControlHex { hex: String },
+    /// Exit units off a map edge.
+    Exit {
+        units: u16,
+        edge: Edge,
+        /// Within `radius` hexes of a label.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        near: Option<(String, u16)>,
+        /// How many of them must leave by road.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_road: Option<u16>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_turn: Option<u8>,
+        /// Unit kinds that do not count.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        excluding: Vec<String>,
+    },
+    /// Have units in (or move units to) all-sea hexes.
+    InSea {
+        units: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_turn: Option<u8>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        excluding: Vec<String>,
+    },
+    /// Eliminate a deployment group of the enemy entirely.
+    Eliminate { side: String, group: String },
+    /// Get figures of a kind off the table at a named edge (skirmish objectives).
+    Escort { kind: String, edge: String },
+    /// Prevent the other side's goals.
+    Prevent,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -26,8 +26,65 @@ pub struct RulesSystem {
     pub stacking: StackingPolicy,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub army_morale: Option<ArmyMoraleScoring>,
+    /// How victory points are computed from a force (PRESTAGS 11.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victory_points: Option<VictoryPointRule>,
+    /// Named victory levels by the ratio of the two sides' victory points (PRESTAGS 11.2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub victory_levels: Vec<VictoryLevelRule>,
+    /// Unit kinds that carry others (PRESTAGS fleets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carriers: Vec<Carrier>,
+    /// How a miniatures army's break point is computed (Chanson de Geste).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_point: Option<BreakPointRule>,
+    /// Facts of the system that are kept as data for engines (fleet capacity, panic).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
     pub assumed: Assumed,
+}
+
+/// Victory points of a unit kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum VictoryPointRule {
+    /// Half the melee strength rounded up, plus the fire strength (a dot counts as 1).
+    HalfMeleeRoundedUpPlusFire,
+    /// The `victory_points` of each figure type (skirmish).
+    PerFigure,
+}
+
+/// A victory level: own VP to enemy VP at least `at_least` to 1 (and below the next level).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VictoryLevelRule {
+    pub name: String,
+    /// Ratio own : enemy that must be exceeded (`exclusive`) or reached.
+    pub ratio: f64,
+    #[serde(default)]
+    pub exclusive: bool,
+}
+
+/// Break points (Chanson de Geste): an army's break point is its number of bases (the
+/// camp's included, leaders not); losses score against it: each lost base its troop
+/// type's `break_points`, a sacked camp `camp`, a lost leader the values below.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BreakPointRule {
+    /// Points for a sacked camp.
+    pub camp: u16,
+    pub army_commander: u16,
+    pub battle_commander: u16,
+    /// Added for an exceptional leader.
+    pub exceptional: u16,
+    /// Typical numbers the rules describe (warnings outside them).
+    #[serde(default)]
+    pub typical_battles: Option<(u8, u8)>,
+    #[serde(default)]
+    pub typical_units_per_battle: Option<(u8, u8)>,
+    /// Largest and smallest unit in bases.
+    pub min_bases: u8,
+    pub max_bases: u8,
 }
 
 /// The playing surface the system's maps use.
@@ -36,8 +93,8 @@ pub struct RulesSystem {
 pub enum GridKind {
     /// Hex map with printed `CCRR` numbers.
     Hex { layout: HexLayout },
-    /// Open table measured in inches (miniatures).
-    Table,
+    /// Open table measured in inches (miniatures): the terrain feature kinds it knows.
+    Table { features: Vec<TableFeatureType> },
 }
 
 /// What a unit kind is for; drives stacking and morale scoring.
@@ -65,6 +122,99 @@ pub struct UnitKind {
     /// May charge for a strength bonus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge_bonus: Option<u8>,
+    /// Printed values of this kind, for systems that print them per type rather than per
+    /// counter (PRESTAGS 3.4, miniatures troop and figure types).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<KindStats>,
+    /// The rulebook lists the kind without values; `stats` is left empty rather than invented.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unknown: bool,
+    #[serde(default, skip_serializing_if = "Assumed::is_empty")]
+    pub assumed: Assumed,
+}
+
+/// A melee strength as printed: a number, a dot (counts as 1), or a bracketed number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Melee {
+    Value(u8),
+    Dot,
+    Bracketed(u8),
+}
+
+impl Melee {
+    /// The strength used for victory points: a dot is 1, brackets keep their number.
+    pub fn points(self) -> u8 {
+        match self {
+            Melee::Value(n) | Melee::Bracketed(n) => n,
+            Melee::Dot => 1,
+        }
+    }
+}
+
+/// Values printed for a unit kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum KindStats {
+    /// A counter type of a hex game (PRESTAGS): class, melee, fire, range, movement.
+    Counter {
+        class: String,
+        melee: Melee,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fire: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<u8>,
+        movement: f64,
+        /// Games of the series the type appears in (letters as printed).
+        #[serde(default)]
+        games: String,
+    },
+    /// A leader counter: its level, combat bonus and movement control radius.
+    Leader {
+        level: u8,
+        combat_bonus: u8,
+        control_radius: u8,
+        melee: Melee,
+        class: String,
+        movement: f64,
+        #[serde(default)]
+        games: String,
+    },
+    /// A miniatures troop type (Chanson de Geste): base size in inches, figures per
+    /// base, break points lost per base destroyed, missile range.
+    Troop {
+        base_width: f64,
+        base_depth: f64,
+        figures_min: u8,
+        figures_max: u8,
+        break_points: u8,
+        /// Whether horsemen of this type may carry missile weapons (the scenario says which do).
+        #[serde(default)]
+        may_have_missiles: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missile_range: Option<f64>,
+        /// May enter very rough ground.
+        #[serde(default = "yes")]
+        very_rough: bool,
+        #[serde(default)]
+        foot: bool,
+    },
+    /// A skirmish figure type (Viking raid): movement, morale, melee kill numbers,
+    /// missile weapon, victory points.
+    Figure {
+        movement: f64,
+        morale: u8,
+        /// Natural die rolls on which a figure of this type that loses a melee is killed.
+        #[serde(default)]
+        killed_on: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missile: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        victory_points: Option<u16>,
+    },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Cost of entering a hex or crossing a hexside.
@@ -103,8 +253,43 @@ pub struct TerrainType {
     pub along_road: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub combat: Vec<CombatEffect>,
+    /// Unit kinds or classes that may not enter (`"*"` for all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prohibited: Vec<String>,
+    /// Unit kinds or classes that may enter even though `prohibited` names them (or `"*"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
     pub assumed: Assumed,
+}
+
+impl TerrainType {
+    /// Whether a unit of `kind` (with its `class`, if any) may enter, by the
+    /// `prohibited` / `allowed` lists; impassable terrain is never enterable.
+    pub fn admits(&self, kind: &str, class: Option<&str>) -> bool {
+        if self.movement == MoveCost::Impassable && self.allowed.is_empty() {
+            return false;
+        }
+        let names = |list: &[String]| list.iter().any(|p| p == kind || Some(p.as_str()) == class);
+        if names(&self.allowed) {
+            return true;
+        }
+        if self.movement == MoveCost::Impassable {
+            return false;
+        }
+        !(names(&self.prohibited) || self.prohibited.iter().any(|p| p == "*"))
+    }
+}
+
+/// A unit kind that carries others (fleets): how many and where it may go.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Carrier {
+    pub kind: String,
+    /// Units aboard one carrier at most.
+    pub capacity: u8,
+    /// At most this many carriers in one hex.
+    pub per_hex: u8,
 }
 
 /// A feature drawn on a hexside (river, creek, road, bridge).
@@ -167,6 +352,13 @@ pub enum StackingPolicy {
         combat_units: u8,
         riders: Vec<Rider>,
     },
+    /// A per-side number of units per hex set by each scenario; units of the classes in
+    /// `not_counted` (leaders) are ignored; the classes present in a hex must all belong
+    /// to one of the `compatible` groups (PRESTAGS 5.32-5.38).
+    PerSideLimit {
+        not_counted: Vec<String>,
+        compatible: Vec<Vec<String>>,
+    },
     /// No limit enforced by the system (scenario or play-time rules decide).
     Unlimited,
 }
@@ -189,4 +381,41 @@ pub struct ArmyMoraleScoring {
     pub commander_bonus: u8,
     /// Points added on top of its strength when a baggage unit is eliminated.
     pub baggage_bonus: u8,
+}
+
+/// A kind of terrain feature on an open table and what it does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableFeatureType {
+    pub id: String,
+    pub name: String,
+    pub class: FeatureClass,
+    /// Inches of movement spent per inch moved (1.0 = open ground); `None` = impassable.
+    pub movement_factor: Option<f64>,
+    /// Gives cover from missiles.
+    #[serde(default)]
+    pub cover: bool,
+    /// Unit kinds that may not enter.
+    #[serde(default)]
+    pub forbidden: Vec<String>,
+    #[serde(default, skip_serializing_if = "Assumed::is_empty")]
+    pub assumed: Assumed,
+}
+
+/// The broad classes of table terrain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FeatureClass {
+    Open,
+    Rough,
+    VeryRough,
+    /// Hedge, wall, ditch: crossed, not entered.
+    LinearObstacle,
+    /// Bridge, gate: passable one unit at a time.
+    ChokePoint,
+    Road,
+    Hill,
+    Woods,
+    WaterLogged,
+    Water,
+    Building,
 }

@@ -4,6 +4,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::map::{NamedEdge, Shape};
+use crate::system::FeatureClass;
 use crate::{Edge, HexLayout};
 
 /// A compiled map. Hexes and hexsides are sorted, so the JSON is byte-identical on
@@ -23,6 +25,12 @@ pub struct TerrainTable {
     pub hexes: Vec<HexEntry>,
     pub hexsides: Vec<HexsideEntry>,
     pub labels: Vec<LabelEntry>,
+    /// River courses, upstream first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<Vec<String>>,
+    /// The scenario whose terrain modifications were applied, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -84,4 +92,50 @@ pub struct HexsideEntry {
 pub struct LabelEntry {
     pub hex: String,
     pub text: String,
+}
+
+/// A compiled open table: every feature with its class, movement factor and cover, and
+/// a coarse raster of the feature under each cell's centre.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TableTerrain {
+    pub format_version: u32,
+    pub map: String,
+    pub system: String,
+    pub source_hash: String,
+    /// Inches, west to east.
+    pub width: f64,
+    /// Inches, north to south.
+    pub depth: f64,
+    pub edges: Vec<NamedEdge>,
+    pub features: Vec<CompiledFeature>,
+    pub raster: Raster,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompiledFeature {
+    pub feature: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub class: FeatureClass,
+    pub shape: Shape,
+    /// Inches spent per inch moved; `None` = impassable.
+    pub movement_factor: Option<f64>,
+    pub cover: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<String>,
+}
+
+/// Cells of `cell` inches, row-major from the north-west corner; each holds the index
+/// into `features` of the topmost feature at the cell's centre, or `None` for open ground.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Raster {
+    pub cell: f64,
+    pub columns: u32,
+    pub rows: u32,
+    pub cells: Vec<Option<u32>>,
 }

@@ -63,10 +63,8 @@ impl<'a> FileCx<'a> {
                 }),
         };
         let grid = match doc {
-            Document::Map(m) => Some(muster_map::grid_of(m)),
-            Document::Scenario(s) => resolve(&s.map, FileKind::Map)
-                .and_then(|i| db.terrain_map(i))
-                .map(|m| *m.grid()),
+            Document::Map(m) => muster_map::grid_of(m),
+            Document::Scenario(_) => db.scenario_map(index).map(|m| *m.grid()),
             _ => None,
         };
         Some(Self {
@@ -124,12 +122,20 @@ impl<'a> FileCx<'a> {
                         Overlay::Label { hex, .. } => {
                             out.push(hex_ref(format!("{base}/Label/hex"), hex))
                         }
+                        Overlay::Flow { hexes } => {
+                            for (k, h) in hexes.iter().enumerate() {
+                                out.push(hex_ref(format!("{base}/Flow/hexes/{k}"), h));
+                            }
+                        }
+                        Overlay::Feature { .. } => {}
                     }
                 }
             }
             Document::Scenario(s) => {
                 for (i, side) in s.sides.iter().enumerate() {
-                    let Forces::Placed { setup } = &side.forces;
+                    let Forces::Placed { setup } = &side.forces else {
+                        continue;
+                    };
                     for (j, group) in setup.iter().enumerate() {
                         let base = format!("/sides/{i}/forces/Placed/setup/{j}/at");
                         placement_refs(&base, &group.at, &mut out);
@@ -137,6 +143,16 @@ impl<'a> FileCx<'a> {
                 }
                 for (i, n) in s.neutrals.iter().enumerate() {
                     placement_refs(&format!("/neutrals/{i}/at"), &n.at, &mut out);
+                }
+                for (i, side) in s.sides.iter().enumerate() {
+                    if let Forces::Zoned(z) = &side.forces {
+                        for (k, stack) in z.sample.iter().enumerate() {
+                            out.push(hex_ref(
+                                format!("/sides/{i}/forces/Zoned/sample/{k}/hex"),
+                                &stack.hex,
+                            ));
+                        }
+                    }
                 }
                 for (i, r) in s.reinforcements.iter().enumerate() {
                     for (k, h) in r.entry.iter().enumerate() {
@@ -212,7 +228,9 @@ impl<'a> FileCx<'a> {
                     _ => {}
                 };
                 for (i, side) in s.sides.iter().enumerate() {
-                    let Forces::Placed { setup } = &side.forces;
+                    let Forces::Placed { setup } = &side.forces else {
+                        continue;
+                    };
                     for (j, group) in setup.iter().enumerate() {
                         placement(format!("/sides/{i}/forces/Placed/setup/{j}/at"), &group.at);
                     }
@@ -305,6 +323,8 @@ pub struct ScenarioCx<'a> {
     pub system: Option<&'a RulesSystem>,
     pub counters: Option<&'a CounterSheet>,
     pub map: Option<&'a TerrainMap>,
+    /// The compiled open table, for table maps.
+    pub table: Option<&'a muster_model::table::TableTerrain>,
     pub groups: Vec<GroupCx<'a>>,
     /// Special rules whose hook is known and whose parameters parse, by rule index.
     pub hooks: Vec<(usize, Hook)>,
@@ -318,12 +338,16 @@ impl<'a> ScenarioCx<'a> {
             Resolution::Found(i) => Some(i),
             _ => None,
         };
-        let counters =
-            found(&scenario.counters, FileKind::Counters).and_then(|i| match db.doc(i) {
+        let counters = scenario
+            .counters
+            .as_deref()
+            .and_then(|c| found(c, FileKind::Counters))
+            .and_then(|i| match db.doc(i) {
                 Some(Document::Counters(c)) => Some(c),
                 _ => None,
             });
-        let map = found(&scenario.map, FileKind::Map).and_then(|i| db.terrain_map(i));
+        let map = db.scenario_map(file.index);
+        let table = found(&scenario.map, FileKind::Map).and_then(|i| db.table(i));
         let system = file.system;
         let hooks = scenario
             .special_rules
@@ -337,6 +361,7 @@ impl<'a> ScenarioCx<'a> {
             system,
             counters,
             map,
+            table,
             groups: Vec::new(),
             hooks,
         };
@@ -349,7 +374,7 @@ impl<'a> ScenarioCx<'a> {
     }
 
     pub fn side_army(&self, side: usize) -> Option<&'a Army> {
-        self.army(&self.scenario.sides.get(side)?.army)
+        self.army(self.scenario.sides.get(side)?.army.as_deref()?)
     }
 
     pub fn unit_kind(&self, id: &str) -> Option<&'a UnitKind> {
@@ -411,7 +436,9 @@ impl<'a> ScenarioCx<'a> {
             });
         };
         for (i, side) in self.scenario.sides.iter().enumerate() {
-            let Forces::Placed { setup } = &side.forces;
+            let Forces::Placed { setup } = &side.forces else {
+                continue;
+            };
             let army = self.side_army(i);
             for (j, group) in setup.iter().enumerate() {
                 push(
@@ -478,4 +505,223 @@ impl<'a> ScenarioCx<'a> {
             None => "neutral".to_string(),
         }
     }
+}
+
+/// A side whose forces are counts by type in zones.
+pub struct ZonedSide<'a> {
+    pub index: usize,
+    pub forces: &'a muster_model::scenario::ZonedForces,
+    /// Pointer of the forces (`/sides/0/forces/Zoned`).
+    pub pointer: String,
+}
+
+/// A side whose forces stand on an open table.
+pub struct TableSide<'a> {
+    pub index: usize,
+    pub forces: &'a muster_model::scenario::TableForces,
+    pub pointer: String,
+}
+
+impl<'a> ScenarioCx<'a> {
+    pub fn zoned_sides(&self) -> Vec<ZonedSide<'a>> {
+        self.scenario
+            .sides
+            .iter()
+            .enumerate()
+            .filter_map(|(index, side)| match &side.forces {
+                Forces::Zoned(forces) => Some(ZonedSide {
+                    index,
+                    forces,
+                    pointer: format!("/sides/{index}/forces/Zoned"),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn table_sides(&self) -> Vec<TableSide<'a>> {
+        self.scenario
+            .sides
+            .iter()
+            .enumerate()
+            .filter_map(|(index, side)| match &side.forces {
+                Forces::Table(forces) => Some(TableSide {
+                    index,
+                    forces,
+                    pointer: format!("/sides/{index}/forces/Table"),
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The class printed for a unit kind (PRESTAGS), if any.
+    pub fn class_of(&self, kind: &str) -> Option<&'a str> {
+        match &self.unit_kind(kind)?.stats {
+            Some(muster_model::system::KindStats::Counter { class, .. })
+            | Some(muster_model::system::KindStats::Leader { class, .. }) => Some(class),
+            _ => None,
+        }
+    }
+
+    /// Victory points of one unit of a kind, by the system's rule; `None` when the
+    /// system has no rule or the kind has no printed values.
+    pub fn unit_vp(&self, kind: &str) -> Option<u32> {
+        use muster_model::system::{KindStats, VictoryPointRule};
+        let rule = self.system?.victory_points?;
+        let stats = self.unit_kind(kind)?.stats.as_ref()?;
+        match (rule, stats) {
+            (
+                VictoryPointRule::HalfMeleeRoundedUpPlusFire,
+                KindStats::Counter { melee, fire, .. },
+            ) => Some(u32::from(melee.points()).div_ceil(2) + u32::from(fire.unwrap_or(0))),
+            (VictoryPointRule::HalfMeleeRoundedUpPlusFire, KindStats::Leader { melee, .. }) => {
+                Some(u32::from(melee.points()).div_ceil(2))
+            }
+            (VictoryPointRule::PerFigure, KindStats::Figure { victory_points, .. }) => {
+                victory_points.map(u32::from)
+            }
+            _ => None,
+        }
+    }
+
+    /// Total victory points of a list of type counts; `None` if a kind has no value.
+    pub fn vp_of(&self, units: &[muster_model::scenario::TypeCount]) -> Option<u32> {
+        units
+            .iter()
+            .map(|u| self.unit_vp(&u.kind).map(|v| v * u32::from(u.count)))
+            .sum()
+    }
+
+    /// Whether a kind counts against the stacking limit (leaders do not).
+    pub fn counts_for_stacking(&self, kind: &str) -> bool {
+        match self.system.map(|s| &s.stacking) {
+            Some(muster_model::system::StackingPolicy::PerSideLimit { not_counted, .. }) => {
+                !self
+                    .class_of(kind)
+                    .is_some_and(|c| not_counted.iter().any(|n| n == c))
+                    && !not_counted.iter().any(|n| n == kind)
+            }
+            _ => true,
+        }
+    }
+
+    /// Whether a unit of `kind` may stand in `hex` (map terrain and the system's
+    /// prohibitions).
+    pub fn may_enter(&self, hex: HexId, kind: &str) -> bool {
+        let (Some(map), Some(system)) = (self.map, self.system) else {
+            return true;
+        };
+        let Some(terrain) = map.terrain_id_at(hex) else {
+            return false;
+        };
+        match system.terrain.iter().find(|t| t.id == terrain) {
+            Some(t) => t.admits(kind, self.class_of(kind)),
+            None => map.is_enterable(hex),
+        }
+    }
+
+    /// The hexes of a zone; `Err` names a label that is not on the map.
+    pub fn zone_hexes(&self, zone: &muster_model::scenario::Zone) -> Result<Vec<HexId>, String> {
+        use muster_model::scenario::{Region, Zone};
+        let Some(map) = self.map else {
+            return Ok(Vec::new());
+        };
+        let grid = map.grid();
+        let mut out = match zone {
+            Zone::Near { label, radius } => {
+                let center = map.label(label).ok_or_else(|| label.clone())?;
+                grid.within(center, u32::from(*radius))
+            }
+            Zone::AnyOf(zones) => {
+                let mut all = Vec::new();
+                for z in zones {
+                    all.extend(self.zone_hexes(z)?);
+                }
+                all
+            }
+            Zone::Excluding { zone, region } => {
+                let inner = self.zone_hexes(zone)?;
+                let Region::Bank { edge, barrier } = region;
+                let bank = flood_from_edge(map, *edge, barrier);
+                inner.into_iter().filter(|h| !bank.contains(h)).collect()
+            }
+            Zone::AllSea => grid
+                .hexes()
+                .filter(|h| map.terrain_id_at(*h) == Some("sea"))
+                .collect(),
+            Zone::Hexes(area) => muster_map::resolve_area(grid, area)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|h| grid.contains(*h))
+                .collect(),
+        };
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Every label a zone names, with the pointer suffix of each.
+    pub fn zone_labels(
+        zone: &'a muster_model::scenario::Zone,
+        pointer: String,
+        out: &mut Vec<(String, &'a str)>,
+    ) {
+        use muster_model::scenario::Zone;
+        match zone {
+            Zone::Near { label, .. } => out.push((format!("{pointer}/Near/label"), label)),
+            Zone::AnyOf(zones) => {
+                for (k, z) in zones.iter().enumerate() {
+                    Self::zone_labels(z, format!("{pointer}/AnyOf/{k}"), out);
+                }
+            }
+            Zone::Excluding { zone, .. } => {
+                Self::zone_labels(zone, format!("{pointer}/Excluding/zone"), out)
+            }
+            Zone::AllSea | Zone::Hexes(_) => {}
+        }
+    }
+
+    /// The stacking limit of a side for a kind (a `stacking-override` rule may raise it).
+    pub fn stacking_limit(&self, side: usize, kind: &str, default: u8) -> u8 {
+        let side_id = self.scenario.sides.get(side).map(|s| s.id.as_str());
+        self.hooks
+            .iter()
+            .filter_map(|(_, h)| match h {
+                Hook::StackingOverride(o)
+                    if Some(o.side.as_str()) == side_id && o.kinds.iter().any(|k| k == kind) =>
+                {
+                    Some(o.limit)
+                }
+                _ => None,
+            })
+            .max()
+            .unwrap_or(default)
+    }
+}
+
+/// Hexes reachable from a map edge without entering the barrier terrain.
+pub fn flood_from_edge(
+    map: &TerrainMap,
+    edge: muster_hex::Edge,
+    barrier: &[String],
+) -> std::collections::BTreeSet<HexId> {
+    let grid = map.grid();
+    let open = |h: &HexId| {
+        !map.terrain_id_at(*h)
+            .is_some_and(|t| barrier.iter().any(|b| b == t))
+    };
+    let mut seen: std::collections::BTreeSet<HexId> = grid
+        .hexes()
+        .filter(|h| grid.edges_of(*h).contains(&edge) && open(h))
+        .collect();
+    let mut frontier: Vec<HexId> = seen.iter().copied().collect();
+    while let Some(h) = frontier.pop() {
+        for n in grid.neighbours(h) {
+            if open(&n) && seen.insert(n) {
+                frontier.push(n);
+            }
+        }
+    }
+    seen
 }

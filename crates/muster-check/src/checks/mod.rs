@@ -2,19 +2,28 @@
 //! declares its code and documentation with [`crate::declare_check!`] and a `run`
 //! function over a context; [`REGISTRY`] lists them all.
 
+pub mod battles;
+pub mod config;
 pub mod context;
 pub mod counters;
+pub mod derived;
+pub mod fleets;
 pub mod geometry;
 pub mod hooks;
 pub mod maps;
 pub mod morale;
 pub mod references;
 pub mod reinforcements;
+pub mod sample;
 pub mod setup;
 pub mod stacking;
 pub mod structure;
+pub mod suppression;
 pub mod system;
+pub mod table;
+pub mod traps;
 pub mod victory;
+pub mod zones;
 
 use context::{FileCx, ScenarioCx};
 
@@ -23,7 +32,8 @@ use crate::report::Sink;
 
 /// When a check runs.
 pub enum Runner {
-    /// Reported by the loader while reading and parsing.
+    /// Reported while reading and parsing a file, applying its suppressions, or reading
+    /// `muster.toml`.
     Loader,
     /// Runs on every parsed file (maps, scenarios, systems, counter sheets).
     File(fn(&FileCx, &mut Sink)),
@@ -173,6 +183,73 @@ pub static REGISTRY: &[Registered] = &[
     ),
     scenario!(hooks::unknown_hook::META, hooks::unknown_hook::run),
     scenario!(hooks::bad_parameter::META, hooks::bad_parameter::run),
+    scenario!(
+        derived::vp_total_mismatch::META,
+        derived::vp_total_mismatch::run
+    ),
+    scenario!(
+        derived::panic_level_too_high::META,
+        derived::panic_level_too_high::run
+    ),
+    scenario!(
+        derived::break_point_mismatch::META,
+        derived::break_point_mismatch::run
+    ),
+    scenario!(
+        derived::morale_figures_mismatch::META,
+        derived::morale_figures_mismatch::run
+    ),
+    scenario!(zones::unknown_label::META, zones::unknown_label::run),
+    scenario!(zones::too_small::META, zones::too_small::run),
+    scenario!(
+        zones::vp_share_mismatch::META,
+        zones::vp_share_mismatch::run
+    ),
+    scenario!(zones::units_mismatch::META, zones::units_mismatch::run),
+    scenario!(sample::outside_zone::META, sample::outside_zone::run),
+    scenario!(sample::over_stacked::META, sample::over_stacked::run),
+    scenario!(
+        sample::incompatible_classes::META,
+        sample::incompatible_classes::run
+    ),
+    scenario!(
+        sample::impassable_terrain::META,
+        sample::impassable_terrain::run
+    ),
+    scenario!(sample::units_mismatch::META, sample::units_mismatch::run),
+    scenario!(fleets::on_land::META, fleets::on_land::run),
+    scenario!(fleets::shared_hex::META, fleets::shared_hex::run),
+    scenario!(fleets::overloaded::META, fleets::overloaded::run),
+    scenario!(victory::unknown_label::META, victory::unknown_label::run),
+    scenario!(
+        victory::road_not_at_edge::META,
+        victory::road_not_at_edge::run
+    ),
+    scenario!(table::unit_size::META, table::unit_size::run),
+    scenario!(table::off_table::META, table::off_table::run),
+    scenario!(table::overlap::META, table::overlap::run),
+    scenario!(
+        table::impassable_terrain::META,
+        table::impassable_terrain::run
+    ),
+    scenario!(
+        table::missiles_without_weapon::META,
+        table::missiles_without_weapon::run
+    ),
+    scenario!(table::unknown_edge::META, table::unknown_edge::run),
+    scenario!(battles::no_leader::META, battles::no_leader::run),
+    scenario!(battles::army_commander::META, battles::army_commander::run),
+    scenario!(battles::foreign_unit::META, battles::foreign_unit::run),
+    scenario!(battles::atypical_size::META, battles::atypical_size::run),
+    scenario!(traps::not_before_foot::META, traps::not_before_foot::run),
+    loader!(suppression::MISSING_REASON),
+    loader!(suppression::UNKNOWN_CODE),
+    loader!(suppression::NOT_ALLOWED),
+    loader!(suppression::UNUSED),
+    loader!(config::INVALID),
+    loader!(config::UNKNOWN_CHECK),
+    loader!(config::CANNOT_RELAX),
+    loader!(config::MISSING_PATH),
 ];
 
 /// The registered check with this code.

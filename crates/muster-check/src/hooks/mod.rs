@@ -94,6 +94,58 @@ pub struct SetupOption {
     pub max_movement: f64,
 }
 
+/// `francisca`: the Viking optional rule of thrown axes (PRESTAGS Viking 1.0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Francisca {
+    /// Whether the scenario makes the rule mandatory rather than allowed.
+    #[serde(default)]
+    pub mandatory: bool,
+}
+
+/// `viking-ferocity`: the Viking ferocity rules (PRESTAGS Viking 3.6-3.9).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VikingFerocity {
+    pub side: String,
+    #[serde(default)]
+    pub mandatory: bool,
+}
+
+/// `stacking-override`: some unit kinds of one side stack to a different limit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StackingOverride {
+    pub side: String,
+    pub kinds: Vec<String>,
+    #[schemars(range(min = 1))]
+    pub limit: u8,
+}
+
+/// `dismount`: units of one kind may dismount and fight as another.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Dismount {
+    pub from: String,
+    #[serde(rename = "as")]
+    pub as_kind: String,
+}
+
+/// `carried-only`: terrain that units may enter only aboard a carrier (river only on fleets).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CarriedOnly {
+    pub terrain: Vec<String>,
+    pub carrier: String,
+}
+
+/// `no-end-move-in`: terrain where no unit may end its movement (fords and bridges).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoEndMoveIn {
+    pub terrain: Vec<String>,
+}
+
 /// A hook with parsed parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Hook {
@@ -105,6 +157,12 @@ pub enum Hook {
     NeutralActivation(NeutralActivation),
     SecretCommanderPlacement(SecretCommanderPlacement),
     SetupOption(SetupOption),
+    Francisca(Francisca),
+    VikingFerocity(VikingFerocity),
+    StackingOverride(StackingOverride),
+    Dismount(Dismount),
+    CarriedOnly(CarriedOnly),
+    NoEndMoveIn(NoEndMoveIn),
 }
 
 /// A registered hook: id, what it does, and its parameter schema.
@@ -167,6 +225,36 @@ pub static HOOKS: &[HookSpec] = &[
         "setup-option",
         SetupOption,
         "an optional free setup for one side that gives the first move to the other"
+    ),
+    hook!(
+        "francisca",
+        Francisca,
+        "the Viking francisca (thrown axe) optional rule is in play"
+    ),
+    hook!(
+        "viking-ferocity",
+        VikingFerocity,
+        "the Viking ferocity rules apply to one side"
+    ),
+    hook!(
+        "stacking-override",
+        StackingOverride,
+        "some unit kinds of one side stack to their own limit"
+    ),
+    hook!(
+        "dismount",
+        Dismount,
+        "units of one kind may dismount and fight as another kind"
+    ),
+    hook!(
+        "carried-only",
+        CarriedOnly,
+        "terrain that units may enter only aboard a carrier (fleets on rivers)"
+    ),
+    hook!(
+        "no-end-move-in",
+        NoEndMoveIn,
+        "terrain in which no unit may end its movement"
     ),
 ];
 

@@ -13,12 +13,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 2, reduced: Some(3)),
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 2, reduced: 3, movement: 2.0),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 3, reduced: Some(2)),
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 3, reduced: 2, movement: 2.0),
     /// ```
     pub META = ("counters::reduced-not-lower", Error, "a reduced side at least as strong as the full side");
 }

@@ -15,12 +15,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// hexes: Range("0315", "0914"),
+    /// (units: [(counter: "red-cavalry", count: 3)], at: Range("0307", "0409")),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// hexes: Range("0315", "0915"),
+    /// (units: [(counter: "red-cavalry", count: 3)], at: Range("0307", "0309")),
     /// ```
     pub META = ("geometry::crooked-range", Error, "a range whose ends share neither column nor row");
 }

@@ -15,12 +15,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// at: Hexes(["903", "1004"]),
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["903", "1004"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// at: Hexes(["0903", "1004"]),
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
     /// ```
     pub META = ("geometry::malformed-hex", Error, "a hex id that is not `CCRR`");
 }

@@ -15,12 +15,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// at: Hexes(["1316"]), // on a 12 x 15 map
+    /// // on a 12 x 15 map
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1316"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// at: Hexes(["1215"]),
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1215"])),
     /// ```
     pub META = ("geometry::off-map", Error, "a hex outside the map");
 }

@@ -14,12 +14,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// at: Range("0309", "0307"),
+    /// (units: [(counter: "red-cavalry", count: 3)], at: Range("0309", "0307")),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// at: Range("0307", "0309"),
+    /// (units: [(counter: "red-cavalry", count: 3)], at: Range("0307", "0309")),
     /// ```
     pub META = ("geometry::reversed-range", Error, "a range whose end comes before its start");
 }

@@ -13,12 +13,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (hook: "charge-bonus", params: {"counters": ["viking-cavalry-3"], "bonus": "one"}, text: "Viking charge"),
+    /// (hook: "baggage-carrier", params: {"counter": "drakkar", "carries_kind": "infantry", "max_carried": "one", "max_movement": 2.0}, text: "a drakkar carries one slow foot unit"),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (hook: "charge-bonus", params: {"counters": ["viking-cavalry-3"], "bonus": 1}, text: "Viking charge"),
+    /// (hook: "baggage-carrier", params: {"counter": "drakkar", "carries_kind": "infantry", "max_carried": 1, "max_movement": 2.0}, text: "a drakkar carries one slow foot unit"),
     /// ```
     pub META = ("hooks::bad-parameter", Error, "a special rule parameter its hook cannot take");
 }

@@ -15,12 +15,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (hook: "impasable-area", params: {"columns": [1]}, text: "the Vilaine"),
+    /// (hook: "baggage-carier", params: {"counter": "drakkar", "carries_kind": "infantry", "max_carried": 1, "max_movement": 2.0}, text: "a drakkar carries one slow foot unit"),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (hook: "impassable-area", params: {"columns": [1]}, text: "the Vilaine"),
+    /// (hook: "baggage-carrier", params: {"counter": "drakkar", "carries_kind": "infantry", "max_carried": 1, "max_movement": 2.0}, text: "a drakkar carries one slow foot unit"),
     /// ```
     pub META = ("hooks::unknown-hook", Error, "a special rule naming no known hook");
 }

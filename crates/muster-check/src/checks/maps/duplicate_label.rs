@@ -16,13 +16,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Label(hex: "0708", text: "Fontenoy"),
-    /// Label(hex: "0709", text: "Fontenoy"),
+    /// Label(hex: "0505", text: "Fontenoy"),
+    /// Label(hex: "0506", text: "Fontenoy"),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Label(hex: "0708", text: "Fontenoy"),
+    /// Label(hex: "0505", text: "Fontenoy"),
     /// ```
     pub META = ("maps::duplicate-label", Error, "a label placed on two hexes");
 }

@@ -16,12 +16,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Hexsides(feature: "creek", sides: [("0708", "0710")]),
+    /// Hexsides(feature: "creek", sides: [("0405", "0406"), ("0405", "0407")]),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Hexsides(feature: "creek", sides: [("0708", "0709")]),
+    /// Hexsides(feature: "creek", sides: [("0405", "0406"), ("0406", "0407")]),
     /// ```
     pub META = ("maps::hexside-not-adjacent", Error, "a hexside between hexes that do not touch");
 }

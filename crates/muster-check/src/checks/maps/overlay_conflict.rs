@@ -19,14 +19,14 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Terrain(terrain: "woods", area: List(["0405"])),
-    /// Terrain(terrain: "hill", area: List(["0405"])),
+    /// Terrain(terrain: "woods", area: List(["0405", "0406"])),
+    /// Terrain(terrain: "village", area: List(["0405"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Terrain(terrain: "woods", area: List(["0405"])),
-    /// Terrain(terrain: "hill", area: List(["0406"])),
+    /// Terrain(terrain: "woods", area: List(["0405", "0406"])),
+    /// Terrain(terrain: "village", area: List(["0505"])),
     /// ```
     pub META = ("maps::overlay-conflict", Warning, "a hex listed twice with different terrain");
 }

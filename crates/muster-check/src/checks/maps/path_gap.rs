@@ -16,12 +16,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Path(feature: "road", hexes: ["0301", "0303"]),
+    /// Path(feature: "road", hexes: ["0301", "0302", "0304"]),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Path(feature: "road", hexes: ["0301", "0302", "0303"]),
+    /// Path(feature: "road", hexes: ["0301", "0302", "0303", "0304"]),
     /// ```
     pub META = ("maps::path-gap", Error, "consecutive path hexes that are not adjacent");
 }

@@ -18,12 +18,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
+    /// // red could lose 25 at most: its units, commander and baggage
     /// morale_threshold: Fixed(80),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// morale_threshold: Fixed(18),
+    /// morale_threshold: Fixed(10),
     /// ```
     pub META = ("morale::threshold-unreachable", Warning, "a morale threshold above all the army could lose");
 }

@@ -16,12 +16,14 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// counters: [(id: "saxe", ...), (id: "saxe", ...)],
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 3, reduced: 2, movement: 2.0),
+    /// (id: "saxe", name: "Saxe (second)", kind: "infantry", strength: 3, reduced: 2, movement: 2.0),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// counters: [(id: "saxe-2", ...), (id: "saxe-3", ...)],
+    /// // one counter, two copies
+    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 3, reduced: 2, movement: 2.0, count: 2),
     /// ```
     pub META = ("references::duplicate-id", Error, "an id is defined twice");
 }

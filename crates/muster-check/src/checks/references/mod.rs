@@ -17,11 +17,16 @@ use crate::load::Document;
 /// The file references of a document: (pointer, reference, kind expected).
 pub(crate) fn file_refs(doc: &Document) -> Vec<(&'static str, &str, FileKind)> {
     match doc {
-        Document::Scenario(s) => vec![
-            ("/system", s.system.as_str(), FileKind::System),
-            ("/counters", s.counters.as_str(), FileKind::Counters),
-            ("/map", s.map.as_str(), FileKind::Map),
-        ],
+        Document::Scenario(s) => {
+            let mut refs = vec![
+                ("/system", s.system.as_str(), FileKind::System),
+                ("/map", s.map.as_str(), FileKind::Map),
+            ];
+            if let Some(counters) = &s.counters {
+                refs.push(("/counters", counters.as_str(), FileKind::Counters));
+            }
+            refs
+        }
         Document::Map(m) => vec![("/system", m.system.as_str(), FileKind::System)],
         Document::Counters(c) => vec![("/system", c.system.as_str(), FileKind::System)],
         Document::System(_) => Vec::new(),

@@ -15,12 +15,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// system: "../../../elsewhere/lrf.system.ron",
+    /// system: "../../../../outside.system.ron",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// system: "lrf",
+    /// system: "test",
     /// ```
     pub META = ("references::outside-root", Error, "a file reference leaves the project root");
 }

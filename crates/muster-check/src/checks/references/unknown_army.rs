@@ -14,12 +14,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (id: "franks", name: "Franks", army: "jengland-frank", ...)
+    /// neutrals: [(army: "gray", units: [(counter: "catalogne")], at: Hexes(["0502"]))],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (id: "franks", name: "Franks", army: "jengland-franks", ...)
+    /// neutrals: [(army: "grey", units: [(counter: "catalogne")], at: Hexes(["0502"]))],
     /// ```
     pub META = ("references::unknown-army", Error, "an army the counter sheet does not have");
 }
@@ -32,7 +32,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         .sides
         .iter()
         .enumerate()
-        .map(|(i, s)| (format!("/sides/{i}/army"), &s.army))
+        .filter_map(|(i, s)| Some((format!("/sides/{i}/army"), s.army.as_ref()?)))
         .chain(
             cx.scenario
                 .neutrals

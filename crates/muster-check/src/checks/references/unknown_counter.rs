@@ -103,7 +103,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let all: Vec<&Army> = s
         .sides
         .iter()
-        .map(|x| x.army.as_str())
+        .filter_map(|x| x.army.as_deref())
         .chain(s.neutrals.iter().map(|n| n.army.as_str()))
         .filter_map(|a| cx.army(a))
         .collect();
@@ -162,7 +162,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .map(|(k, c)| (format!("{base}/counters/{k}"), c))
                 .collect(),
             Hook::NeutralActivation(p) => vec![(format!("{base}/counter"), &p.counter)],
-            Hook::SecretCommanderPlacement(_) | Hook::SetupOption(_) => Vec::new(),
+            _ => Vec::new(),
         };
         for (pointer, id) in list {
             check(sink, &all, pointer, id);

@@ -16,12 +16,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Path(feature: "raod", hexes: ["0301", "0302"]),
+    /// Path(feature: "raod", hexes: ["0301", "0302", "0303"]),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Path(feature: "road", hexes: ["0301", "0302"]),
+    /// Path(feature: "road", hexes: ["0301", "0302", "0303"]),
     /// ```
     pub META = ("references::unknown-feature", Error, "a hexside feature the system does not define");
 }

@@ -16,12 +16,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// map: "jengland-v2",
+    /// map: "no-such-map",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// map: "jengland",
+    /// map: "test-map",
     /// ```
     pub META = ("references::unknown-file", Error, "a referenced system, counter sheet or map does not exist");
 }

@@ -16,12 +16,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// plays_first: "breton",
+    /// plays_first: "bleu",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// plays_first: "bretons",
+    /// plays_first: "blue",
     /// ```
     pub META = ("references::unknown-side", Error, "a side the scenario does not have");
 }

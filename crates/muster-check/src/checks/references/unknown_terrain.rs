@@ -17,19 +17,24 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Terrain(terrain: "forest", area: List(["0405"])),
+    /// Terrain(terrain: "forest", area: List(["0405", "0406"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Terrain(terrain: "woods", area: List(["0405"])),
+    /// Terrain(terrain: "woods", area: List(["0405", "0406"])),
     /// ```
     pub META = ("references::unknown-terrain", Error, "a terrain type the system does not define");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(system) = cx.system else { return };
-    let known: Vec<&str> = system.terrain.iter().map(|t| t.id.as_str()).collect();
+    let mut known: Vec<&str> = system.terrain.iter().map(|t| t.id.as_str()).collect();
+    if let muster_model::system::GridKind::Table { features } = &system.grid {
+        // Open tables: the base is open ground or a feature kind.
+        known.push("open");
+        known.extend(features.iter().map(|f| f.id.as_str()));
+    }
     let mut check = |pointer: String, id: &str| {
         if !known.contains(&id) {
             sink.push(

@@ -18,12 +18,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (id: "saxe", name: "Saxe", kind: "infantery", strength: 2),
+    /// (units: [(counter: "charles")], at: OnUnit(kind: "cavalery")),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (id: "saxe", name: "Saxe", kind: "infantry", strength: 2),
+    /// (units: [(counter: "charles")], at: OnUnit(kind: "cavalry")),
     /// ```
     pub META = ("references::unknown-unit-kind", Error, "a unit kind the system does not define");
 }
@@ -61,7 +61,9 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         }
         Document::Scenario(s) => {
             for (i, side) in s.sides.iter().enumerate() {
-                let muster_model::scenario::Forces::Placed { setup } = &side.forces;
+                let muster_model::scenario::Forces::Placed { setup } = &side.forces else {
+                    continue;
+                };
                 for (j, g) in setup.iter().enumerate() {
                     if let Placement::OnUnit {
                         kind: Some(kind), ..

@@ -15,12 +15,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (side: "franks", turn: 2, units: [(counter: "saxe")], entry: ["0105"]), // the Vilaine
+    /// // column 01 is a river
+    /// reinforcements: [(side: "red", turn: 3, units: [(counter: "provence")], entry: ["0515", "0105"])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (side: "franks", turn: 2, units: [(counter: "saxe")], entry: ["1501"]),
+    /// reinforcements: [(side: "red", turn: 3, units: [(counter: "provence")], entry: ["0515", "1208"])],
     /// ```
     pub META = ("reinforcements::entry-impassable", Error, "a reinforcement entry hex units cannot enter");
 }

@@ -14,12 +14,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0608"]),
+    /// reinforcements: [(side: "red", turn: 3, units: [(counter: "provence")], entry: ["0515", "0608"])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0515"]),
+    /// reinforcements: [(side: "red", turn: 3, units: [(counter: "provence")], entry: ["0515", "1208"])],
     /// ```
     pub META = ("reinforcements::entry-not-on-edge", Error, "a reinforcement entry hex that is not on a map edge");
 }

@@ -14,12 +14,15 @@ declare_check! {
     /// ## Example
     /// ```ron
     /// turns: 7,
-    /// reinforcements: [(side: "allies", turn: 9, units: [(counter: "provence")], entry: ["0515"])],
+    /// // ...
+    /// reinforcements: [(side: "red", turn: 9, units: [(counter: "provence")], entry: ["0515", "1208"])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// reinforcements: [(side: "allies", turn: 3, units: [(counter: "provence")], entry: ["0515"])],
+    /// turns: 7,
+    /// // ...
+    /// reinforcements: [(side: "red", turn: 3, units: [(counter: "provence")], entry: ["0515", "1208"])],
     /// ```
     pub META = ("reinforcements::turn-out-of-range", Error, "a reinforcement turn outside the game");
 }

@@ -15,12 +15,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (units: [(counter: "saxe", count: 1)], at: Hexes(["0107"])), // the Vilaine
+    /// // column 01 is a river
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "0105"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (units: [(counter: "saxe", count: 1)], at: Hexes(["0207"])),
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
     /// ```
     pub META = ("setup::impassable-terrain", Error, "a unit set up in terrain it may not enter");
 }

@@ -16,12 +16,13 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (units: [(counter: "erispoe")], at: OnUnit(kind: "missile-cavalry")), // no such Breton unit
+    /// // red sets up no bowmen
+    /// (units: [(counter: "charles")], at: OnUnit(kind: "missile-infantry")),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (units: [(counter: "erispoe")], at: OnUnit(kind: "cavalry")),
+    /// (units: [(counter: "charles")], at: OnUnit(kind: "cavalry")),
     /// ```
     pub META = ("setup::on-unit-unmatched", Error, "an \"on unit\" placement that matches no unit of the side");
 }

@@ -15,12 +15,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (units: [(counter: "drakkar", count: 3)], at: Spaced(from: "0101", to: "0104", min_gap: 1)),
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0102", min_gap: 1)),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (units: [(counter: "drakkar", count: 3)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
     /// ```
     pub META = ("setup::spacing", Error, "a spaced placement without room for its units");
 }

@@ -13,15 +13,15 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// // Franks
-    /// (units: [(counter: "saxe")], at: Hexes(["0507"])),
-    /// // Bretons
-    /// (units: [(counter: "breton-cavalry-4")], at: Hexes(["0507"])),
+    /// // red
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// // blue
+    /// (units: [(counter: "viking", count: 2)], at: Hexes(["0610", "0903"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (units: [(counter: "saxe")], at: Hexes(["0504"])),
+    /// (units: [(counter: "viking", count: 2)], at: Hexes(["0610", "0904"])),
     /// ```
     pub META = ("stacking::enemy-shared-hex", Error, "units of different sides in one hex");
 }

@@ -11,12 +11,19 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (units: [(counter: "saxe")])
+    /// Scenario(
+    ///     // ...
+    ///     counters: "test-counters",
+    ///     turns: 7,
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (units: [(counter: "saxe")], at: Hexes(["0903"]))
+    /// Scenario(
+    ///     // ...
+    ///     counters: "test-counters",
+    ///     map: "test-map",
+    ///     turns: 7,
     /// ```
     pub MISSING_FIELD = ("structure::missing-field", Error, "a required field is missing");
 }

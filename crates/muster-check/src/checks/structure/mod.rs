@@ -42,7 +42,13 @@ pub(crate) fn from_ron_error(file: &SourceFile, err: &SpannedError) -> Report {
         (start, end)
     };
     let at = Loc::Span(start..end);
-    if file.next_token(start) >= file.text.len() && !file.text.trim().is_empty() {
+    // An error on the last token means the file was cut short, unless that token is
+    // the closing bracket of a complete value (a missing field of the outermost struct).
+    let closes_value = file.text[start..end].starts_with([')', ']', '}']);
+    if !closes_value
+        && file.next_token(start.max(end)) >= file.text.len()
+        && !file.text.trim().is_empty()
+    {
         return Report::new(
             &SYNTAX,
             Loc::Span(file.text.len()..file.text.len()),

@@ -11,12 +11,14 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// Scenario(id: "x" name: "y")
+    /// turns: 7
+    /// deploys_first: "red",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Scenario(id: "x", name: "y")
+    /// turns: 7,
+    /// deploys_first: "red",
     /// ```
     pub SYNTAX = ("structure::syntax", Error, "the file is not valid RON or JSON");
 }

@@ -11,12 +11,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (counter: "saxe", cuont: 2)
+    /// deploys_frist: "red",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (counter: "saxe", count: 2)
+    /// deploys_first: "red",
     /// ```
     pub UNKNOWN_FIELD = ("structure::unknown-field", Error, "a field the format does not have");
 }

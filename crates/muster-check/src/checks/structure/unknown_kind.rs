@@ -11,12 +11,14 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (id: "jengland")
+    /// // in `invalid.ron`: neither the name nor the text says what the file is
+    /// (id: "x")
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// Scenario(id: "jengland", ...)
+    /// // in `invalid.scenario.ron`, or:
+    /// Scenario(id: "x", ...)
     /// ```
     pub UNKNOWN_KIND = ("structure::unknown-kind", Error, "muster cannot tell what kind of file this is");
 }

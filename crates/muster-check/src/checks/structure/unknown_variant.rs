@@ -11,12 +11,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// at: Hex(["0903"])
+    /// (units: [(counter: "saxe", count: 2)], at: Hexs(["0903", "1004"])),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// at: Hexes(["0903"])
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
     /// ```
     pub UNKNOWN_VARIANT = ("structure::unknown-variant", Error, "a variant name the format does not have");
 }

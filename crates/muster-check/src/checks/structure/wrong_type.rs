@@ -11,12 +11,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// turns: "seven"
+    /// turns: "7",
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// turns: 7
+    /// turns: 7,
     /// ```
     pub WRONG_TYPE = ("structure::wrong-type", Error, "a value of the wrong type");
 }

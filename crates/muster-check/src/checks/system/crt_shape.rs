@@ -15,12 +15,16 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// (die: 1, results: ["DR", "DT", "D1", "D1", "D1R", "D2"]),
+    /// odds: ["1/2", "1/1", "2/1"],
+    /// rows: [
+    ///     (die: 1, results: ["DR", "D1"]),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// (die: 1, results: ["DR", "DT", "D1", "D1", "D1R", "D2", "D2"]),
+    /// odds: ["1/2", "1/1", "2/1"],
+    /// rows: [
+    ///     (die: 1, results: ["DR", "D1", "D2"]),
     /// ```
     pub META = ("system::crt-shape", Error, "a combat results table row that does not fit the table");
 }

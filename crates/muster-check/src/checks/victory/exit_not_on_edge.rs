@@ -14,12 +14,12 @@ declare_check! {
     ///
     /// ## Example
     /// ```ron
-    /// ExitUnits(side: "vikings", counter: "baggage", hexes: Range("0314", "0914"), after_turn: 7, tiers: [...]),
+    /// ExitUnits(side: "blue", counter: "drakkar", hexes: Range("0314", "0914"), after_turn: 7, tiers: [(at_least: 1, level: Minor)]),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// ExitUnits(side: "vikings", counter: "baggage", hexes: Range("0315", "0915"), after_turn: 7, tiers: [...]),
+    /// ExitUnits(side: "blue", counter: "drakkar", hexes: Range("0315", "0915"), after_turn: 7, tiers: [(at_least: 1, level: Minor)]),
     /// ```
     pub META = ("victory::exit-not-on-edge", Error, "an exit hex that is not on a map edge");
 }

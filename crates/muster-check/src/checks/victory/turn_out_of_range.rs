@@ -16,12 +16,15 @@ declare_check! {
     /// ## Example
     /// ```ron
     /// turns: 7,
-    /// victory: [FewestLosses(after_turn: 8, level: Minor)],
+    /// // ...
+    /// FewestLosses(after_turn: 8, level: Minor),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// victory: [FewestLosses(after_turn: 7, level: Minor)],
+    /// turns: 7,
+    /// // ...
+    /// FewestLosses(after_turn: 7, level: Minor),
     /// ```
     pub META = ("victory::turn-out-of-range", Error, "a victory condition on a turn outside the game");
 }
@@ -75,6 +78,64 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .label(Loc::Value("/turns".to_string()), "game length")
                 .help(format!("use a turn from 1 to {limit}")),
             );
+        }
+    }
+    for (i, v) in s.victory.iter().enumerate() {
+        let VictoryCondition::Goals { any_of, .. } = v else {
+            continue;
+        };
+        for (a, all) in any_of.iter().enumerate() {
+            for (g, goal) in all.iter().enumerate() {
+                let base = format!("/victory/{i}/Goals/any_of/{a}/{g}");
+                let (pointer, turn) = match goal {
+                    muster_model::scenario::Goal::Exit {
+                        by_turn: Some(t), ..
+                    } => (format!("{base}/Exit/by_turn"), *t),
+                    muster_model::scenario::Goal::InSea {
+                        by_turn: Some(t), ..
+                    } => (format!("{base}/InSea/by_turn"), *t),
+                    muster_model::scenario::Goal::Control {
+                        consecutive_turns, ..
+                    } if *consecutive_turns > 0 => (
+                        format!("{base}/Control/consecutive_turns"),
+                        *consecutive_turns,
+                    ),
+                    _ => continue,
+                };
+                if turn == 0 || turn > last {
+                    sink.push(
+                        Report::new(
+                            &META,
+                            pointer,
+                            format!("turn {turn} is outside the game, which has {last} turns"),
+                        )
+                        .label(Loc::Value("/turns".to_string()), "game length")
+                        .help(format!("use a number from 1 to {last}")),
+                    );
+                }
+            }
+        }
+    }
+    for (i, side) in s.sides.iter().enumerate() {
+        let muster_model::scenario::Forces::Zoned(z) = &side.forces else {
+            continue;
+        };
+        for (k, d) in z.deploy.iter().enumerate() {
+            if let Some(arrival) = &d.arrives
+                && (arrival.turn == 0 || arrival.turn > last)
+            {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("/sides/{i}/forces/Zoned/deploy/{k}/arrives/turn"),
+                        format!(
+                            "the group arrives on turn {} but the game has {last} turns",
+                            arrival.turn
+                        ),
+                    )
+                    .label(Loc::Value("/turns".to_string()), "game length"),
+                );
+            }
         }
     }
 }

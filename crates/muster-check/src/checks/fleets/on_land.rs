@@ -1,0 +1,58 @@
+use muster_hex::HexId;
+
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that carriers (fleets) in a sample deployment stand only in terrain they may
+    /// enter (PRESTAGS: fleets move only on sea and river).
+    ///
+    /// ## Why is this bad?
+    /// A fleet on land cannot move or carry anyone; the hex is mistyped.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (hex: "0205", units: [(kind: "VF", count: 1)], aboard: [(kind: "AX", count: 3)]), // 0205 is clear ground
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (hex: "1005", units: [(kind: "VF", count: 1)], aboard: [(kind: "AX", count: 3)]), // 1005 is river
+    /// ```
+    pub META = ("fleets::on-land", Error, "a fleet placed on land");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(map) = cx.map else { return };
+    let Some(system) = cx.system else { return };
+    for side in cx.zoned_sides() {
+        for (k, stack) in side.forces.sample.iter().enumerate() {
+            let Ok(hex) = HexId::parse(&stack.hex) else {
+                continue;
+            };
+            if !map.contains(hex) {
+                continue;
+            }
+            for (u, unit) in stack.units.iter().enumerate() {
+                if system.carriers.iter().any(|c| c.kind == unit.kind)
+                    && !cx.may_enter(hex, &unit.kind)
+                {
+                    sink.push(
+                        Report::new(
+                            &META,
+                            format!("{}/sample/{k}/units/{u}/kind", side.pointer),
+                            format!(
+                                "fleet `{}` is on `{}` in hex `{hex}`",
+                                unit.kind,
+                                map.terrain_id_at(hex).unwrap_or("?")
+                            ),
+                        )
+                        .help("fleets stay on sea and river hexes"),
+                    );
+                }
+            }
+        }
+    }
+}

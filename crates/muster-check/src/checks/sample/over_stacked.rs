@@ -1,0 +1,69 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Counts the units of each hex of a sample deployment, leaving out the classes the
+    /// system does not count (leaders), and compares with the side's stacking limit. A hex
+    /// holding only kinds that a `stacking-override` rule names may hold up to that rule's
+    /// limit.
+    ///
+    /// ## Why is this bad?
+    /// The stack breaks the scenario's stacking rule; a setup built from the sample would
+    /// be illegal.
+    ///
+    /// ## Example
+    /// ```ron
+    /// stacking_limit: 2,
+    /// (hex: "0405", units: [(kind: "MI", count: 3), (kind: "3L", count: 1)]), // the leader is not counted
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// stacking_limit: 2,
+    /// (hex: "0405", units: [(kind: "MI", count: 2), (kind: "3L", count: 1)]),
+    /// ```
+    pub META = ("sample::over-stacked", Error, "a sample deployment hex with more units than the stacking limit");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    for side in cx.zoned_sides() {
+        let default = side.forces.stacking_limit;
+        for (k, stack) in side.forces.sample.iter().enumerate() {
+            let counted: Vec<&muster_model::scenario::TypeCount> = stack
+                .units
+                .iter()
+                .filter(|u| cx.counts_for_stacking(&u.kind))
+                .collect();
+            let n: u32 = counted.iter().map(|u| u32::from(u.count)).sum();
+            let limit = counted
+                .iter()
+                .map(|u| cx.stacking_limit(side.index, &u.kind, default))
+                .min()
+                .filter(|_| {
+                    counted
+                        .iter()
+                        .all(|u| cx.stacking_limit(side.index, &u.kind, default) > default)
+                })
+                .unwrap_or(default);
+            if n > u32::from(limit) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("{}/sample/{k}/units", side.pointer),
+                        format!(
+                            "hex `{}` holds {n} units but the limit is {limit}",
+                            stack.hex
+                        ),
+                    )
+                    .label(
+                        Loc::Value(format!("{}/stacking_limit", side.pointer)),
+                        "stacking limit",
+                    )
+                    .help("spread the units over more hexes"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! `suppression::unused`: a suppression that silences nothing.
+
+use crate::declare_check;
+
+declare_check! {
+    /// ## What it does
+    /// Warns when a suppression's code is not reported on the line it applies to. While the file has an error that stops it being checked (syntax, an unknown reference), suppressions are not judged.
+    ///
+    /// ## Why is this bad?
+    /// Stale suppressions hide nothing today but would hide a new finding tomorrow; they also mislead readers.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])), // muster: allow(geometry::off-map) reason: old map
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub UNUSED = ("suppression::unused", Warning, "a suppression that silences nothing");
+}

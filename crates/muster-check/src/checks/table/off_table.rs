@@ -1,0 +1,89 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Computes the footprint of each unit from its troop type's base size, number of
+    /// bases, formation and facing, and checks that it lies on the table; deployment zones,
+    /// traps and camps must lie on the table too.
+    ///
+    /// ## Why is this bad?
+    /// Something placed off the table cannot be played; the coordinates are mistyped or the
+    /// table is too small.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "n-wagons", name: "Wagons", troop: "transport", bases: 1, formation: Line, at: (47.0, 4.0), facing: 180.0), // 2.5 inches wide: reaches x 48.25
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "n-wagons", name: "Wagons", troop: "transport", bases: 1, formation: Line, at: (47.0, 4.0), facing: 90.0), // faces the east edge
+    /// ```
+    pub META = ("table::off-table", Error, "a unit, zone, trap or camp outside the table");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    use crate::checks::table::{footprint, table_size};
+    use muster_map::geometry::extent;
+    let Some((width, depth)) = table_size(cx) else {
+        return;
+    };
+    let inside =
+        |p: &(f64, f64)| p.0 >= -1e-9 && p.1 >= -1e-9 && p.0 <= width + 1e-9 && p.1 <= depth + 1e-9;
+    for side in cx.table_sides() {
+        for (k, u) in side.forces.units.iter().enumerate() {
+            let Some(corners) = footprint(cx, u) else {
+                continue;
+            };
+            if !corners.iter().all(inside) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("{}/units/{k}/at", side.pointer),
+                        format!(
+                            "unit `{}` reaches beyond the {width} x {depth} inch table",
+                            u.id
+                        ),
+                    )
+                    .help("move the unit inward or turn it"),
+                );
+            }
+        }
+        let mut shapes: Vec<(String, String, &muster_model::map::Shape)> = Vec::new();
+        shapes.extend(side.forces.zones.iter().enumerate().map(|(k, z)| {
+            (
+                format!("{}/zones/{k}/area", side.pointer),
+                format!("deployment zone `{}`", z.id),
+                &z.area,
+            )
+        }));
+        shapes.extend(side.forces.traps.iter().enumerate().map(|(k, t)| {
+            (
+                format!("{}/traps/{k}/area", side.pointer),
+                "this trap".to_string(),
+                &t.area,
+            )
+        }));
+        shapes.extend(side.forces.camp.iter().map(|c| {
+            (
+                format!("{}/camp/area", side.pointer),
+                "the camp".to_string(),
+                &c.area,
+            )
+        }));
+        for (pointer, what, shape) in shapes {
+            if !extent(shape).iter().all(inside) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        pointer,
+                        format!("{what} reaches beyond the {width} x {depth} inch table"),
+                    )
+                    .help("keep areas on the table"),
+                );
+            }
+        }
+    }
+}

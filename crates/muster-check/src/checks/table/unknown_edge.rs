@@ -1,0 +1,75 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that table edges named by band entries and victory goals ("the ship's edge")
+    /// are edges the map names.
+    ///
+    /// ## Why is this bad?
+    /// Bands would have nowhere to enter and goals nowhere to be met.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "guard", name: "Ship's guard", figures: [(kind: "foot", count: 2), (kind: "bowman", count: 1), (kind: "leader", count: 1)], entry: AtEdge(edge: "ships")),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "guard", name: "Ship's guard", figures: [(kind: "foot", count: 2), (kind: "bowman", count: 1), (kind: "leader", count: 1)], entry: AtEdge(edge: "ship")),
+    /// ```
+    pub META = ("table::unknown-edge", Error, "a table edge name the map does not have");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    use muster_model::scenario::{BandEntry, Goal, VictoryCondition};
+    let Some(table) = cx.table else { return };
+    let known: Vec<&str> = table.edges.iter().map(|e| e.name.as_str()).collect();
+    let mut refs: Vec<(String, &str)> = Vec::new();
+    for side in cx.table_sides() {
+        for (b, band) in side.forces.bands.iter().enumerate() {
+            let base = format!("{}/bands/{b}/entry", side.pointer);
+            match &band.entry {
+                BandEntry::AtEdge { edge, .. } => refs.push((format!("{base}/AtEdge/edge"), edge)),
+                BandEntry::Rolled { edges } => refs.extend(
+                    edges
+                        .iter()
+                        .enumerate()
+                        .map(|(k, e)| (format!("{base}/Rolled/edges/{k}"), e.as_str())),
+                ),
+                BandEntry::OnTable(_) => {}
+            }
+        }
+    }
+    for (i, v) in cx.scenario.victory.iter().enumerate() {
+        let VictoryCondition::Goals { any_of, .. } = v else {
+            continue;
+        };
+        for (a, all) in any_of.iter().enumerate() {
+            for (g, goal) in all.iter().enumerate() {
+                if let Goal::Escort { edge, .. } = goal {
+                    refs.push((
+                        format!("/victory/{i}/Goals/any_of/{a}/{g}/Escort/edge"),
+                        edge,
+                    ));
+                }
+            }
+        }
+    }
+    for (pointer, edge) in refs {
+        if !known.contains(&edge) {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!("map `{}` has no edge named `{edge}`", table.map),
+                )
+                .help_opt(
+                    crate::suggest::did_you_mean(edge, known.iter().copied())
+                        .or_else(|| Some(format!("edges: {}", known.join(", ")))),
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,69 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every lettered hex a victory goal names (hexes to control, the label
+    /// exits are measured from) is labelled on the scenario's map.
+    ///
+    /// ## Why is this bad?
+    /// A goal on a hex that does not exist can never be met.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Goals(side: "north", any_of: [[Control(labels: ["G"], consecutive_turns: 2)], [Level("Substantive")]]), // the map labels A to F
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Goals(side: "north", any_of: [[Control(labels: ["E", "F"], consecutive_turns: 2)], [Level("Substantive")]]),
+    /// ```
+    pub META = ("victory::unknown-label", Error, "a victory condition names a label that is not on the map");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    use muster_model::scenario::{Goal, VictoryCondition};
+    let Some(map) = cx.map else { return };
+    let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
+    for (i, v) in cx.scenario.victory.iter().enumerate() {
+        let VictoryCondition::Goals { any_of, .. } = v else {
+            continue;
+        };
+        for (a, all) in any_of.iter().enumerate() {
+            for (g, goal) in all.iter().enumerate() {
+                let base = format!("/victory/{i}/Goals/any_of/{a}/{g}");
+                let labels: Vec<(String, &String)> = match goal {
+                    Goal::Control { labels, .. } => labels
+                        .iter()
+                        .enumerate()
+                        .map(|(k, l)| (format!("{base}/Control/labels/{k}"), l))
+                        .collect(),
+                    Goal::Exit {
+                        near: Some((label, _)),
+                        ..
+                    } => vec![(format!("{base}/Exit/near/0"), label)],
+                    _ => continue,
+                };
+                for (pointer, label) in labels {
+                    if map.label(label).is_none() {
+                        sink.push(
+                            Report::new(
+                                &META,
+                                pointer,
+                                format!(
+                                    "no hex is labelled `{label}` on map `{}`",
+                                    map.table().map
+                                ),
+                            )
+                            .help_opt(
+                                crate::suggest::did_you_mean(label, known.iter().copied())
+                                    .or_else(|| Some(format!("labels: {}", known.join(", ")))),
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Counts the hexes of a deployment zone that its units may enter (terrain,
+    /// prohibitions such as fleets only at sea) and checks that they can hold the group at
+    /// the scenario's stacking limit (leaders do not count; `stacking-override` rules raise
+    /// the limit of the kinds they name). Groups aboard fleets or entering during play are
+    /// not set up in a zone and are skipped.
+    ///
+    /// ## Why is this bad?
+    /// If the zone is too small the setup instruction cannot be carried out; usually the
+    /// radius, the label or a count is wrong.
+    ///
+    /// ## Example
+    /// ```ron
+    /// units: [(kind: "HC", count: 2), (kind: "HB", count: 1), (kind: "2L", count: 1)],
+    /// zone: Near(label: "C", radius: 0), // one hex for three units
+    /// stacking_limit: 2,
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// units: [(kind: "HC", count: 2), (kind: "HB", count: 1), (kind: "2L", count: 1)],
+    /// zone: Near(label: "C", radius: 1), // seven hexes
+    /// stacking_limit: 2,
+    /// ```
+    pub META = ("zones::too-small", Error, "a deployment zone cannot hold its units");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    if cx.map.is_none() {
+        return;
+    }
+    for side in cx.zoned_sides() {
+        let listed: Vec<&muster_model::scenario::TypeCount> = side
+            .forces
+            .deploy
+            .iter()
+            .flat_map(|d| d.units.iter())
+            .collect();
+        for (k, d) in side.forces.deploy.iter().enumerate() {
+            let (Some(zone), None, None) = (&d.zone, &d.aboard, &d.arrives) else {
+                continue;
+            };
+            let Ok(hexes) = cx.zone_hexes(zone) else {
+                continue;
+            };
+            // The group's units: listed, or the whole force less what other groups list.
+            let mut units: Vec<(String, u32)> = Vec::new();
+            if d.units.is_empty() {
+                for u in &side.forces.units {
+                    let taken: u32 = listed
+                        .iter()
+                        .filter(|l| l.kind == u.kind)
+                        .map(|l| u32::from(l.count))
+                        .sum();
+                    units.push((u.kind.clone(), u32::from(u.count).saturating_sub(taken)));
+                }
+            } else {
+                units.extend(d.units.iter().map(|u| (u.kind.clone(), u32::from(u.count))));
+            }
+            units.retain(|(kind, n)| *n > 0 && cx.counts_for_stacking(kind));
+            let limit = u32::from(side.forces.stacking_limit);
+            let pointer = format!("{}/deploy/{k}/zone", side.pointer);
+            let mut total = 0;
+            for (kind, n) in &units {
+                let room = hexes.iter().filter(|h| cx.may_enter(**h, kind)).count() as u32
+                    * u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit));
+                if *n > room {
+                    sink.push(
+                        Report::new(&META, pointer.clone(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
+                            .help("check the zone's label and radius, the unit counts and the stacking limit"),
+                    );
+                }
+                total += n;
+            }
+            // Each hex holds at most the highest limit among the kinds that may enter it
+            // (a `stacking-override` rule raises the limit of the kinds it names).
+            let per_hex = |h: &muster_hex::HexId| {
+                units
+                    .iter()
+                    .filter(|(kind, _)| cx.may_enter(*h, kind))
+                    .map(|(kind, _)| {
+                        u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit))
+                            .max(1)
+                    })
+                    .max()
+                    .unwrap_or(0)
+            };
+            let room: u32 = hexes.iter().map(per_hex).sum();
+            let raised = units.iter().any(|(kind, _)| {
+                u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit)) > limit
+            });
+            if total > room && units.len() > 1 {
+                let message = if raised {
+                    format!(
+                        "the zone holds at most {room} units, `stacking-override` limits included, but {total} set up there"
+                    )
+                } else {
+                    format!(
+                        "the zone holds {room} units at {limit} per hex but {total} set up there"
+                    )
+                };
+                sink.push(
+                    Report::new(&META, pointer, message)
+                        .label(Loc::Value(format!("{}/stacking_limit", side.pointer)), "stacking limit")
+                        .help("check the zone's label and radius, the unit counts and the stacking limit"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// When deployment groups list their units (Clontarf's two groups, Hamburg's four),
+    /// adds them up by kind and compares with the force; a group without units takes what
+    /// is left, so then the listed units may only not exceed the force.
+    ///
+    /// ## Why is this bad?
+    /// A unit in two groups, or in none, cannot be set up as the text says.
+    ///
+    /// ## Example
+    /// ```ron
+    /// units: [(kind: "MI", count: 4), (kind: "IB", count: 2), (kind: "VF", count: 1), (kind: "AX", count: 3), (kind: "3L", count: 1)],
+    /// (units: [(kind: "VF", count: 1), (kind: "AX", count: 4)], zone: AllSea, aboard: "VF"), // the force has 3 AX
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// units: [(kind: "MI", count: 4), (kind: "IB", count: 2), (kind: "VF", count: 1), (kind: "AX", count: 3), (kind: "3L", count: 1)],
+    /// (units: [(kind: "VF", count: 1), (kind: "AX", count: 3)], zone: AllSea, aboard: "VF"),
+    /// ```
+    pub META = ("zones::units-mismatch", Error, "deployment groups that list more or fewer units than the force");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    for side in cx.zoned_sides() {
+        let deploy = &side.forces.deploy;
+        if deploy.iter().all(|d| d.units.is_empty()) {
+            continue;
+        }
+        let all_listed = deploy.iter().all(|d| !d.units.is_empty());
+        let mut kinds: Vec<&str> = side.forces.units.iter().map(|u| u.kind.as_str()).collect();
+        kinds.extend(
+            deploy
+                .iter()
+                .flat_map(|d| d.units.iter().map(|u| u.kind.as_str())),
+        );
+        kinds.sort();
+        kinds.dedup();
+        for kind in kinds {
+            let force: u32 = side
+                .forces
+                .units
+                .iter()
+                .filter(|u| u.kind == kind)
+                .map(|u| u32::from(u.count))
+                .sum();
+            let listed: u32 = deploy
+                .iter()
+                .flat_map(|d| d.units.iter())
+                .filter(|u| u.kind == kind)
+                .map(|u| u32::from(u.count))
+                .sum();
+            if listed > force || (all_listed && listed != force) {
+                sink.push(
+                    Report::new(
+                        &META,
+                        format!("{}/deploy", side.pointer),
+                        format!("the groups list {listed} `{kind}` but the force has {force}"),
+                    )
+                    .label(Loc::Value(format!("{}/units", side.pointer)), "the force")
+                    .help("each unit of the force belongs to exactly one group"),
+                );
+            }
+        }
+    }
+}

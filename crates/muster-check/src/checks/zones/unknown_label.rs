@@ -1,0 +1,54 @@
+use crate::checks::context::ScenarioCx;
+use crate::declare_check;
+use crate::report::{Report, Sink};
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every lettered hex a deployment zone is measured from (`H` in `H-5`) is
+    /// labelled on the scenario's map.
+    ///
+    /// ## Why is this bad?
+    /// Without the label the zone has no place on the map and nothing can be set up.
+    ///
+    /// ## Example
+    /// ```ron
+    /// zone: AnyOf([Near(label: "C", radius: 2), Near(label: "G", radius: 2)]), // the map labels A to F
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// zone: AnyOf([Near(label: "C", radius: 2), Near(label: "D", radius: 2)]),
+    /// ```
+    pub META = ("zones::unknown-label", Error, "a deployment zone names a label that is not on the map");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let Some(map) = cx.map else { return };
+    let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
+    for side in cx.zoned_sides() {
+        for (k, d) in side.forces.deploy.iter().enumerate() {
+            let Some(zone) = &d.zone else { continue };
+            let mut labels = Vec::new();
+            ScenarioCx::zone_labels(
+                zone,
+                format!("{}/deploy/{k}/zone", side.pointer),
+                &mut labels,
+            );
+            for (pointer, label) in labels {
+                if map.label(label).is_none() {
+                    sink.push(
+                        Report::new(
+                            &META,
+                            pointer,
+                            format!("no hex is labelled `{label}` on map `{}`", map.table().map),
+                        )
+                        .help_opt(
+                            crate::suggest::did_you_mean(label, known.iter().copied())
+                                .or_else(|| Some(format!("labels: {}", known.join(", ")))),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}

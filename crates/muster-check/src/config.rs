@@ -1,0 +1,243 @@
+//! The project file, `muster.toml` at the project root:
+//!
+//! ```toml
+//! [paths]
+//! check = ["scenarios", "maps"]    # what `muster validate` and `muster watch` check by default
+//!
+//! [checks]
+//! "morale::threshold-unreachable" = "off"   # or "warning" / "error"
+//!
+//! [compile]
+//! out = "build/tables"             # where `muster compile` and `muster watch --compile` write
+//! ```
+//!
+//! Its own mistakes are diagnostics with spans, like any data file's.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::checks::config::{CANNOT_RELAX, INVALID, MISSING_PATH, UNKNOWN_CHECK};
+use crate::load::Loaded;
+use crate::report::{Loc, Report, Sink};
+use crate::source::SourceFile;
+use crate::{Diagnostic, Severity};
+
+pub const CONFIG_FILE: &str = "muster.toml";
+
+/// What a project sets a check to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Off,
+    Warning,
+    Error,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    #[serde(default)]
+    paths: Option<PathsSection>,
+    #[serde(default)]
+    checks: BTreeMap<Spanned<String>, Spanned<Level>>,
+    #[serde(default)]
+    compile: Option<CompileSection>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PathsSection {
+    check: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompileSection {
+    out: String,
+}
+
+/// The project's settings, with the diagnostics of `muster.toml` itself.
+#[derive(Debug, Default)]
+pub struct Config {
+    pub file: Option<PathBuf>,
+    /// Files and folders checked by default (absolute). Empty: `scenarios/` and `maps/`.
+    pub check_paths: Vec<PathBuf>,
+    pub compile_out: Option<PathBuf>,
+    pub levels: BTreeMap<String, Level>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Config {
+    /// Applies the configured levels: `off` drops a finding, `warning` and `error` change
+    /// its severity. Findings that cannot be relaxed keep their severity.
+    pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
+        if self.levels.is_empty() {
+            return;
+        }
+        diagnostics.retain_mut(|d| {
+            if !crate::suppress::suppressible(d.code) {
+                return true;
+            }
+            match self.levels.get(d.code) {
+                Some(Level::Off) => false,
+                Some(Level::Warning) => {
+                    d.severity = Severity::Warning;
+                    true
+                }
+                Some(Level::Error) => {
+                    d.severity = Severity::Error;
+                    true
+                }
+                None => true,
+            }
+        });
+    }
+}
+
+/// Reads `root/muster.toml` if there is one.
+pub fn load(root: &Path, display: &dyn Fn(&Path) -> String) -> Config {
+    let path = root.join(CONFIG_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(SourceFile::new(&path, display(&path), text), root),
+        Err(_) => Config::default(),
+    }
+}
+
+/// Parses the text of a project file.
+pub fn parse(file: SourceFile, root: &Path) -> Config {
+    let loaded = Loaded::plain(file);
+    let mut sink = Sink::new(&loaded);
+    let mut config = Config {
+        file: Some(loaded.file.path.clone()),
+        ..Config::default()
+    };
+    match toml::from_str::<ConfigFile>(&loaded.file.text) {
+        Err(err) => {
+            let span = err.span().unwrap_or(0..0);
+            let span = if span.is_empty() {
+                span.start..(span.start + 1).min(loaded.file.text.len())
+            } else {
+                span
+            };
+            sink.push(
+                Report::new(
+                    &INVALID,
+                    Loc::Span(span),
+                    err.message().trim_end_matches('.').to_string(),
+                )
+                .help("see `muster explain config::invalid` for the file's sections"),
+            );
+        }
+        Ok(parsed) => {
+            for (code, level) in parsed.checks {
+                let key = code.span();
+                let code = code.into_inner();
+                if crate::checks::find(&code).is_none() {
+                    let codes = crate::checks::REGISTRY.iter().map(|c| c.meta.code);
+                    sink.push(
+                        Report::new(&UNKNOWN_CHECK, Loc::Span(key), format!("no check `{code}`"))
+                            .help_opt(
+                                crate::suggest::did_you_mean(&code, codes).or_else(|| {
+                                    Some("`muster checks` lists every code".to_string())
+                                }),
+                            ),
+                    );
+                    continue;
+                }
+                let value = level.span();
+                let level = level.into_inner();
+                if !crate::suppress::suppressible(&code) && level != Level::Error {
+                    sink.push(
+                        Report::new(
+                            &CANNOT_RELAX,
+                            Loc::Span(value),
+                            format!("`{code}` cannot be turned off or made a warning"),
+                        )
+                        .note("errors that make a file unusable are always errors"),
+                    );
+                    continue;
+                }
+                config.levels.insert(code, level);
+            }
+            for entry in parsed.paths.map(|p| p.check).unwrap_or_default() {
+                let span = entry.span();
+                let path = root.join(entry.get_ref());
+                let root_dir = crate::project::normalize(root);
+                if !crate::project::normalize(&path).starts_with(&root_dir) {
+                    sink.push(
+                        Report::new(
+                            &MISSING_PATH,
+                            Loc::Span(span),
+                            format!("`{}` is outside the project", entry.get_ref()),
+                        )
+                        .help("list files and folders inside the folder holding `muster.toml`"),
+                    );
+                } else if !path.exists() {
+                    sink.push(
+                        Report::new(
+                            &MISSING_PATH,
+                            Loc::Span(span),
+                            format!("`{}` does not exist in the project", entry.get_ref()),
+                        )
+                        .help("paths are relative to the folder holding `muster.toml`"),
+                    );
+                } else {
+                    config.check_paths.push(path);
+                }
+            }
+            config.compile_out = parsed.compile.map(|c| root.join(c.out));
+        }
+    }
+    config.diagnostics = sink.finish();
+    config
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> Config {
+        parse(
+            SourceFile::new("muster.toml", "muster.toml", text.to_string()),
+            Path::new("."),
+        )
+    }
+
+    #[test]
+    fn reads_levels_and_paths() {
+        let c = parse_text(
+            "[checks]\n\"morale::threshold-unreachable\" = \"off\"\n[compile]\nout = \"build\"\n",
+        );
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(
+            c.levels.get("morale::threshold-unreachable"),
+            Some(&Level::Off)
+        );
+        assert_eq!(c.compile_out, Some(PathBuf::from("./build")));
+    }
+
+    #[test]
+    fn its_own_mistakes_have_spans() {
+        let c = parse_text("[checks]\n\"stacking::overstacked\" = \"off\"\n");
+        assert_eq!(c.diagnostics[0].code, "config::unknown-check");
+        assert_eq!(
+            &c.diagnostics[0].file.text[c.diagnostics[0].span.clone()],
+            "\"stacking::overstacked\""
+        );
+        let c = parse_text("[chekcs]\n");
+        assert_eq!(c.diagnostics[0].code, "config::invalid");
+        let c = parse_text("[checks]\n\"structure::syntax\" = \"off\"\n");
+        assert_eq!(c.diagnostics[0].code, "config::cannot-relax");
+    }
+
+    #[test]
+    fn check_paths_stay_inside_the_project() {
+        let c = parse_text("[paths]\ncheck = [\"src\", \"..\", \"/\"]\n");
+        let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["config::missing-path", "config::missing-path"]);
+        assert_eq!(c.check_paths, [PathBuf::from("./src")]);
+    }
+}

@@ -1,0 +1,290 @@
+//! In-file suppressions. An author silences one finding on one line with a comment:
+//!
+//! ```ron
+//! // muster: allow(setup::impassable-terrain) reason: drakkars sail on the Meuse
+//! (units: [(counter: "drakkar", count: 3)], at: Spaced(from: "0101", to: "0107")),
+//! ```
+//!
+//! A comment on its own line applies to the next line holding data; a comment after
+//! data on the same line applies to that line. Several codes may be listed,
+//! comma-separated. The reason is required. Diagnostics that make a file unusable
+//! (`structure::*`, unknown references, references outside the root) cannot be
+//! silenced.
+
+use std::ops::Range;
+
+use crate::Diagnostic;
+use crate::checks::suppression::{MISSING_REASON, NOT_ALLOWED, UNKNOWN_CODE, UNUSED};
+use crate::report::{Loc, Report, Sink};
+use crate::source::SourceFile;
+
+/// Whether findings of `code` may be silenced or relaxed by configuration.
+pub fn suppressible(code: &str) -> bool {
+    !(code.starts_with("structure::")
+        || code.starts_with("references::unknown-")
+        || code == "references::outside-root"
+        || code.starts_with("suppression::")
+        || code.starts_with("config::"))
+}
+
+/// A parsed `muster: allow(...)` comment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suppression {
+    /// Span of the whole comment.
+    pub span: Range<usize>,
+    /// Codes with the span of each inside the comment.
+    pub codes: Vec<(String, Range<usize>)>,
+    pub reason: Option<String>,
+    /// 1-based line the suppression applies to.
+    pub target_line: usize,
+}
+
+/// Comments of a RON file, skipping the insides of strings.
+pub fn comments(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'r' if bytes[i + 1..].starts_with(b"#\"") || bytes[i + 1..].starts_with(b"\"") => {
+                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
+                let close: Vec<u8> = std::iter::once(b'"')
+                    .chain(std::iter::repeat_n(b'#', hashes))
+                    .collect();
+                i += 2 + hashes;
+                while i < bytes.len() && !bytes[i..].starts_with(&close) {
+                    i += 1;
+                }
+                i += close.len();
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let start = i;
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                out.push(start..i);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let start = i;
+                i = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |e| i + 2 + e + 2);
+                out.push(start..i);
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+const MARKER: &str = "muster:";
+
+/// Finds the suppression comments of a file.
+pub fn parse(file: &SourceFile) -> Vec<Suppression> {
+    let text = &file.text;
+    let mut out = Vec::new();
+    for span in comments(text) {
+        let body = &text[span.clone()];
+        let Some(at) = body.find(MARKER) else {
+            continue;
+        };
+        let rest_start = span.start + at + MARKER.len();
+        let rest = &text[rest_start..span.end];
+        let trimmed = rest.trim_start();
+        let Some(args) = trimmed.strip_prefix("allow(") else {
+            continue;
+        };
+        let args_start = rest_start + (rest.len() - trimmed.len()) + "allow(".len();
+        let Some(close) = args.find(')') else {
+            continue;
+        };
+        let mut codes = Vec::new();
+        let mut offset = 0;
+        for part in args[..close].split(',') {
+            let lead = part.len() - part.trim_start().len();
+            let code = part.trim();
+            if !code.is_empty() {
+                let s = args_start + offset + lead;
+                codes.push((code.to_string(), s..s + code.len()));
+            }
+            offset += part.len() + 1;
+        }
+        let after = args[close + 1..].trim().trim_end_matches("*/").trim();
+        let reason = after
+            .strip_prefix("reason:")
+            .or_else(|| after.strip_prefix("--"))
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_string);
+        let line = file.line_col(span.start).line;
+        let line_start = file.offset_of(line, 1);
+        let code_before = !text[line_start..span.start].trim().is_empty();
+        let target_line = if code_before {
+            line
+        } else {
+            next_data_line(file, span.end)
+        };
+        out.push(Suppression {
+            span,
+            codes,
+            reason,
+            target_line,
+        });
+    }
+    out
+}
+
+/// The line of the next token after `offset` (comments and blanks skipped).
+fn next_data_line(file: &SourceFile, offset: usize) -> usize {
+    file.line_col(file.next_token(offset)).line
+}
+
+/// Removes the diagnostics that suppressions silence and returns the suppressions'
+/// own diagnostics (missing reason, unknown or unsilenceable code, unused). Unused
+/// suppressions are only reported when no unsilenceable error stopped the checks.
+pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Sink) {
+    let suppressions = parse(file);
+    if suppressions.is_empty() {
+        return;
+    }
+    for s in &suppressions {
+        if s.reason.is_none() {
+            sink.push(
+                Report::new(
+                    &MISSING_REASON,
+                    Loc::Span(s.span.clone()),
+                    "suppression without a reason",
+                )
+                .help("say why after the codes: `// muster: allow(code) reason: ...`"),
+            );
+        }
+        for (code, span) in &s.codes {
+            if crate::checks::find(code).is_none() {
+                let codes = crate::checks::REGISTRY.iter().map(|c| c.meta.code);
+                sink.push(
+                    Report::new(
+                        &UNKNOWN_CODE,
+                        Loc::Span(span.clone()),
+                        format!("no check `{code}` to silence"),
+                    )
+                    .help_opt(crate::suggest::did_you_mean(code, codes)),
+                );
+            } else if !suppressible(code) {
+                sink.push(
+                    Report::new(&NOT_ALLOWED, Loc::Span(span.clone()), format!("`{code}` cannot be silenced"))
+                        .note("errors that make a file unusable (syntax, unknown references) must be fixed"),
+                );
+            }
+        }
+    }
+    // A file with an error that stops it being checked (syntax, an unknown reference)
+    // has not been through every check, so a suppression cannot be judged unused yet.
+    let fully_checked = diagnostics.iter().all(|d| suppressible(d.code));
+    let mut used = vec![vec![false; 0]; suppressions.len()];
+    for (i, s) in suppressions.iter().enumerate() {
+        used[i] = vec![false; s.codes.len()];
+    }
+    diagnostics.retain(|d| {
+        if !suppressible(d.code) {
+            return true;
+        }
+        let line = d.start().line;
+        for (i, s) in suppressions.iter().enumerate() {
+            if s.target_line != line || s.reason.is_none() {
+                continue;
+            }
+            if let Some(k) = s.codes.iter().position(|(c, _)| c == d.code) {
+                used[i][k] = true;
+                return false;
+            }
+        }
+        true
+    });
+    for (i, s) in suppressions.iter().enumerate() {
+        if s.reason.is_none() || !fully_checked {
+            continue;
+        }
+        for (k, (code, span)) in s.codes.iter().enumerate() {
+            if !used[i][k] && crate::checks::find(code).is_some() && suppressible(code) {
+                sink.push(
+                    Report::new(
+                        &UNUSED,
+                        Loc::Span(span.clone()),
+                        format!(
+                            "`{code}` is not reported on line {}, so this silences nothing",
+                            s.target_line
+                        ),
+                    )
+                    .help("remove the suppression, or move it to the line of the finding"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile::new("x.scenario.ron", "x", text.to_string())
+    }
+
+    #[test]
+    fn comments_skip_strings() {
+        let text = "a: \"// not a comment\", // yes\n/* block */ r#\"//\"# b";
+        let found: Vec<&str> = comments(text).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(found, ["// yes", "/* block */"]);
+    }
+
+    #[test]
+    fn parses_codes_reason_and_target() {
+        let f = file(
+            "(\n    // muster: allow(a::b, c::d) reason: because\n\n    x: 1,\n    y: 2, // muster: allow(e::f)\n)",
+        );
+        let s = parse(&f);
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            s[0].codes.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+            ["a::b", "c::d"]
+        );
+        assert_eq!(s[0].reason.as_deref(), Some("because"));
+        assert_eq!(s[0].target_line, 4);
+        assert_eq!(&f.text[s[0].codes[1].1.clone()], "c::d");
+        assert_eq!(s[1].target_line, 5);
+        assert_eq!(s[1].reason, None);
+    }
+
+    #[test]
+    fn unused_only_once_the_file_could_be_checked() {
+        let loaded = crate::load::Loaded::plain(file(
+            "(\n    // muster: allow(setup::impassable-terrain) reason: ships\n    x: 1,\n)",
+        ));
+        let run = |broken: bool| {
+            let mut found = Sink::new(&loaded);
+            if broken {
+                found.push(Report::new(
+                    &crate::checks::structure::SYNTAX,
+                    Loc::Span(0..1),
+                    "broken",
+                ));
+            }
+            let mut diagnostics = found.finish();
+            let mut sink = Sink::new(&loaded);
+            apply(&loaded.file, &mut diagnostics, &mut sink);
+            sink.finish()
+                .into_iter()
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(run(false), ["suppression::unused"]);
+        assert!(run(true).is_empty());
+    }
+}

@@ -1,0 +1,277 @@
+//! `muster watch`: validate once, then again after every save. The decision of what to
+//! re-check is `muster_check::watch::plan` (pure, unit-tested); this module is the thin
+//! loop around notify's debouncer, the screen and Ctrl-C.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use muster_check::load::Document;
+use muster_check::project::{self, Db, normalize};
+use muster_check::watch::{DepGraph, FsChange, Recheck, plan};
+use muster_check::{Diagnostic, Severity, config};
+use notify::RecursiveMode;
+use notify::event::{CreateKind, EventKind};
+use notify_debouncer_full::new_debouncer;
+
+use crate::commands::{Project, display_name, expand, write_table};
+use crate::render;
+
+struct State<'a> {
+    cwd: &'a Path,
+    project: Project,
+    explicit: Vec<PathBuf>,
+    /// Current diagnostics of every watched file (the project file under its own path).
+    report: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    graph: DepGraph,
+    clear: bool,
+    compile_dir: Option<PathBuf>,
+}
+
+impl State<'_> {
+    /// The files being watched for diagnostics.
+    fn targets(&self) -> Vec<PathBuf> {
+        let files = if !self.explicit.is_empty() {
+            expand(&self.explicit)
+        } else if !self.project.config.check_paths.is_empty() {
+            expand(&self.project.config.check_paths)
+        } else {
+            project::project_files(&self.project.root)
+        };
+        files.iter().map(|p| normalize(p)).collect()
+    }
+
+    /// One round: reload, re-check `only` (all targets when `None`), print.
+    fn round(&mut self, only: Option<&Recheck>) {
+        let started = Instant::now();
+        let name = display_name(self.cwd);
+        if only.is_none_or(|r| r.config_changed) {
+            self.project.config = config::load(&self.project.root, &name);
+        }
+        let targets = self.targets();
+        let mut files = project::project_files(&self.project.root);
+        files.extend(targets.iter().cloned());
+        let db = Db::load(&self.project.root, &files, &name);
+        let recheck: Vec<PathBuf> = match only {
+            Some(r) if !r.config_changed => {
+                let mut list: Vec<PathBuf> = r
+                    .files
+                    .iter()
+                    .filter(|p| targets.contains(p))
+                    .cloned()
+                    .collect();
+                // Files that appeared since the last round.
+                list.extend(
+                    targets
+                        .iter()
+                        .filter(|t| !self.report.contains_key(*t))
+                        .cloned(),
+                );
+                list.sort();
+                list.dedup();
+                list
+            }
+            _ => targets.clone(),
+        };
+        self.report.retain(|path, _| {
+            targets.contains(path) || self.project.config.file.as_deref() == Some(path)
+        });
+        let indexes: Vec<usize> = recheck.iter().filter_map(|p| db.index_of(p)).collect();
+        for path in &recheck {
+            self.report.insert(path.clone(), Vec::new());
+        }
+        for d in muster_check::validate(&db, &indexes, &self.project.config) {
+            self.report
+                .entry(normalize(&d.file.path))
+                .or_default()
+                .push(d);
+        }
+        if let Some(file) = &self.project.config.file {
+            self.report
+                .insert(file.clone(), self.project.config.diagnostics.clone());
+        }
+        self.graph = DepGraph::from_db(&db);
+        let compiled = self.compile_maps(&db, &indexes);
+        self.print(&recheck, started.elapsed(), &compiled);
+    }
+
+    /// Recompiles the terrain tables of re-checked maps that have no error.
+    fn compile_maps(&self, db: &Db, indexes: &[usize]) -> Vec<String> {
+        let Some(dir) = &self.compile_dir else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &i in indexes {
+            let Some(Document::Map(map)) = db.doc(i) else {
+                continue;
+            };
+            let path = normalize(&db.files[i].file.path);
+            let clean = self
+                .report
+                .get(&path)
+                .is_none_or(|d| d.iter().all(|d| d.severity != Severity::Error));
+            if let (true, Some(table)) = (clean, db.terrain_map(i)) {
+                let target = dir.join(format!("{}.json", map.id));
+                match write_table(table, &target) {
+                    Ok(()) => out.push(format!("compiled {}", target.display())),
+                    Err(e) => out.push(format!("muster: {e}")),
+                }
+            }
+        }
+        out
+    }
+
+    fn print(&self, rechecked: &[PathBuf], took: Duration, compiled: &[String]) {
+        use std::io::Write;
+        let mut out = String::new();
+        if self.clear {
+            out.push_str("\x1b[2J\x1b[H");
+        }
+        let handler = render::handler(render::use_colour());
+        let all: Vec<&Diagnostic> = self.report.values().flatten().collect();
+        for d in &all {
+            out.push_str(&render::diagnostic(&handler, d));
+            out.push('\n');
+        }
+        for line in compiled {
+            out.push_str(line);
+            out.push('\n');
+        }
+        let name = display_name(self.cwd);
+        let list: Vec<String> = rechecked.iter().map(|p| name(p)).collect();
+        out.push_str(&format!(
+            "re-checked: {}\n",
+            if list.is_empty() {
+                "nothing".to_string()
+            } else {
+                list.join(", ")
+            }
+        ));
+        let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+        let warnings = all.len() - errors;
+        out.push_str(&format!(
+            "[watch] checked {} file{}: {} error{}, {} warning{} in {} ms\n",
+            rechecked.len(),
+            if rechecked.len() == 1 { "" } else { "s" },
+            errors,
+            if errors == 1 { "" } else { "s" },
+            warnings,
+            if warnings == 1 { "" } else { "s" },
+            took.as_millis()
+        ));
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(out.as_bytes());
+        let _ = stdout.flush();
+    }
+}
+
+/// Maps notify events to file-system changes. Access events are dropped; a path that
+/// exists after the batch was written, one that does not was removed.
+fn changes(events: &[notify_debouncer_full::DebouncedEvent]) -> Vec<FsChange> {
+    let mut out = Vec::new();
+    for event in events {
+        if matches!(event.kind, EventKind::Access(_)) {
+            continue;
+        }
+        for path in &event.paths {
+            let path = normalize(path);
+            if path.is_dir() {
+                if matches!(
+                    event.kind,
+                    EventKind::Create(CreateKind::Folder)
+                        | EventKind::Create(_)
+                        | EventKind::Modify(_)
+                ) {
+                    out.push(FsChange::FolderCreated(path));
+                }
+            } else if path.exists() {
+                out.push(FsChange::Written(path));
+            } else {
+                out.push(FsChange::Removed(path));
+            }
+        }
+    }
+    out
+}
+
+pub fn run(
+    cwd: &Path,
+    project: Project,
+    paths: &[PathBuf],
+    clear: bool,
+    compile_dir: Option<PathBuf>,
+    debounce_ms: u64,
+) -> Result<ExitCode, String> {
+    let compile_dir = compile_dir.or_else(|| project.config.compile_out.clone());
+    let root = project.root.clone();
+    let mut state = State {
+        cwd,
+        project,
+        explicit: paths.to_vec(),
+        report: BTreeMap::new(),
+        graph: DepGraph::default(),
+        clear,
+        compile_dir,
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+
+    let (tx, rx) = channel();
+    let mut debouncer = new_debouncer(Duration::from_millis(debounce_ms), None, tx)
+        .map_err(|e| format!("cannot watch files: {e}"))?;
+    // Watch folders, not files: editors replace files by renaming over them.
+    debouncer
+        .watch(&root, RecursiveMode::NonRecursive)
+        .map_err(|e| format!("cannot watch `{}`: {e}", root.display()))?;
+    let mut watched: Vec<PathBuf> = project::DATA_DIRS.iter().map(|d| root.join(d)).collect();
+    for p in paths {
+        let p = normalize(p);
+        watched.push(if p.is_dir() {
+            p
+        } else {
+            p.parent().map_or(root.clone(), Path::to_path_buf)
+        });
+    }
+    for dir in watched.iter().filter(|d| d.is_dir()) {
+        debouncer
+            .watch(dir, RecursiveMode::Recursive)
+            .map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
+    }
+
+    state.round(None);
+    while !stop.load(Ordering::SeqCst) {
+        match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(Ok(events)) => {
+                let batch = changes(&events);
+                // A data folder created at the root after start is watched from now on.
+                for change in &batch {
+                    if let FsChange::FolderCreated(dir) = change
+                        && dir.parent() == Some(root.as_path())
+                    {
+                        let _ = debouncer.watch(dir, RecursiveMode::Recursive);
+                    }
+                }
+                let recheck = plan(&batch, &state.graph);
+                if !recheck.is_empty() {
+                    state.round(Some(&recheck));
+                }
+            }
+            Ok(Err(errors)) => {
+                for e in errors {
+                    eprintln!("muster: watcher: {e}");
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    println!("[watch] stopped");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,232 @@
+//! `muster watch` driven by real file changes in a temporary project. Waits are
+//! generous and nothing asserts on timing: each step waits for the next report.
+
+mod common;
+
+use common::{copy_dir, repo};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+struct Watch {
+    child: Child,
+    lines: Receiver<String>,
+    dir: tempfile::TempDir,
+}
+
+/// One round of output: every line up to and including the `[watch] checked` line.
+struct Round {
+    lines: Vec<String>,
+}
+
+impl Round {
+    fn rechecked(&self) -> Vec<String> {
+        let line = self
+            .lines
+            .iter()
+            .find(|l| l.starts_with("re-checked: "))
+            .expect("re-checked line");
+        let mut files: Vec<String> = line["re-checked: ".len()..]
+            .split(", ")
+            .map(str::to_string)
+            .collect();
+        files.sort();
+        files
+    }
+
+    fn summary(&self) -> &str {
+        self.lines.last().unwrap()
+    }
+
+    fn has(&self, text: &str) -> bool {
+        self.lines.iter().any(|l| l.contains(text))
+    }
+}
+
+impl Watch {
+    fn start() -> Watch {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["scenarios", "maps"] {
+            copy_dir(&repo().join(sub), &dir.path().join(sub));
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(["watch", "--no-clear", "--debounce-ms", "150"])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines, dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn next_round(&self) -> Round {
+        let mut lines = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no report within 30 s; got so far: {lines:#?}"));
+            let done = line.starts_with("[watch] checked");
+            lines.push(line);
+            if done {
+                return Round { lines };
+            }
+        }
+    }
+
+    /// Lets the watcher settle so that the next change is a batch of its own.
+    fn settle(&self) {
+        std::thread::sleep(Duration::from_millis(400));
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn edit(path: &Path, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "`{from}` not in {}", path.display());
+    text.replacen(from, to, 1)
+}
+
+#[test]
+fn watch_follows_edits_renames_deletes_and_new_folders() {
+    let w = Watch::start();
+    let first = w.next_round();
+    assert!(
+        first.summary().contains(&format!(
+            "checked {} files: 0 errors",
+            muster_check::project::project_files(&repo()).len()
+        )),
+        "{:#?}",
+        first.lines
+    );
+    w.settle();
+
+    // A plain write to a map re-checks the map and its one scenario, no others.
+    let map = w.path("maps/lrf/jengland.map.ron");
+    std::fs::write(&map, edit(&map, "\"0811\"", "\"0812\"")).unwrap();
+    let round = w.next_round();
+    assert_eq!(
+        round.rechecked(),
+        [
+            "maps/lrf/jengland.map.ron",
+            "scenarios/lrf/jengland.scenario.ron"
+        ]
+    );
+    w.settle();
+
+    // An editor that writes a temp file and renames it over the original.
+    let scenario = w.path("scenarios/lrf/fontenoy.scenario.ron");
+    let tmp = w.path("scenarios/lrf/.fontenoy.scenario.ron.tmp");
+    std::fs::write(&tmp, edit(&scenario, "turn: 3,", "turn: 9,")).unwrap();
+    std::fs::rename(&tmp, &scenario).unwrap();
+    let round = w.next_round();
+    assert_eq!(round.rechecked(), ["scenarios/lrf/fontenoy.scenario.ron"]);
+    assert!(
+        round.has("reinforcements::turn-out-of-range"),
+        "{:#?}",
+        round.lines
+    );
+    assert!(round.summary().contains("1 error"), "{}", round.summary());
+    w.settle();
+
+    // vim: rename the original to a backup, write the file anew, delete the backup.
+    let backup = w.path("scenarios/lrf/fontenoy.scenario.ron~");
+    let fixed = edit(&scenario, "turn: 9,", "turn: 3,");
+    std::fs::rename(&scenario, &backup).unwrap();
+    std::fs::write(&scenario, fixed).unwrap();
+    std::fs::remove_file(&backup).unwrap();
+    let round = w.next_round();
+    assert!(
+        round
+            .rechecked()
+            .contains(&"scenarios/lrf/fontenoy.scenario.ron".to_string())
+    );
+    assert!(round.summary().contains("0 errors"), "{:#?}", round.lines);
+    w.settle();
+
+    // A file broken mid-edit gives diagnostics, and watching goes on.
+    let brissarthe = w.path("scenarios/lrf/brissarthe.scenario.ron");
+    let whole = std::fs::read_to_string(&brissarthe).unwrap();
+    std::fs::write(&brissarthe, &whole[..whole.len() / 3]).unwrap();
+    let round = w.next_round();
+    assert!(round.has("structure::syntax"), "{:#?}", round.lines);
+    w.settle();
+    std::fs::write(&brissarthe, &whole).unwrap();
+    let round = w.next_round();
+    assert!(round.summary().contains("0 errors"), "{:#?}", round.lines);
+    w.settle();
+
+    // A deleted map becomes a diagnostic on the scenario that uses it.
+    std::fs::remove_file(w.path("maps/lrf/montfaucon.map.ron")).unwrap();
+    let round = w.next_round();
+    assert_eq!(round.rechecked(), ["scenarios/lrf/montfaucon.scenario.ron"]);
+    assert!(round.has("references::unknown-file"), "{:#?}", round.lines);
+    w.settle();
+
+    // A new folder with a file in it is picked up.
+    let extra = w.path("scenarios/extra");
+    std::fs::create_dir(&extra).unwrap();
+    let text = std::fs::read_to_string(w.path("scenarios/lrf/jengland.scenario.ron")).unwrap();
+    std::fs::write(
+        extra.join("copy.scenario.ron"),
+        text.replace("id: \"jengland\"", "id: \"jengland-copy\""),
+    )
+    .unwrap();
+    let mut round = w.next_round();
+    // The folder and the file may arrive as one batch or two.
+    if !round
+        .rechecked()
+        .contains(&"scenarios/extra/copy.scenario.ron".to_string())
+    {
+        round = w.next_round();
+    }
+    assert!(
+        round
+            .rechecked()
+            .contains(&"scenarios/extra/copy.scenario.ron".to_string()),
+        "{:#?}",
+        round.lines
+    );
+}
+
+#[test]
+fn ctrl_c_ends_cleanly() {
+    let mut w = Watch::start();
+    w.next_round();
+    let status = Command::new("kill")
+        .args(["-INT", &w.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut stopped = false;
+    while let Ok(line) = w.lines.recv_timeout(Duration::from_secs(30)) {
+        if line == "[watch] stopped" {
+            stopped = true;
+            break;
+        }
+    }
+    assert!(stopped, "no clean stop");
+    let code = w.child.wait().unwrap();
+    assert!(code.success(), "{code:?}");
+}
