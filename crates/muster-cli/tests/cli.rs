@@ -605,3 +605,37 @@ fn suppressions_silence_one_finding_with_a_reason() {
         ]
     );
 }
+
+/// JSON files of the same model are accepted, with the same checks and exact lines.
+#[test]
+fn json_scenarios_are_checked_like_ron() {
+    let dir = copy_project();
+    let ron_path = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let mut scenario: muster_model::scenario::Scenario = options
+        .from_str(&std::fs::read_to_string(&ron_path).unwrap())
+        .unwrap();
+    scenario.id = "jengland-json".to_string();
+    let json = serde_json::to_string_pretty(&scenario).unwrap();
+    let json_path = dir.path().join("scenarios/lrf/jengland.scenario.json");
+    std::fs::write(&json_path, &json).unwrap();
+    let (report, status) = json_report(dir.path());
+    assert_eq!(status, 0, "{report:#}");
+    std::fs::write(&json_path, json.replacen("\"1004\"", "\"1704\"", 1)).unwrap();
+    let line = json[..json.find("\"1004\"").unwrap()].matches('\n').count() + 1;
+    let (report, status) = json_report(dir.path());
+    assert_eq!(status, 1);
+    let d = &report["diagnostics"][0];
+    assert_eq!(
+        (d["code"].as_str(), d["line"].as_u64()),
+        (Some("geometry::off-map"), Some(line as u64)),
+        "{report:#}"
+    );
+    assert!(
+        d["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("jengland.scenario.json")
+    );
+}

@@ -166,25 +166,32 @@ fn one_printed_vp_one_count_or_one_zone_label_changed_gives_an_error_at_that_lin
     }
 }
 
+/// Every scenario has a sample deployment filled to its stacking limit somewhere, so a
+/// lower limit on at least one of its sides is an error pointing at that limit.
 #[test]
 fn a_lower_stacking_limit_breaks_the_sample_deployments() {
-    for name in [
-        "5-6-stamford-bridge.scenario.ron",
-        "5-7-hastings.scenario.ron",
-    ] {
-        let rel = PathBuf::from("scenarios/prestags").join(name);
-        let dir = copy_project();
-        let path = dir.path().join(&rel);
-        let line = edit_line(
-            &path,
-            |l| l.contains("stacking_limit: "),
-            |l| bump(l, "stacking_limit: ", -1),
-        )
-        .unwrap();
-        let r = report(dir.path(), &rel);
+    for file in files("scenarios/prestags", ".scenario.ron") {
+        let rel = PathBuf::from("scenarios/prestags").join(file.file_name().unwrap());
+        let text = std::fs::read_to_string(&file).unwrap();
+        let limits: Vec<usize> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("stacking_limit: "))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(limits.len(), 2, "{}", rel.display());
+        let detected = limits.iter().filter(|&&index| {
+            let dir = copy_project();
+            let path = dir.path().join(&rel);
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            lines[index] = bump(&lines[index], "stacking_limit: ", -1);
+            std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+            error_at(&report(dir.path(), &rel), "sample::over-stacked", index + 1)
+        });
         assert!(
-            error_at(&r, "sample::over-stacked", line),
-            "{name}: stacking limit {line}\n{r:#}"
+            detected.count() >= 1,
+            "{}: no lowered stacking limit is detected",
+            rel.display()
         );
     }
 }
@@ -319,4 +326,113 @@ fn an_open_table_compiles() {
         .assert()
         .success();
     assert_eq!(first, std::fs::read(&out).unwrap(), "byte-identical");
+}
+
+/// Whether the report has a diagnostic of `code` (any severity) on `line`.
+fn finding_at(report: &Value, code: &str, line: usize) -> bool {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["code"] == code && d["line"] == line)
+}
+
+/// The 1-based number of the last line before `line` that contains `text`.
+fn line_before(path: &Path, line: usize, text: &str) -> usize {
+    let content = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = content.lines().collect();
+    (0..line)
+        .rev()
+        .find(|i| lines[*i].contains(text))
+        .map(|i| i + 1)
+        .unwrap()
+}
+
+#[test]
+fn miniatures_more_checks_one_mistake_each() {
+    struct Case {
+        file: &'static str,
+        find: &'static str,
+        edit: fn(&str) -> String,
+        code: &'static str,
+        /// Where the finding belongs, from the edited line: `None` = that line, or the
+        /// last line before it containing this text.
+        at: Option<&'static str>,
+    }
+    let cases = [
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "leader: Some((name: \"William of Jülich\"",
+            edit: |_| String::new(),
+            code: "battles::no-leader",
+            at: Some("id: \"bruges\""),
+        },
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "units: [\"fl-bruges-1\"",
+            edit: |l| l.replacen("fl-bruges-1", "fr-nesle-1", 1),
+            code: "battles::foreign-unit",
+            at: None,
+        },
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "role: ArmyCommander",
+            edit: |l| l.replacen("ArmyCommander", "BattleCommander", 1),
+            code: "battles::army-commander",
+            at: Some("battles: ["),
+        },
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "id: \"fr-nesle-1\"",
+            edit: |l| {
+                let end = l.rfind("),").unwrap();
+                format!("{}, missiles: true{}", &l[..end], &l[end..])
+            },
+            code: "table::missiles-without-weapon",
+            at: None,
+        },
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "id: \"fr-nesle-2\"",
+            edit: |l| l.replacen("at: (20.5, 39.5)", "at: (9.5, 39.5)", 1),
+            code: "table::overlap",
+            at: None,
+        },
+        Case {
+            file: "scenarios/cdg/arsuf.scenario.ron",
+            find: "id: \"cr-hosp-xbow\"",
+            edit: |l| l.replacen("at: (24.0, 11.75)", "at: (2.0, 50.0)", 1),
+            code: "table::impassable-terrain",
+            at: None,
+        },
+        Case {
+            file: "scenarios/raid/raid-example.scenario.ron",
+            find: "entry: AtEdge(edge: \"ship\")",
+            edit: |l| l.replacen("\"ship\"", "\"shp\"", 1),
+            code: "table::unknown-edge",
+            at: None,
+        },
+        Case {
+            file: "scenarios/cdg/courtrai.scenario.ron",
+            find: "note: Some(\"pits before the first Bruges body\")",
+            edit: |l| l.replacen("y: 20.75", "y: 30.75", 1),
+            code: "traps::not-before-foot",
+            at: None,
+        },
+    ];
+    for case in cases {
+        let dir = copy_project();
+        let path = dir.path().join(case.file);
+        let edited = edit_line(&path, |l| l.contains(case.find), case.edit).unwrap();
+        let line = case
+            .at
+            .map_or(edited, |text| line_before(&path, edited, text));
+        let r = report(dir.path(), Path::new(case.file));
+        assert!(
+            finding_at(&r, case.code, line),
+            "{}: {} at {line}\n{r:#}",
+            case.file,
+            case.code
+        );
+    }
 }

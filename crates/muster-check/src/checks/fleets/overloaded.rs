@@ -5,7 +5,8 @@ use crate::report::{Report, Sink};
 declare_check! {
     /// ## What it does
     /// Checks that the units listed `aboard` in a sample deployment hex do not exceed what
-    /// the fleets in that hex carry (PRESTAGS: three units a fleet).
+    /// the fleets in that hex carry (PRESTAGS: three units a fleet). Units of classes that do
+    /// not count for stacking (leaders) ride free, as the system notes say.
     ///
     /// ## Why is this bad?
     /// The extra units have no place; a fleet's cargo is part of the Viking player's plan
@@ -30,7 +31,12 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if stack.aboard.is_empty() {
                 continue;
             }
-            let aboard: u32 = stack.aboard.iter().map(|u| u32::from(u.count)).sum();
+            let aboard: u32 = stack
+                .aboard
+                .iter()
+                .filter(|u| cx.counts_for_stacking(&u.kind))
+                .map(|u| u32::from(u.count))
+                .sum();
             let capacity: u32 = system
                 .carriers
                 .iter()

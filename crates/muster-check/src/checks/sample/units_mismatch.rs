@@ -5,7 +5,8 @@ use crate::report::{Loc, Report, Sink};
 declare_check! {
     /// ## What it does
     /// Adds up the units of a side's sample deployment (stacks and units aboard fleets) by
-    /// kind and compares them with the side's force.
+    /// kind and compares them with the units the side sets up: its force, less the groups
+    /// that enter during play (Dorylaeum's main body).
     ///
     /// ## Why is this bad?
     /// A sample that leaves units out, or invents some, does not show the scenario's setup.
@@ -50,13 +51,34 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         kinds.sort();
         kinds.dedup();
         for kind in kinds {
-            let force: u32 = side
+            let total = |units: &[muster_model::scenario::TypeCount]| -> u32 {
+                units
+                    .iter()
+                    .filter(|u| u.kind == kind)
+                    .map(|u| u32::from(u.count))
+                    .sum()
+            };
+            let listed_staying: u32 = side
                 .forces
-                .units
+                .deploy
                 .iter()
-                .filter(|u| u.kind == kind)
-                .map(|u| u32::from(u.count))
+                .filter(|d| d.arrives.is_none())
+                .map(|d| total(&d.units))
                 .sum();
+            let arriving: u32 = side
+                .forces
+                .deploy
+                .iter()
+                .filter(|d| d.arrives.is_some())
+                .map(|d| {
+                    if d.units.is_empty() {
+                        total(&side.forces.units).saturating_sub(listed_staying)
+                    } else {
+                        total(&d.units)
+                    }
+                })
+                .sum();
+            let force = total(&side.forces.units).saturating_sub(arriving);
             let n = placed(kind);
             if n != force {
                 sink.push(
