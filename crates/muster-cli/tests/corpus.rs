@@ -110,53 +110,51 @@ fn all_19_prestags_scenarios_and_38_sides_match_their_printed_figures() {
     assert_eq!(sides, 38);
 }
 
+/// Validates a copy of the project in which the first line of `rel` matching `find` was
+/// changed by `edit`; returns the changed line and the JSON report.
+fn one_mistake(
+    rel: &Path,
+    find: impl Fn(&str) -> bool,
+    edit: impl Fn(&str) -> String,
+) -> Option<(usize, Value)> {
+    let dir = copy_project();
+    let line = edit_line(&dir.path().join(rel), find, edit)?;
+    Some((line, report(dir.path(), rel)))
+}
+
 #[test]
 fn one_printed_vp_one_count_or_one_zone_label_changed_gives_an_error_at_that_line() {
     for file in files("scenarios/prestags", ".scenario.ron") {
-        let name = file.file_name().unwrap().to_owned();
-        let rel = PathBuf::from("scenarios/prestags").join(&name);
-
-        let dir = copy_project();
-        let path = dir.path().join(&rel);
-        let line = edit_line(
-            &path,
+        let rel = PathBuf::from("scenarios/prestags").join(file.file_name().unwrap());
+        let (line, r) = one_mistake(
+            &rel,
             |l| l.contains("victory_points: "),
             |l| bump(l, "victory_points: ", 1),
         )
         .unwrap();
-        let r = report(dir.path(), &rel);
         assert!(
             error_at(&r, "derived::vp-total-mismatch", line),
             "{}: VP {line}\n{r:#}",
             rel.display()
         );
 
-        let dir = copy_project();
-        let path = dir.path().join(&rel);
-        let line = edit_line(
-            &path,
+        let (line, r) = one_mistake(
+            &rel,
             |l| l.contains("units: [(kind: "),
             |l| bump(l, "count: ", 1),
         )
         .unwrap();
-        let r = report(dir.path(), &rel);
         assert!(
             error_at(&r, "derived::vp-total-mismatch", line),
             "{}: count {line}\n{r:#}",
             rel.display()
         );
 
-        let dir = copy_project();
-        let path = dir.path().join(&rel);
-        if let Some(line) = edit_line(
-            &path,
-            |l| l.contains("Near(label: \""),
-            |l| {
-                let at = l.find("Near(label: \"").unwrap() + "Near(label: \"".len();
-                format!("{}K{}", &l[..at], &l[at + 1..])
-            },
-        ) {
-            let r = report(dir.path(), &rel);
+        let label = |l: &str| {
+            let at = l.find("Near(label: \"").unwrap() + "Near(label: \"".len();
+            format!("{}K{}", &l[..at], &l[at + 1..])
+        };
+        if let Some((line, r)) = one_mistake(&rel, |l| l.contains("Near(label: \""), label) {
             assert!(
                 error_at(&r, "zones::unknown-label", line),
                 "{}: label {line}\n{r:#}",

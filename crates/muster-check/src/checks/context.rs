@@ -725,3 +725,54 @@ pub fn flood_from_edge(
     }
     seen
 }
+
+/// Help for a label missing from a map: the nearest label, or the list of labels.
+pub fn unknown_label_help(map: &TerrainMap, label: &str) -> Option<String> {
+    let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
+    crate::suggest::did_you_mean(label, known.iter().copied())
+        .or_else(|| Some(format!("labels: {}", known.join(", "))))
+}
+
+/// A unit of a sample deployment standing in a hex on the map.
+pub struct SampleUnit<'a> {
+    pub hex: HexId,
+    pub kind: &'a str,
+    /// Pointer of the unit's `kind` value.
+    pub pointer: String,
+    /// Whether the kind is a carrier (fleet).
+    pub carrier: bool,
+}
+
+impl<'a> ScenarioCx<'a> {
+    /// Every unit of every sample deployment whose hex is on the map (units aboard fleets
+    /// are not standing in the hex and are left out).
+    pub fn sample_units(&self) -> Vec<SampleUnit<'a>> {
+        let Some(map) = self.map else {
+            return Vec::new();
+        };
+        let carriers: Vec<&str> = self
+            .system
+            .map(|s| s.carriers.iter().map(|c| c.kind.as_str()).collect())
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for side in self.zoned_sides() {
+            for (k, stack) in side.forces.sample.iter().enumerate() {
+                let Ok(hex) = HexId::parse(&stack.hex) else {
+                    continue;
+                };
+                if !map.contains(hex) {
+                    continue;
+                }
+                for (u, unit) in stack.units.iter().enumerate() {
+                    out.push(SampleUnit {
+                        hex,
+                        kind: &unit.kind,
+                        pointer: format!("{}/sample/{k}/units/{u}/kind", side.pointer),
+                        carrier: carriers.contains(&unit.kind.as_str()),
+                    });
+                }
+            }
+        }
+        out
+    }
+}

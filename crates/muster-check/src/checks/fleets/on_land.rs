@@ -1,5 +1,3 @@
-use muster_hex::HexId;
-
 use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
@@ -26,33 +24,23 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
-    let Some(system) = cx.system else { return };
-    for side in cx.zoned_sides() {
-        for (k, stack) in side.forces.sample.iter().enumerate() {
-            let Ok(hex) = HexId::parse(&stack.hex) else {
-                continue;
-            };
-            if !map.contains(hex) {
-                continue;
-            }
-            for (u, unit) in stack.units.iter().enumerate() {
-                if system.carriers.iter().any(|c| c.kind == unit.kind)
-                    && !cx.may_enter(hex, &unit.kind)
-                {
-                    sink.push(
-                        Report::new(
-                            &META,
-                            format!("{}/sample/{k}/units/{u}/kind", side.pointer),
-                            format!(
-                                "fleet `{}` is on `{}` in hex `{hex}`",
-                                unit.kind,
-                                map.terrain_id_at(hex).unwrap_or("?")
-                            ),
-                        )
-                        .help("fleets stay on sea and river hexes"),
-                    );
-                }
-            }
-        }
+    for unit in cx
+        .sample_units()
+        .into_iter()
+        .filter(|u| u.carrier && !cx.may_enter(u.hex, u.kind))
+    {
+        sink.push(
+            Report::new(
+                &META,
+                unit.pointer,
+                format!(
+                    "fleet `{}` is on `{}` in hex `{}`",
+                    unit.kind,
+                    map.terrain_id_at(unit.hex).unwrap_or("?"),
+                    unit.hex
+                ),
+            )
+            .help("fleets stay on sea and river hexes"),
+        );
     }
 }

@@ -1,5 +1,3 @@
-use muster_hex::HexId;
-
 use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
@@ -28,35 +26,24 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
-    let carriers: Vec<&str> = cx
-        .system
-        .map(|s| s.carriers.iter().map(|c| c.kind.as_str()).collect())
-        .unwrap_or_default();
-    for side in cx.zoned_sides() {
-        for (k, stack) in side.forces.sample.iter().enumerate() {
-            let Ok(hex) = HexId::parse(&stack.hex) else {
-                continue;
-            };
-            if !map.contains(hex) {
-                continue;
-            }
-            for (u, unit) in stack.units.iter().enumerate() {
-                if carriers.contains(&unit.kind.as_str()) || cx.may_enter(hex, &unit.kind) {
-                    continue;
-                }
-                sink.push(
-                    Report::new(
-                        &META,
-                        format!("{}/sample/{k}/units/{u}/kind", side.pointer),
-                        format!(
-                            "`{}` may not enter hex `{hex}` (`{}`)",
-                            unit.kind,
-                            map.terrain_id_at(hex).unwrap_or("?")
-                        ),
-                    )
-                    .help("place the unit in terrain it may enter"),
-                );
-            }
-        }
+    // Fleets are `fleets::on-land`'s.
+    for unit in cx
+        .sample_units()
+        .into_iter()
+        .filter(|u| !u.carrier && !cx.may_enter(u.hex, u.kind))
+    {
+        sink.push(
+            Report::new(
+                &META,
+                unit.pointer,
+                format!(
+                    "`{}` may not enter hex `{}` (`{}`)",
+                    unit.kind,
+                    unit.hex,
+                    map.terrain_id_at(unit.hex).unwrap_or("?")
+                ),
+            )
+            .help("place the unit in terrain it may enter"),
+        );
     }
 }

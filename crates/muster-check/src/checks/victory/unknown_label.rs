@@ -1,4 +1,4 @@
-use crate::checks::context::ScenarioCx;
+use crate::checks::context::{ScenarioCx, unknown_label_help};
 use crate::declare_check;
 use crate::report::{Report, Sink};
 
@@ -25,7 +25,6 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     use muster_model::scenario::{Goal, VictoryCondition};
     let Some(map) = cx.map else { return };
-    let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
     for (i, v) in cx.scenario.victory.iter().enumerate() {
         let VictoryCondition::Goals { any_of, .. } = v else {
             continue;
@@ -56,10 +55,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                     map.table().map
                                 ),
                             )
-                            .help_opt(
-                                crate::suggest::did_you_mean(label, known.iter().copied())
-                                    .or_else(|| Some(format!("labels: {}", known.join(", ")))),
-                            ),
+                            .help_opt(unknown_label_help(map, label)),
                         );
                     }
                 }

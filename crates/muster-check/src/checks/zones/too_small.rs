@@ -7,8 +7,10 @@ declare_check! {
     /// Counts the hexes of a deployment zone that its units may enter (terrain,
     /// prohibitions such as fleets only at sea) and checks that they can hold the group at
     /// the scenario's stacking limit (leaders do not count; `stacking-override` rules raise
-    /// the limit of the kinds they name). Groups aboard fleets or entering during play are
-    /// not set up in a zone and are skipped.
+    /// the limit of the kinds they name). Units of classes that never share a hex (PRESTAGS
+    /// A, B, C) need hexes of their own, so the zone must also have enough hexes for each
+    /// class group on its own. Groups aboard fleets or entering during play are not set up
+    /// in a zone and are skipped.
     ///
     /// ## Why is this bad?
     /// If the zone is too small the setup instruction cannot be carried out; usually the
@@ -107,6 +109,47 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(&META, pointer, message)
                         .label(Loc::Value(format!("{}/stacking_limit", side.pointer)), "stacking limit")
+                        .help("check the zone's label and radius, the unit counts and the stacking limit"),
+                );
+                continue;
+            }
+            // Classes that belong to one compatibility group only (A, B, C + Mf) can never
+            // share a hex with another group's: each group needs hexes of its own.
+            if raised {
+                continue;
+            }
+            let Some(muster_model::system::StackingPolicy::PerSideLimit { compatible, .. }) =
+                cx.system.map(|s| &s.stacking)
+            else {
+                continue;
+            };
+            let mut needed = 0;
+            for group in compatible {
+                let own: u32 = units
+                    .iter()
+                    .filter(|(kind, _)| {
+                        cx.class_of(kind).is_some_and(|c| {
+                            group.iter().any(|g| g == c)
+                                && compatible
+                                    .iter()
+                                    .filter(|other| other.iter().any(|g| g == c))
+                                    .count()
+                                    == 1
+                        })
+                    })
+                    .map(|(_, n)| *n)
+                    .sum();
+                needed += own.div_ceil(limit.max(1));
+            }
+            let usable = hexes
+                .iter()
+                .filter(|h| units.iter().any(|(kind, _)| cx.may_enter(**h, kind)))
+                .count() as u32;
+            if needed > usable {
+                sink.push(
+                    Report::new(&META, pointer, format!("classes that may not share a hex need at least {needed} hexes at {limit} per hex, but the zone has {usable}"))
+                        .label(Loc::Value(format!("{}/stacking_limit", side.pointer)), "stacking limit")
+                        .note("A, B and C units never stack together (PRESTAGS 5.32)")
                         .help("check the zone's label and radius, the unit counts and the stacking limit"),
                 );
             }

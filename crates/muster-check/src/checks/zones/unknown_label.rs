@@ -1,4 +1,4 @@
-use crate::checks::context::ScenarioCx;
+use crate::checks::context::{ScenarioCx, unknown_label_help};
 use crate::declare_check;
 use crate::report::{Report, Sink};
 
@@ -24,7 +24,6 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
-    let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
     for side in cx.zoned_sides() {
         for (k, d) in side.forces.deploy.iter().enumerate() {
             let Some(zone) = &d.zone else { continue };
@@ -42,10 +41,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                             pointer,
                             format!("no hex is labelled `{label}` on map `{}`", map.table().map),
                         )
-                        .help_opt(
-                            crate::suggest::did_you_mean(label, known.iter().copied())
-                                .or_else(|| Some(format!("labels: {}", known.join(", ")))),
-                        ),
+                        .help_opt(unknown_label_help(map, label)),
                     );
                 }
             }
