@@ -297,7 +297,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         for f in &system.hexside_features {
             push(format!("hexside feature `{}`", f.id), &f.assumed);
         }
-        if let muster_model::system::GridKind::Table { features } = &system.grid {
+        if let muster_model::system::GridKind::Table { features, .. } = &system.grid {
             for f in features {
                 push(format!("table feature `{}`", f.id), &f.assumed);
             }

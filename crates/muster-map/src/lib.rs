@@ -285,7 +285,7 @@ pub fn compile_table(
         return None;
     };
     let kinds = match &system.grid {
-        GridKind::Table { features } => features.as_slice(),
+        GridKind::Table { features, .. } => features.as_slice(),
         GridKind::Hex { .. } => &[],
     };
     let features: Vec<CompiledFeature> = source
@@ -308,6 +308,9 @@ pub fn compile_table(
                     cover: kind.cover,
                     level: *level,
                     forbidden: kind.forbidden.clone(),
+                    troop_factors: kind.troop_factors.clone(),
+                    crossing_cost: kind.crossing_cost,
+                    march_only: kind.march_only,
                 })
             }
             _ => None,

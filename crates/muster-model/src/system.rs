@@ -93,8 +93,13 @@ pub struct BreakPointRule {
 pub enum GridKind {
     /// Hex map with printed `CCRR` numbers.
     Hex { layout: HexLayout },
-    /// Open table measured in inches (miniatures): the terrain feature kinds it knows.
-    Table { features: Vec<TableFeatureType> },
+    /// Open table measured in inches (miniatures): the terrain feature kinds it knows and
+    /// the cost of turning.
+    Table {
+        features: Vec<TableFeatureType>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        facing_change: Option<FacingChange>,
+    },
 }
 
 /// What a unit kind is for; drives stacking and morale scoring.
@@ -398,8 +403,41 @@ pub struct TableFeatureType {
     /// Unit kinds that may not enter.
     #[serde(default)]
     pub forbidden: Vec<String>,
+    /// Troop types that move at another factor here (Irregulars at full speed in rough
+    /// ground, Knights at 4 in very rough).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troop_factors: Vec<TroopFactor>,
+    /// Flat inches spent to cross (linear obstacles) or to pass (choke points, on top of
+    /// the distance moved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossing_cost: Option<f64>,
+    /// The factor applies only to units in march formation (roads).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub march_only: bool,
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
     pub assumed: Assumed,
+}
+
+/// A troop type's own movement factor in a kind of terrain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TroopFactor {
+    pub troop: String,
+    pub factor: f64,
+}
+
+/// Costs of turning on an open table (Chanson de Geste movement factors).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FacingChange {
+    /// Inches spent per facing change.
+    pub cost: f64,
+    /// Troop types whose first facing change in a move is free.
+    #[serde(default)]
+    pub first_free: Vec<String>,
+    /// Troop types whose facing changes are all free.
+    #[serde(default)]
+    pub all_free: Vec<String>,
 }
 
 /// The broad classes of table terrain.

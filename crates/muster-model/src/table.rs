@@ -127,6 +127,14 @@ pub struct CompiledFeature {
     pub level: Option<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub forbidden: Vec<String>,
+    /// Troop types with their own factor here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub troop_factors: Vec<crate::system::TroopFactor>,
+    /// Flat inches to cross or pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossing_cost: Option<f64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub march_only: bool,
 }
 
 /// Cells of `cell` inches, row-major from the north-west corner; each holds the index

@@ -30,7 +30,7 @@ declare_check! {
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(system) = cx.system else { return };
     let mut known: Vec<&str> = system.terrain.iter().map(|t| t.id.as_str()).collect();
-    if let muster_model::system::GridKind::Table { features } = &system.grid {
+    if let muster_model::system::GridKind::Table { features, .. } = &system.grid {
         // Open tables: the base is open ground or a feature kind.
         known.push("open");
         known.extend(features.iter().map(|f| f.id.as_str()));

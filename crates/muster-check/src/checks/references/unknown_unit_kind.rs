@@ -52,6 +52,31 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         }
     };
     match cx.doc {
+        Document::System(sys) => {
+            if let muster_model::system::GridKind::Table {
+                features,
+                facing_change,
+            } = &sys.grid
+            {
+                for (i, f) in features.iter().enumerate() {
+                    let base = format!("/grid/Table/features/{i}");
+                    for (k, troop) in f.forbidden.iter().enumerate() {
+                        check(format!("{base}/forbidden/{k}"), troop);
+                    }
+                    for (k, t) in f.troop_factors.iter().enumerate() {
+                        check(format!("{base}/troop_factors/{k}/troop"), &t.troop);
+                    }
+                }
+                if let Some(fc) = facing_change {
+                    for (k, troop) in fc.first_free.iter().enumerate() {
+                        check(format!("/grid/Table/facing_change/first_free/{k}"), troop);
+                    }
+                    for (k, troop) in fc.all_free.iter().enumerate() {
+                        check(format!("/grid/Table/facing_change/all_free/{k}"), troop);
+                    }
+                }
+            }
+        }
         Document::Counters(sheet) => {
             for (i, army) in sheet.armies.iter().enumerate() {
                 for (j, c) in army.counters.iter().enumerate() {
