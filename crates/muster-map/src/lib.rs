@@ -201,6 +201,7 @@ pub fn compile_for(
             die_modifier: t.combat.iter().map(die_mod).sum(),
             column_shift: t.combat.iter().map(col_shift).sum(),
             no_retreat: t.combat.contains(&CombatEffect::NoRetreat),
+            fire_protection: t.fire_protection,
         })
         .collect();
 

@@ -258,6 +258,10 @@ pub struct TerrainType {
     pub along_road: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub combat: Vec<CombatEffect>,
+    /// Fire Protection Strength of a hex of this terrain against missile fire (PRESTAGS
+    /// 6.22), if the system uses one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_protection: Option<u8>,
     /// Unit kinds or classes that may not enter (`"*"` for all).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prohibited: Vec<String>,

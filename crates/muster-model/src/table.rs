@@ -55,6 +55,9 @@ pub struct TerrainEntry {
     pub die_modifier: i8,
     pub column_shift: i8,
     pub no_retreat: bool,
+    /// Fire protection strength of the hex, where the system has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire_protection: Option<u8>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
