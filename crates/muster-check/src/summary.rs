@@ -277,6 +277,23 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             });
         }
     }
+    // The `// assumed: reason` comment convention, for values without an `assumed` map.
+    for (name, file) in [Some(&cx.file.loaded.file), cx.map_file()]
+        .into_iter()
+        .flatten()
+        .map(|f| (f.name.clone(), f))
+    {
+        for span in crate::suppress::comments(&file.text) {
+            let body = file.text[span.clone()].trim_start_matches('/').trim();
+            if let Some(reason) = body.strip_prefix("assumed:") {
+                assumed.push(AssumedValue {
+                    item: format!("{name}:{}", file.line_col(span.start).line),
+                    field: "comment".to_string(),
+                    reason: reason.trim().to_string(),
+                });
+            }
+        }
+    }
     if let Some(system) = cx.system {
         let mut push = |item: String, map: &muster_model::Assumed| {
             for (field, reason) in map {

@@ -215,6 +215,10 @@ pub enum KindStats {
         missile: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         victory_points: Option<u16>,
+        /// Points the owner scores for each figure of this type brought off the table
+        /// (the raid's cattle: 5 each), where that differs from `victory_points`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        escort_points: Option<u16>,
     },
 }
 

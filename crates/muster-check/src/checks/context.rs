@@ -498,6 +498,15 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
+    /// The source file of the scenario's map, if it resolves.
+    pub fn map_file(&self) -> Option<&'a std::sync::Arc<crate::source::SourceFile>> {
+        let db = self.file.db;
+        match db.resolve(self.file.index, &self.scenario.map, FileKind::Map) {
+            Resolution::Found(i) => Some(&db.files[i].file),
+            _ => None,
+        }
+    }
+
     /// Name of the side at `index` for messages.
     pub fn side_name(&self, index: Option<usize>) -> String {
         match index.and_then(|i| self.scenario.sides.get(i)) {
