@@ -3,6 +3,8 @@
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 use muster_map::TerrainMap;
 use muster_model::FileKind;
@@ -84,7 +86,7 @@ pub enum Resolution {
 /// All files loaded for one validation, with their ids and compiled maps.
 pub struct Db {
     pub root: PathBuf,
-    pub files: Vec<Loaded>,
+    pub files: Vec<Arc<Loaded>>,
     by_path: HashMap<PathBuf, usize>,
     by_id: HashMap<(FileKind, String), Vec<usize>>,
     maps: HashMap<usize, TerrainMap>,
@@ -106,6 +108,17 @@ impl Db {
     /// Loads `files` (in parallel), then any file they reference by path inside the root,
     /// then compiles every map whose system resolves.
     pub fn load(root: &Path, files: &[PathBuf], display: &(dyn Fn(&Path) -> String + Sync)) -> Db {
+        Self::load_cached(root, files, display, None)
+    }
+
+    /// `load`, reusing the parse of every file whose size and modification time are
+    /// unchanged since it was put in `cache` (watch mode keeps one across rounds).
+    pub fn load_cached(
+        root: &Path,
+        files: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        cache: Option<&ParseCache>,
+    ) -> Db {
         let mut db = Db {
             root: normalize(root),
             files: Vec::new(),
@@ -120,9 +133,12 @@ impl Db {
             pending.sort();
             pending.dedup();
             pending.retain(|p| !db.by_path.contains_key(p));
-            let loaded: Vec<Loaded> = pending
+            let loaded: Vec<Arc<Loaded>> = pending
                 .par_iter()
-                .map(|p| load_path(p, &display(p)))
+                .map(|p| match cache {
+                    Some(cache) => cache.get_or_load(p, display),
+                    None => Arc::new(load_path(p, &display(p))),
+                })
                 .collect();
             pending.clear();
             for l in loaded {
@@ -155,7 +171,7 @@ impl Db {
         db
     }
 
-    fn insert(&mut self, loaded: Loaded) {
+    fn insert(&mut self, loaded: Arc<Loaded>) {
         let index = self.files.len();
         self.by_path.insert(normalize(&loaded.file.path), index);
         if let Some(doc) = &loaded.doc {
@@ -327,9 +343,74 @@ mod tests {
     }
 
     #[test]
+    fn the_parse_cache_reuses_unchanged_files_only() {
+        let dir = std::env::temp_dir().join(format!("muster-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("x.system.ron");
+        std::fs::write(&path, "System(id: \"a\")").unwrap();
+        let cache = ParseCache::default();
+        let name = |p: &Path| p.display().to_string();
+        let first = cache.get_or_load(&path, &name);
+        assert!(Arc::ptr_eq(&first, &cache.get_or_load(&path, &name)));
+        std::fs::write(&path, "System(id: \"abc\")").unwrap();
+        let second = cache.get_or_load(&path, &name);
+        assert!(!Arc::ptr_eq(&first, &second));
+        assert!(second.file.text.contains("abc"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn tells_paths_from_ids() {
         assert!(is_path_reference("../maps/x.map.ron"));
         assert!(is_path_reference("x.ron"));
         assert!(!is_path_reference("jengland"));
+    }
+}
+
+/// Parsed files kept between loads, keyed by path and checked against the file's size
+/// and modification time before reuse.
+#[derive(Default)]
+pub struct ParseCache {
+    entries: Mutex<HashMap<PathBuf, Cached>>,
+}
+
+/// A parse with the modification time and size of the file it was read from.
+struct Cached {
+    modified: Option<SystemTime>,
+    len: u64,
+    loaded: Arc<Loaded>,
+}
+
+impl ParseCache {
+    /// The cached parse of `path` if the file is unchanged, else a fresh one (cached).
+    pub fn get_or_load(
+        &self,
+        path: &Path,
+        display: &(dyn Fn(&Path) -> String + Sync),
+    ) -> Arc<Loaded> {
+        let meta = std::fs::metadata(path).ok();
+        let stamp = (
+            meta.as_ref().and_then(|m| m.modified().ok()),
+            meta.as_ref().map_or(0, |m| m.len()),
+        );
+        if let Ok(entries) = self.entries.lock()
+            && let Some(cached) = entries.get(path)
+            && (cached.modified, cached.len) == stamp
+            && cached.modified.is_some()
+        {
+            return cached.loaded.clone();
+        }
+        let loaded = Arc::new(load_path(path, &display(path)));
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.insert(
+                path.to_path_buf(),
+                Cached {
+                    modified: stamp.0,
+                    len: stamp.1,
+                    loaded: loaded.clone(),
+                },
+            );
+        }
+        loaded
     }
 }

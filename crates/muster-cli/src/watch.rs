@@ -11,7 +11,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use muster_check::load::Document;
-use muster_check::project::{self, Db, normalize};
+use muster_check::project::{self, Db, ParseCache, normalize};
 use muster_check::watch::{DepGraph, FsChange, Recheck, plan};
 use muster_check::{Diagnostic, Severity, config};
 use notify::RecursiveMode;
@@ -28,6 +28,8 @@ struct State<'a> {
     /// Current diagnostics of every watched file (the project file under its own path).
     report: BTreeMap<PathBuf, Vec<Diagnostic>>,
     graph: DepGraph,
+    /// Parses reused while files are unchanged.
+    cache: ParseCache,
     clear: bool,
     compile_dir: Option<PathBuf>,
 }
@@ -55,7 +57,7 @@ impl State<'_> {
         let targets = self.targets();
         let mut files = project::project_files(&self.project.root);
         files.extend(targets.iter().cloned());
-        let db = Db::load(&self.project.root, &files, &name);
+        let db = Db::load_cached(&self.project.root, &files, &name, Some(&self.cache));
         let recheck: Vec<PathBuf> = match only {
             Some(r) if !r.config_changed => {
                 let mut list: Vec<PathBuf> = r
@@ -214,6 +216,7 @@ pub fn run(
         explicit: paths.to_vec(),
         report: BTreeMap::new(),
         graph: DepGraph::default(),
+        cache: ParseCache::default(),
         clear,
         compile_dir,
     };
