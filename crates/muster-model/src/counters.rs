@@ -46,6 +46,10 @@ pub struct Counter {
     /// Fire range in hexes, for missile units.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<u8>,
+    /// What the back of a one-step counter shows once the unit is eliminated but stays
+    /// on the map ("Pillé" baggage, a burnt drakkar).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eliminated_side: Option<String>,
     /// Copies on the sheet.
     #[serde(default = "one")]
     #[schemars(range(min = 1))]

@@ -519,6 +519,9 @@ pub enum VictoryCondition {
     },
     /// What happens when both sides fulfil their goals.
     IfBoth(Outcome),
+    /// `side` wins outright when it fulfils every one of its `Goals` alternatives,
+    /// whatever the other side achieved (Tours: the Franks, both conditions).
+    WinsIfAllMet { side: String },
     /// What happens when neither does.
     IfNeither(Outcome),
 }

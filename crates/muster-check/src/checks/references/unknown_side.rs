@@ -45,6 +45,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             VictoryCondition::Otherwise { side, .. } => ("Otherwise", side),
             VictoryCondition::ExtraTurns { side, .. } => ("ExtraTurns", side),
             VictoryCondition::ShiftOnEliminations { side, .. } => ("ShiftOnEliminations", side),
+            VictoryCondition::WinsIfAllMet { side } => ("WinsIfAllMet", side),
             _ => continue,
         };
         refs.push((format!("/victory/{i}/{variant}/side"), side.as_str()));
