@@ -507,6 +507,23 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
+    /// Every victory goal with the JSON pointer of the goal
+    /// (`/victory/2/Goals/any_of/0/1`).
+    pub fn goals(&self) -> Vec<(String, &'a muster_model::scenario::Goal)> {
+        let mut out = Vec::new();
+        for (i, v) in self.scenario.victory.iter().enumerate() {
+            let VictoryCondition::Goals { any_of, .. } = v else {
+                continue;
+            };
+            for (a, all) in any_of.iter().enumerate() {
+                for (g, goal) in all.iter().enumerate() {
+                    out.push((format!("/victory/{i}/Goals/any_of/{a}/{g}"), goal));
+                }
+            }
+        }
+        out
+    }
+
     /// Name of the side at `index` for messages.
     pub fn side_name(&self, index: Option<usize>) -> String {
         match index.and_then(|i| self.scenario.sides.get(i)) {
@@ -735,11 +752,28 @@ pub fn flood_from_edge(
     seen
 }
 
-/// Help for a label missing from a map: the nearest label, or the list of labels.
-pub fn unknown_label_help(map: &TerrainMap, label: &str) -> Option<String> {
+/// The report for a label a check names that is not on the map, with the nearest label
+/// or the list of labels as help; `None` when the label is there.
+pub fn missing_label(
+    meta: &'static crate::registry::CheckMeta,
+    map: &TerrainMap,
+    pointer: String,
+    label: &str,
+) -> Option<crate::report::Report> {
+    if map.label(label).is_some() {
+        return None;
+    }
     let known: Vec<&str> = map.table().labels.iter().map(|l| l.text.as_str()).collect();
-    crate::suggest::did_you_mean(label, known.iter().copied())
-        .or_else(|| Some(format!("labels: {}", known.join(", "))))
+    let help = crate::suggest::did_you_mean(label, known.iter().copied())
+        .unwrap_or_else(|| format!("labels: {}", known.join(", ")));
+    Some(
+        crate::report::Report::new(
+            meta,
+            pointer,
+            format!("no hex is labelled `{label}` on map `{}`", map.table().map),
+        )
+        .help(help),
+    )
 }
 
 /// A unit of a sample deployment standing in a hex on the map.

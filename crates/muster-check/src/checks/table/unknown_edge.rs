@@ -23,7 +23,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use muster_model::scenario::{BandEntry, Goal, VictoryCondition};
+    use muster_model::scenario::{BandEntry, Goal};
     let Some(table) = cx.table else { return };
     let known: Vec<&str> = table.edges.iter().map(|e| e.name.as_str()).collect();
     let mut refs: Vec<(String, &str)> = Vec::new();
@@ -42,19 +42,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             }
         }
     }
-    for (i, v) in cx.scenario.victory.iter().enumerate() {
-        let VictoryCondition::Goals { any_of, .. } = v else {
-            continue;
-        };
-        for (a, all) in any_of.iter().enumerate() {
-            for (g, goal) in all.iter().enumerate() {
-                if let Goal::Escort { edge, .. } = goal {
-                    refs.push((
-                        format!("/victory/{i}/Goals/any_of/{a}/{g}/Escort/edge"),
-                        edge,
-                    ));
-                }
-            }
+    for (base, goal) in cx.goals() {
+        if let Goal::Escort { edge, .. } = goal {
+            refs.push((format!("{base}/Escort/edge"), edge));
         }
     }
     for (pointer, edge) in refs {

@@ -26,47 +26,40 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     use muster_hex::HexId;
-    use muster_model::scenario::{Goal, VictoryCondition};
+    use muster_model::scenario::Goal;
     let Some(map) = cx.map else { return };
     let grid = map.grid();
-    for (i, v) in cx.scenario.victory.iter().enumerate() {
-        let VictoryCondition::Goals { any_of, .. } = v else {
+    for (base, goal) in cx.goals() {
+        let Goal::Exit {
+            edge,
+            by_road: Some(_),
+            ..
+        } = goal
+        else {
             continue;
         };
-        for (a, all) in any_of.iter().enumerate() {
-            for (g, goal) in all.iter().enumerate() {
-                let Goal::Exit {
-                    edge,
-                    by_road: Some(_),
-                    ..
-                } = goal
-                else {
-                    continue;
-                };
-                let reaches = map
-                    .table()
-                    .hexsides
+        let reaches = map
+            .table()
+            .hexsides
+            .iter()
+            .filter(|s| s.features.iter().any(|f| f == "road"))
+            .any(|s| {
+                [&s.a, &s.b]
                     .iter()
-                    .filter(|s| s.features.iter().any(|f| f == "road"))
-                    .any(|s| {
-                        [&s.a, &s.b]
-                            .iter()
-                            .any(|h| HexId::parse(h).is_ok_and(|h| grid.edges_of(h).contains(edge)))
-                    });
-                if !reaches {
-                    sink.push(
-                        Report::new(
-                            &META,
-                            format!("/victory/{i}/Goals/any_of/{a}/{g}/Exit/edge"),
-                            format!(
-                                "no road reaches the {edge} edge of map `{}`",
-                                map.table().map
-                            ),
-                        )
-                        .help("check the edge, or draw the road to the map edge"),
-                    );
-                }
-            }
+                    .any(|h| HexId::parse(h).is_ok_and(|h| grid.edges_of(h).contains(edge)))
+            });
+        if !reaches {
+            sink.push(
+                Report::new(
+                    &META,
+                    format!("{base}/Exit/edge"),
+                    format!(
+                        "no road reaches the {edge} edge of map `{}`",
+                        map.table().map
+                    ),
+                )
+                .help("check the edge, or draw the road to the map edge"),
+            );
         }
     }
 }

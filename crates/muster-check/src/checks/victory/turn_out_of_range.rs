@@ -50,21 +50,24 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     .label(Loc::Key("/extra_turns".to_string()), "declared here")
                     .help("make the two numbers agree"),
             ),
-            VictoryCondition::Goals { any_of, .. } => {
-                for (a, all) in any_of.iter().enumerate() {
-                    for (g, goal) in all.iter().enumerate() {
-                        let base = format!("/victory/{i}/Goals/any_of/{a}/{g}");
-                        match goal {
-                            Goal::Exit { by_turn: Some(t), .. } => turns.push((format!("{base}/Exit/by_turn"), *t, last)),
-                            Goal::InSea { by_turn: Some(t), .. } => turns.push((format!("{base}/InSea/by_turn"), *t, last)),
-                            Goal::Control { consecutive_turns, .. } if *consecutive_turns > 0 => {
-                                turns.push((format!("{base}/Control/consecutive_turns"), *consecutive_turns, last))
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
+            _ => {}
+        }
+    }
+    for (base, goal) in cx.goals() {
+        match goal {
+            Goal::Exit {
+                by_turn: Some(t), ..
+            } => turns.push((format!("{base}/Exit/by_turn"), *t, last)),
+            Goal::InSea {
+                by_turn: Some(t), ..
+            } => turns.push((format!("{base}/InSea/by_turn"), *t, last)),
+            Goal::Control {
+                consecutive_turns, ..
+            } if *consecutive_turns > 0 => turns.push((
+                format!("{base}/Control/consecutive_turns"),
+                *consecutive_turns,
+                last,
+            )),
             _ => {}
         }
     }

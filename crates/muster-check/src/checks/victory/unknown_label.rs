@@ -1,6 +1,6 @@
-use crate::checks::context::{ScenarioCx, unknown_label_help};
+use crate::checks::context::{ScenarioCx, missing_label};
 use crate::declare_check;
-use crate::report::{Report, Sink};
+use crate::report::Sink;
 
 declare_check! {
     /// ## What it does
@@ -23,42 +23,24 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use muster_model::scenario::{Goal, VictoryCondition};
+    use muster_model::scenario::Goal;
     let Some(map) = cx.map else { return };
-    for (i, v) in cx.scenario.victory.iter().enumerate() {
-        let VictoryCondition::Goals { any_of, .. } = v else {
-            continue;
+    for (base, goal) in cx.goals() {
+        let labels: Vec<(String, &String)> = match goal {
+            Goal::Control { labels, .. } => labels
+                .iter()
+                .enumerate()
+                .map(|(k, l)| (format!("{base}/Control/labels/{k}"), l))
+                .collect(),
+            Goal::Exit {
+                near: Some((label, _)),
+                ..
+            } => vec![(format!("{base}/Exit/near/0"), label)],
+            _ => continue,
         };
-        for (a, all) in any_of.iter().enumerate() {
-            for (g, goal) in all.iter().enumerate() {
-                let base = format!("/victory/{i}/Goals/any_of/{a}/{g}");
-                let labels: Vec<(String, &String)> = match goal {
-                    Goal::Control { labels, .. } => labels
-                        .iter()
-                        .enumerate()
-                        .map(|(k, l)| (format!("{base}/Control/labels/{k}"), l))
-                        .collect(),
-                    Goal::Exit {
-                        near: Some((label, _)),
-                        ..
-                    } => vec![(format!("{base}/Exit/near/0"), label)],
-                    _ => continue,
-                };
-                for (pointer, label) in labels {
-                    if map.label(label).is_none() {
-                        sink.push(
-                            Report::new(
-                                &META,
-                                pointer,
-                                format!(
-                                    "no hex is labelled `{label}` on map `{}`",
-                                    map.table().map
-                                ),
-                            )
-                            .help_opt(unknown_label_help(map, label)),
-                        );
-                    }
-                }
+        for (pointer, label) in labels {
+            if let Some(report) = missing_label(&META, map, pointer, label) {
+                sink.push(report);
             }
         }
     }

@@ -1,6 +1,6 @@
-use crate::checks::context::{ScenarioCx, unknown_label_help};
+use crate::checks::context::{ScenarioCx, missing_label};
 use crate::declare_check;
-use crate::report::{Report, Sink};
+use crate::report::Sink;
 
 declare_check! {
     /// ## What it does
@@ -34,15 +34,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 &mut labels,
             );
             for (pointer, label) in labels {
-                if map.label(label).is_none() {
-                    sink.push(
-                        Report::new(
-                            &META,
-                            pointer,
-                            format!("no hex is labelled `{label}` on map `{}`", map.table().map),
-                        )
-                        .help_opt(unknown_label_help(map, label)),
-                    );
+                if let Some(report) = missing_label(&META, map, pointer, label) {
+                    sink.push(report);
                 }
             }
         }
