@@ -1,8 +1,12 @@
 //! `cargo xtask <task>`: repository chores as Rust code.
 //!
 //! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code;
-//! - `ci`: fmt check, clippy with warnings denied, the whole test suite, then
-//!   `muster validate` on the bundled data;
+//! - `ci`: fmt check, clippy with warnings denied, the whole test suite,
+//!   `muster validate` on the bundled data, the SARIF output against the official
+//!   schema when `MUSTER_SARIF_SCHEMA` names it, then `fresh-clone`;
+//! - `fresh-clone`: clones the repository's committed state into an empty temporary
+//!   folder and runs the README's two commands there;
+//! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
 //! - `bench [N]`: validates the bundled corpus N times (default 20), and measures the
 //!   watch round trip (a file's write to the end of `muster watch`'s printed report)
 //!   over N edits; prints a table of median, fastest and slowest.
@@ -23,8 +27,16 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("codegen") => codegen(),
         Some("ci") => ci(),
+        Some("fresh-clone") => fresh_clone(),
+        Some("sarif-schema") => match args.get(1) {
+            Some(file) => sarif_schema(Path::new(file)),
+            None => Err("usage: cargo xtask sarif-schema FILE".to_string()),
+        },
         Some("bench") => bench(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(20)),
-        _ => Err("usage: cargo xtask <codegen | ci | bench [N]>".to_string()),
+        _ => Err(
+            "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | bench [N]>"
+                .to_string(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,6 +109,117 @@ fn ci() -> Result<(), String> {
         &cargo,
         &["run", "--quiet", "-p", "muster-cli", "--", "validate"],
     )?;
+    println!("==> SARIF output against the official schema");
+    match std::env::var_os("MUSTER_SARIF_SCHEMA") {
+        Some(file) => sarif_schema(Path::new(&file))?,
+        None => println!("not run: MUSTER_SARIF_SCHEMA does not name the SARIF 2.1.0 schema"),
+    }
+    fresh_clone()
+}
+
+/// Clones the committed state of the repository into an empty temporary folder, with
+/// nothing beside it, and runs the README's two commands there. The build folder is
+/// shared with this checkout (`CARGO_TARGET_DIR`) so that dependencies are not built
+/// twice; nothing else is.
+fn fresh_clone() -> Result<(), String> {
+    let root = root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let parent = std::env::temp_dir().join(format!("muster-fresh-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let clone = parent.join("muster");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let result = (|| {
+        let status = Command::new("git")
+            .args(["clone", "--quiet", "--no-hardlinks"])
+            .arg(&root)
+            .arg(&clone)
+            .status()
+            .map_err(|e| format!("cannot start git: {e}"))?;
+        if !status.success() {
+            return Err("git clone failed".to_string());
+        }
+        for (step, args) in [
+            (
+                "fresh clone: cargo run -p muster-cli -- validate",
+                &["run", "-p", "muster-cli", "--", "validate"][..],
+            ),
+            (
+                "fresh clone: cargo test --workspace",
+                &["test", "--workspace"],
+            ),
+        ] {
+            println!("==> {step}");
+            let status = Command::new(&cargo)
+                .args(args)
+                .current_dir(&clone)
+                .env("CARGO_TARGET_DIR", &target)
+                .status()
+                .map_err(|e| format!("{step}: cannot start cargo: {e}"))?;
+            if !status.success() {
+                return Err(format!("{step} failed"));
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&parent);
+    result
+}
+
+/// Runs `muster validate --format sarif` on a copy of the bundled project with two
+/// errors in it (one with a related location) and validates the log against `schema`.
+fn sarif_schema(schema: &Path) -> Result<(), String> {
+    let root = root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let text = std::fs::read_to_string(schema)
+        .map_err(|e| format!("cannot read `{}`: {e}", schema.display()))?;
+    let schema: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("the SARIF schema: {e}"))?;
+    let validator = jsonschema::validator_for(&schema)
+        .map_err(|e| format!("the SARIF schema does not compile: {e}"))?;
+    let dir = std::env::temp_dir().join(format!("muster-sarif-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["scenarios", "maps"] {
+        copy_dir(&root.join(sub), &dir.join(sub)).map_err(|e| format!("copy: {e}"))?;
+    }
+    let scenario = dir.join("scenarios/lrf/jengland.scenario.ron");
+    let original = std::fs::read_to_string(&scenario).map_err(|e| e.to_string())?;
+    let broken = original
+        .replacen("\"1004\"", "\"1704\"", 1)
+        .replacen("\"0504\"", "\"0403\"", 1);
+    if broken == original {
+        return Err("the Jengland scenario no longer has the hexes this step edits".to_string());
+    }
+    std::fs::write(&scenario, broken).map_err(|e| e.to_string())?;
+    let output = Command::new(&cargo)
+        .args(["run", "--quiet", "-p", "muster-cli", "--"])
+        .args(["validate", "--format", "sarif"])
+        .arg("--root")
+        .arg(&dir)
+        .current_dir(&root)
+        .output()
+        .map_err(|e| format!("cannot run muster: {e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    let log: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|e| format!("muster's SARIF output is not JSON: {e}"))?;
+    let results = log["runs"][0]["results"].as_array().map_or(0, Vec::len);
+    if results != 2 {
+        return Err(format!("expected 2 SARIF results, found {results}"));
+    }
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    if !errors.is_empty() {
+        return Err(format!(
+            "the SARIF log does not match the official schema:\n{}",
+            errors.join("\n")
+        ));
+    }
+    println!("the SARIF log ({results} results) matches the official schema");
     Ok(())
 }
 

@@ -109,7 +109,7 @@ pub fn load(root: &Path, display: &dyn Fn(&Path) -> String) -> Config {
 /// Parses the text of a project file.
 pub fn parse(file: SourceFile, root: &Path) -> Config {
     let loaded = Loaded::plain(file);
-    let mut sink = Sink::new(&loaded);
+    let mut sink = Sink::new(&loaded.file);
     let mut config = Config {
         file: Some(loaded.file.path.clone()),
         ..Config::default()

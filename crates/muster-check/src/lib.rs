@@ -21,6 +21,7 @@ pub mod project;
 pub mod registry;
 pub mod report;
 pub mod schema;
+pub mod semantic;
 pub mod source;
 pub mod spans;
 pub mod suggest;
@@ -35,10 +36,10 @@ pub use diagnostic::{Diagnostic, Label, Severity};
 pub use project::Db;
 pub use registry::CheckMeta;
 
-use checks::context::{FileCx, ScenarioCx};
 use checks::{REGISTRY, Runner};
 use rayon::prelude::*;
 use report::Sink;
+use semantic::{FileCx, ScenarioCx};
 
 /// Diagnostics for the files at `indexes` of `db`, sorted by file and position, after
 /// in-file suppressions and the project's check levels.
@@ -56,7 +57,7 @@ pub fn validate(db: &Db, indexes: &[usize], config: &Config) -> Vec<Diagnostic> 
 pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     let loaded = &db.files[index];
     let mut out = loaded.diagnostics.clone();
-    let mut sink = Sink::new(loaded);
+    let mut sink = Sink::new(&loaded.file);
     if let Some(file_cx) = FileCx::new(db, index) {
         for check in REGISTRY {
             if let Runner::File(run) = check.runner {
@@ -72,7 +73,7 @@ pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
         }
     }
     out.extend(sink.finish());
-    let mut sink = Sink::new(loaded);
+    let mut sink = Sink::new(&loaded.file);
     suppress::apply(&loaded.file, &mut out, &mut sink);
     out.extend(sink.finish());
     config.apply(&mut out);

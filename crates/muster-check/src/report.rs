@@ -5,8 +5,10 @@
 use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Label};
-use crate::load::Loaded;
+use std::sync::Arc;
+
 use crate::registry::CheckMeta;
+use crate::source::SourceFile;
 
 /// A place in the current file.
 #[derive(Debug, Clone)]
@@ -85,14 +87,14 @@ impl Report {
 
 /// Collects the reports of one file and turns them into diagnostics.
 pub struct Sink<'a> {
-    loaded: &'a Loaded,
+    file: &'a Arc<SourceFile>,
     out: Vec<Diagnostic>,
 }
 
 impl<'a> Sink<'a> {
-    pub fn new(loaded: &'a Loaded) -> Self {
+    pub fn new(file: &'a Arc<SourceFile>) -> Self {
         Self {
-            loaded,
+            file,
             out: Vec::new(),
         }
     }
@@ -111,7 +113,7 @@ impl<'a> Sink<'a> {
             code: report.meta.code,
             severity: report.meta.severity,
             message: report.message,
-            file: self.loaded.file.clone(),
+            file: self.file.clone(),
             span,
             label: report.label,
             labels,
@@ -125,10 +127,10 @@ impl<'a> Sink<'a> {
     }
 
     fn resolve(&self, loc: &Loc) -> Range<usize> {
-        let text_len = self.loaded.file.text.len();
+        let text_len = self.file.text.len();
         let span = match loc {
             Loc::Span(span) => span.clone(),
-            Loc::Value(pointer) | Loc::Key(pointer) => match self.loaded.index() {
+            Loc::Value(pointer) | Loc::Key(pointer) => match self.file.span_index() {
                 None => 0..0,
                 Some(index) => {
                     let found = index.lookup(pointer);

@@ -1,16 +1,9 @@
-//! JSON Schemas generated from the model, and the schema step of loading: after the
-//! typed parse, the document is validated against its kind's schema to catch what the
-//! Rust types cannot say (counts of at least one, turns from 1).
+//! JSON Schemas generated from the model: the files under `schema/` and what the
+//! loader validates documents against (`load::schema`).
 
-use std::sync::OnceLock;
-
-use jsonschema::Validator;
 use muster_model::FileKind;
 use schemars::schema_for;
 use serde_json::Value;
-
-use crate::checks::structure;
-use crate::report::{Report, Sink};
 
 /// The JSON Schema of a file kind, as written to `schema/<kind>.schema.json`.
 pub fn schema_of(kind: FileKind) -> Value {
@@ -26,76 +19,6 @@ pub fn schema_of(kind: FileKind) -> Value {
 /// The schema of compiled terrain tables (`schema/terrain-table.schema.json`).
 pub fn terrain_table_schema() -> Value {
     schema_for!(muster_model::table::TerrainTable).to_value()
-}
-
-fn validator(kind: FileKind) -> Option<&'static Validator> {
-    static VALIDATORS: OnceLock<Vec<Option<Validator>>> = OnceLock::new();
-    let all = VALIDATORS.get_or_init(|| {
-        FileKind::ALL
-            .into_iter()
-            .map(|k| jsonschema::validator_for(&schema_of(k)).ok())
-            .collect()
-    });
-    let pos = FileKind::ALL.iter().position(|k| *k == kind)?;
-    all[pos].as_ref()
-}
-
-pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
-    let Some(validator) = validator(kind) else {
-        return;
-    };
-    for error in validator.iter_errors(value) {
-        for (pointer, message, rule) in leaf_errors(&error) {
-            sink.push(
-                Report::new(
-                    &structure::SCHEMA_VIOLATION,
-                    pointer.clone(),
-                    format!("value at `{pointer}` is not allowed: {message}"),
-                )
-                .note(format!("schema rule: {rule}")),
-            );
-        }
-    }
-}
-
-/// The errors that say what is wrong. For `oneOf`/`anyOf` (how enums appear in the
-/// schema) the branch that got deepest into the value is the one the author meant; its
-/// errors are reported instead of "not valid under any of the schemas".
-fn leaf_errors(error: &jsonschema::ValidationError) -> Vec<(String, String, String)> {
-    use jsonschema::error::ValidationErrorKind;
-    let context = match error.kind() {
-        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
-            context
-        }
-        _ => {
-            return vec![(
-                error.instance_path().to_string(),
-                error.to_string(),
-                error.schema_path().to_string(),
-            )];
-        }
-    };
-    let depth = |branch: &Vec<jsonschema::ValidationError>| {
-        branch
-            .iter()
-            .map(|e| e.instance_path().to_string().matches('/').count())
-            .max()
-            .unwrap_or(0)
-    };
-    match context
-        .iter()
-        .filter(|b| !b.is_empty())
-        .max_by_key(|b| depth(b))
-    {
-        Some(branch) if depth(branch) > error.instance_path().to_string().matches('/').count() => {
-            branch.iter().flat_map(leaf_errors).collect()
-        }
-        _ => vec![(
-            error.instance_path().to_string(),
-            error.to_string(),
-            error.schema_path().to_string(),
-        )],
-    }
 }
 
 /// Every generated schema as (file name under `schema/`, pretty JSON with a trailing
@@ -139,7 +62,10 @@ mod tests {
     #[test]
     fn every_kind_has_a_schema_that_compiles() {
         for kind in FileKind::ALL {
-            assert!(validator(kind).is_some(), "{kind:?}");
+            assert!(
+                jsonschema::validator_for(&schema_of(kind)).is_ok(),
+                "{kind:?}"
+            );
         }
         assert!(jsonschema::validator_for(&terrain_table_schema()).is_ok());
     }

@@ -2,7 +2,10 @@
 //! the line and column (in characters) that editors show.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
+use crate::spans::{self, Node};
+use line_index::{LineIndex, TextSize, WideEncoding};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Files larger than this are refused with `io::too-large` instead of being parsed.
@@ -17,7 +20,12 @@ pub struct SourceFile {
     /// Name shown in diagnostics (relative to the current folder where possible).
     pub name: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Where lines start and which characters are wider than one byte: every line and
+    /// column in every output format comes from here (a binary search per position).
+    lines: LineIndex,
+    /// The span index of the text, built on first use (only files with something to
+    /// report pay for it).
+    spans: OnceLock<Option<Node>>,
 }
 
 /// A 1-based line and column; the column counts characters, not bytes.
@@ -27,45 +35,97 @@ pub struct LineCol {
     pub column: usize,
 }
 
+/// Longest source line (in bytes) the human renderer prints whole. Longer lines are cut
+/// to a window around the span; context lines longer than this are left out.
+pub const MAX_SHOWN_LINE: usize = 400;
+
+/// Characters shown on either side of a span on a line longer than [`MAX_SHOWN_LINE`].
+const WINDOW_CHARS: usize = 100;
+
 impl SourceFile {
     pub fn new(path: impl Into<PathBuf>, name: impl Into<String>, text: String) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let lines = LineIndex::new(&text);
         Self {
             path: path.into(),
             name: name.into(),
             text,
-            line_starts,
+            lines,
+            spans: OnceLock::new(),
         }
     }
 
-    /// Line and column of a byte offset (clamped to the text, snapped to a char boundary).
-    pub fn line_col(&self, offset: usize) -> LineCol {
+    /// The span index: every value's byte range, looked up by JSON pointer.
+    pub fn span_index(&self) -> Option<&Node> {
+        self.spans.get_or_init(|| spans::parse(&self.text)).as_ref()
+    }
+
+    /// The offset clamped to the text and moved back to a character boundary.
+    fn floor(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let column = self.text[self.line_starts[line]..offset].chars().count() + 1;
+        offset
+    }
+
+    /// The offset clamped to the text and moved forward to a character boundary.
+    fn ceil(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset += 1;
+        }
+        offset
+    }
+
+    fn size(offset: usize) -> TextSize {
+        TextSize::from(u32::try_from(offset).unwrap_or(u32::MAX))
+    }
+
+    /// 0-based line of a byte offset on a character boundary.
+    fn line_of(&self, offset: usize) -> u32 {
+        self.lines
+            .try_line_col(Self::size(offset))
+            .map_or(0, |lc| lc.line)
+    }
+
+    /// Byte range of a 0-based line, its line break included.
+    fn line_range(&self, line: u32) -> std::ops::Range<usize> {
+        self.lines
+            .line(line)
+            .map_or(self.text.len()..self.text.len(), |r| {
+                usize::from(r.start())..usize::from(r.end())
+            })
+    }
+
+    /// Line and column of a byte offset (clamped to the text, snapped to a char boundary).
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = self.floor(offset);
+        let Some(utf8) = self.lines.try_line_col(Self::size(offset)) else {
+            return LineCol { line: 1, column: 1 };
+        };
+        let column = self
+            .lines
+            .to_wide(WideEncoding::Utf32, utf8)
+            .map_or(utf8.col, |w| w.col);
         LineCol {
-            line: line + 1,
-            column,
+            line: utf8.line as usize + 1,
+            column: column as usize + 1,
         }
     }
 
     /// Byte offset of a 1-based line and character column, clamped to the text.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let Ok(line) = u32::try_from(line.saturating_sub(1)) else {
             return self.text.len();
         };
-        let end = self
-            .line_starts
-            .get(line)
-            .map_or(self.text.len(), |e| e.saturating_sub(1));
-        self.text[start..end.max(start)]
-            .char_indices()
+        if self.lines.line(line).is_none() {
+            return self.text.len();
+        }
+        let range = self.line_range(line);
+        let body = self.text[range.clone()].trim_end_matches(['\n', '\r']);
+        body.char_indices()
             .nth(column.saturating_sub(1))
-            .map_or(end.max(start), |(i, _)| start + i)
+            .map_or(range.start + body.len(), |(i, _)| range.start + i)
     }
 
     /// The first offset at or after `offset` that is not whitespace or a comment, so
@@ -105,22 +165,64 @@ impl SourceFile {
 }
 
 impl SourceCode for SourceFile {
+    /// The span with its context lines, found through the line index (no scan from the
+    /// start of the file). Lines longer than [`MAX_SHOWN_LINE`] are not printed whole:
+    /// context lines that long are left out, and a span on such a line is shown in a
+    /// window of [`WINDOW_CHARS`] characters on either side.
     fn read_span<'a>(
         &'a self,
         span: &SourceSpan,
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let inner = self
-            .text
-            .read_span(span, context_lines_before, context_lines_after)?;
+        if span.offset() > self.text.len() {
+            return Err(MietteError::OutOfBounds);
+        }
+        let start = self.floor(span.offset());
+        let end = self
+            .ceil(span.offset().saturating_add(span.len()))
+            .max(start);
+        let first = self.line_of(start);
+        let last = self.line_of(self.floor(end.saturating_sub(1)).max(start));
+        let long = |line: u32| self.line_range(line).len() > MAX_SHOWN_LINE;
+        let (from, to, line) = if context_lines_before == 0 && context_lines_after == 0 {
+            (start, end, first)
+        } else if first == last && long(first) {
+            let range = self.line_range(first);
+            let from = self.text[range.start..start]
+                .char_indices()
+                .rev()
+                .nth(WINDOW_CHARS.saturating_sub(1))
+                .map_or(range.start, |(i, _)| range.start + i);
+            let to = self.text[end..range.end]
+                .char_indices()
+                .nth(WINDOW_CHARS)
+                .map_or(range.end, |(i, _)| end + i);
+            (from, to, first)
+        } else {
+            let mut top = first;
+            while first - top < context_lines_before as u32 && top > 0 && !long(top - 1) {
+                top -= 1;
+            }
+            let mut bottom = last;
+            while bottom - last < context_lines_after as u32
+                && self.lines.line(bottom + 1).is_some_and(|r| !r.is_empty())
+                && !long(bottom + 1)
+            {
+                bottom += 1;
+            }
+            (self.line_range(top).start, self.line_range(bottom).end, top)
+        };
+        let column = self.line_col(from).column - 1;
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
-            inner.data(),
-            *inner.span(),
-            inner.line(),
-            inner.column(),
-            inner.line_count(),
+            &self.text.as_bytes()[from..to],
+            (from, to - from).into(),
+            line as usize,
+            column,
+            // As miette's own readers count it (its renderer merges nearby snippets by
+            // this figure): the line breaks from the start of the file to the end.
+            self.line_of(to) as usize,
         )))
     }
 }

@@ -8,8 +8,8 @@ use muster_model::scenario::MoraleThreshold;
 use muster_model::system::UnitRole;
 use serde::Serialize;
 
-use crate::checks::context::ScenarioCx;
-use crate::checks::morale::max_losses;
+use crate::semantic::ScenarioCx;
+use crate::semantic::morale::max_losses;
 
 #[derive(Debug, Serialize)]
 pub struct ScenarioSummary {
@@ -467,7 +467,7 @@ fn table_summary(cx: &ScenarioCx, index: usize) -> Option<TableSummary> {
         break_point_computed: if f.units.is_empty() {
             None
         } else {
-            crate::checks::derived::break_point(cx, f)
+            crate::semantic::derived::break_point(cx, f)
         },
         break_point_printed: f.break_point.as_ref().map(|b| b.printed),
         vp_computed: if all_figures.is_empty() {

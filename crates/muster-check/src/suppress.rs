@@ -268,16 +268,16 @@ mod tests {
             "(\n    // muster: allow(setup::impassable-terrain) reason: ships\n    x: 1,\n)",
         ));
         let run = |broken: bool| {
-            let mut found = Sink::new(&loaded);
+            let mut found = Sink::new(&loaded.file);
             if broken {
                 found.push(Report::new(
-                    &crate::checks::structure::SYNTAX,
+                    &crate::load::structure::SYNTAX,
                     Loc::Span(0..1),
                     "broken",
                 ));
             }
             let mut diagnostics = found.finish();
-            let mut sink = Sink::new(&loaded);
+            let mut sink = Sink::new(&loaded.file);
             apply(&loaded.file, &mut diagnostics, &mut sink);
             sink.finish()
                 .into_iter()

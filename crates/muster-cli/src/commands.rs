@@ -3,15 +3,17 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::checks::context::{FileCx, ScenarioCx};
 use muster_check::load::Document;
 use muster_check::output::{JsonReport, sarif};
 use muster_check::project::{self, Db, Resolution};
+use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::{ScenarioSummary, summarize};
-use muster_check::{Config, Diagnostic, Severity, checks, config, hooks, schema};
+use muster_check::{Diagnostic, Severity, checks, hooks, schema};
 use muster_model::FileKind;
 
 use crate::cli::{Cli, Command, Format, SummaryFormat};
+use crate::io::{err, errln, out, outln};
+use crate::project::{Project, display_name, expand, write_json};
 use crate::{render, watch};
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -41,7 +43,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Explain { code } => explain(&code),
         Command::Checks => {
             for c in checks::REGISTRY {
-                println!(
+                outln!(
                     "{:<40} {:<8} {}",
                     c.meta.code,
                     c.meta.severity.to_string(),
@@ -52,69 +54,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
     }
-}
-
-/// The project a command works in: its root and settings.
-pub struct Project {
-    pub root: PathBuf,
-    pub config: Config,
-}
-
-impl Project {
-    /// `--root`, else the nearest folder upwards from the first path given (or the current
-    /// folder) holding `muster.toml`, `scenarios/` or `maps/`, else that folder.
-    pub fn open(
-        cwd: &Path,
-        explicit: Option<PathBuf>,
-        paths: &[PathBuf],
-    ) -> Result<Project, String> {
-        for p in paths {
-            if !p.exists() {
-                return Err(format!("`{}` does not exist", p.display()));
-            }
-        }
-        let root = match explicit {
-            Some(root) if root.is_dir() => project::normalize(&root),
-            Some(root) => return Err(format!("project root `{}` is not a folder", root.display())),
-            None => {
-                let start = match paths.first() {
-                    Some(first) if first.is_dir() => project::normalize(first),
-                    Some(first) => project::normalize(first)
-                        .parent()
-                        .map_or(cwd.to_path_buf(), Path::to_path_buf),
-                    None => cwd.to_path_buf(),
-                };
-                let found = start.ancestors().find(|dir| {
-                    dir.join(config::CONFIG_FILE).is_file()
-                        || project::DATA_DIRS.iter().any(|d| dir.join(d).is_dir())
-                });
-                found.unwrap_or(&start).to_path_buf()
-            }
-        };
-        let config = config::load(&root, &display_name(cwd));
-        Ok(Project { root, config })
-    }
-}
-
-pub fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
-    move |p: &Path| {
-        let p = project::normalize(p);
-        p.strip_prefix(cwd)
-            .map_or_else(|_| p.display().to_string(), |r| r.display().to_string())
-    }
-}
-
-/// Expands the paths given on the command line into data files.
-pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            out.extend(project::data_files_under(p));
-        } else {
-            out.push(p.clone());
-        }
-    }
-    out
 }
 
 fn load(
@@ -151,21 +90,18 @@ fn validate(
     match format {
         Format::Human => {
             let handler = render::handler(render::use_colour());
-            for d in &diagnostics {
-                print!("{}", render::diagnostic(&handler, d));
-                println!();
-            }
-            println!("{}", render::summary_line(files, &diagnostics));
+            out!("{}", render::human(&handler, &diagnostics));
+            outln!("{}", render::summary_line(files, &diagnostics));
         }
         Format::Json => {
             let report = JsonReport::new(files, &diagnostics);
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
             );
         }
         Format::Sarif => {
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&sarif::log(&diagnostics))
                     .map_err(|e| e.to_string())?
@@ -173,12 +109,12 @@ fn validate(
         }
         Format::Github => {
             for d in &diagnostics {
-                println!("{}", render::github(d));
+                outln!("{}", render::github(d));
             }
         }
         Format::Short => {
             for d in &diagnostics {
-                println!("{}", render::short(d));
+                outln!("{}", render::short(d));
             }
         }
     }
@@ -221,7 +157,7 @@ fn compile(
     let handler = render::handler(render::use_colour());
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
     for d in &diagnostics {
-        eprint!("{}", render::diagnostic(&handler, d));
+        err!("{}", render::diagnostic(&handler, d));
     }
     // A scenario's own terrain (its terrain modifications applied), else the map's.
     let hex_map = match db.doc(index) {
@@ -254,7 +190,7 @@ fn compile(
         ),
         (None, None) => {
             if failed {
-                eprintln!("{}", render::summary_line(1, &diagnostics));
+                errln!("{}", render::summary_line(1, &diagnostics));
                 return Ok(ExitCode::from(1));
             }
             return Err(format!(
@@ -271,30 +207,16 @@ fn compile(
         }
     };
     if failed {
-        eprintln!("{}", render::summary_line(1, &diagnostics));
-        eprintln!(
+        errln!("{}", render::summary_line(1, &diagnostics));
+        errln!(
             "muster: not writing `{}` because of the errors above",
             output.display()
         );
         return Ok(ExitCode::from(1));
     }
     write_json(&json, &output)?;
-    println!("compiled `{id}` ({what}) to {}", output.display());
+    outln!("compiled `{id}` ({what}) to {}", output.display());
     Ok(ExitCode::SUCCESS)
-}
-
-pub fn write_table(map: &muster_map::TerrainMap, output: &Path) -> Result<(), String> {
-    write_json(&muster_map::to_json(map.table()), output)
-}
-
-/// Writes compiled JSON atomically, creating the folder if needed.
-pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-    }
-    muster_map::write_atomic(output, json.as_bytes())
-        .map_err(|e| format!("cannot write `{}`: {e}", output.display()))
 }
 
 fn summary(
@@ -312,7 +234,7 @@ fn summary(
     let Some(cx) = cx else {
         let handler = render::handler(render::use_colour());
         for d in &diagnostics {
-            eprint!("{}", render::diagnostic(&handler, d));
+            err!("{}", render::diagnostic(&handler, d));
         }
         return Err(format!(
             "`{}` is not a scenario that muster can read",
@@ -321,18 +243,18 @@ fn summary(
     };
     let s = summarize(&cx);
     match format {
-        SummaryFormat::Json => println!(
+        SummaryFormat::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?
         ),
-        SummaryFormat::Human => print!("{}", human_summary(&s, list_assumed)),
+        SummaryFormat::Human => out!("{}", human_summary(&s, list_assumed)),
     }
     let errors = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
     if errors > 0 {
-        eprintln!("muster: the scenario has {errors} error(s); run `muster validate` for details");
+        errln!("muster: the scenario has {errors} error(s); run `muster validate` for details");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -497,21 +419,22 @@ fn human_summary(s: &ScenarioSummary, list_assumed: bool) -> String {
 
 fn explain(code: &str) -> Result<ExitCode, String> {
     if let Some(meta) = checks::find(code) {
-        println!("# {} ({})\n\n{}", meta.code, meta.severity, meta.doc());
+        outln!("# {} ({})\n\n{}", meta.code, meta.severity, meta.doc());
         return Ok(ExitCode::SUCCESS);
     }
     if code == "hooks" {
         for h in hooks::HOOKS {
-            println!("{:<28} {}", h.id, h.summary);
+            outln!("{:<28} {}", h.id, h.summary);
         }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(hook) = hooks::find(code) {
-        println!(
+        outln!(
             "# hook `{}`\n\n{}\n\nparameters (JSON Schema):",
-            hook.id, hook.summary
+            hook.id,
+            hook.summary
         );
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&hook.schema()).map_err(|e| e.to_string())?
         );
@@ -538,14 +461,14 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
             muster_map::write_atomic(&dir.join(name), text.as_bytes())
                 .map_err(|e| format!("cannot write `{name}`: {e}"))?;
         }
-        println!("wrote {} schemas to {}", all.len(), dir.display());
+        outln!("wrote {} schemas to {}", all.len(), dir.display());
         return Ok(ExitCode::SUCCESS);
     }
     let kind = kind.unwrap_or("scenario");
     let wanted = format!("{kind}.schema.json");
     match all.iter().find(|(name, _)| *name == wanted) {
         Some((_, text)) => {
-            print!("{text}");
+            out!("{text}");
             Ok(ExitCode::SUCCESS)
         }
         None => Err(format!(

@@ -5,6 +5,8 @@
 
 mod cli;
 mod commands;
+mod io;
+mod project;
 mod render;
 mod watch;
 
@@ -15,9 +17,15 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match commands::run(args) {
-        Ok(code) => code,
+        Ok(code) => match io::failure() {
+            Some(message) => {
+                io::errln!("muster: {message}");
+                ExitCode::from(2)
+            }
+            None => code,
+        },
         Err(message) => {
-            eprintln!("muster: {message}");
+            io::errln!("muster: {message}");
             ExitCode::from(2)
         }
     }

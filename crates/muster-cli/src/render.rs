@@ -1,6 +1,7 @@
 //! Rendering diagnostics for people: miette's graphical report, colour only on a
 //! terminal and never with `NO_COLOR` set.
 
+use std::borrow::Borrow;
 use std::io::IsTerminal;
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
@@ -29,6 +30,47 @@ pub fn diagnostic(handler: &GraphicalReportHandler, d: &Diagnostic) -> String {
             "{}:{}:{}: {}[{}]: {}\n",
             d.file.name, at.line, at.column, d.severity, d.code, d.message
         );
+    }
+    out
+}
+
+/// Diagnostics on one line beyond which the rest are listed one line each, without
+/// their source: a generated file with thousands of problems on one line stays readable
+/// and its output stays proportional to the number of problems.
+pub const FULL_PER_LINE: usize = 5;
+
+/// Every diagnostic for people, in order: the first [`FULL_PER_LINE`] of each source
+/// line in full, the others of that line in the one-line `short` form after a heading.
+pub fn human<D: Borrow<Diagnostic>>(handler: &GraphicalReportHandler, diagnostics: &[D]) -> String {
+    let diagnostics: Vec<&Diagnostic> = diagnostics.iter().map(Borrow::borrow).collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < diagnostics.len() {
+        let first = diagnostics[i];
+        let line = first.start().line;
+        let same = diagnostics[i..]
+            .iter()
+            .take_while(|d| d.file.name == first.file.name && d.start().line == line)
+            .count();
+        let group = &diagnostics[i..i + same];
+        for d in group.iter().take(FULL_PER_LINE) {
+            out.push_str(&diagnostic(handler, d));
+            out.push('\n');
+        }
+        if same > FULL_PER_LINE {
+            out.push_str(&format!(
+                "{} more on {}:{line}:\n",
+                same - FULL_PER_LINE,
+                first.file.name
+            ));
+            for d in &group[FULL_PER_LINE..] {
+                out.push_str("  ");
+                out.push_str(&short(d));
+                out.push('\n');
+            }
+            out.push('\n');
+        }
+        i += same;
     }
     out
 }
@@ -94,7 +136,64 @@ fn escape_property(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use muster_check::source::SourceFile;
+
     use super::*;
+
+    fn on_one_line(count: usize, text: &str) -> Vec<Diagnostic> {
+        let file = Arc::new(SourceFile::new("a.ron", "a.ron", text.to_string()));
+        (0..count)
+            .map(|i| Diagnostic {
+                code: "geometry::off-map",
+                severity: Severity::Error,
+                message: format!("problem {i}"),
+                file: file.clone(),
+                span: i * 2..i * 2 + 1,
+                label: None,
+                labels: Vec::new(),
+                help: None,
+                note: None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn many_diagnostics_on_one_line_print_the_line_a_bounded_number_of_times() {
+        let line = "x ".repeat(50_000);
+        let diagnostics = on_one_line(1_000, &line);
+        let out = human(&handler(false), &diagnostics);
+        assert_eq!(
+            out.matches("problem ").count(),
+            1_000,
+            "every one is listed"
+        );
+        assert!(out.contains("995 more on a.ron:1:"), "{}", &out[..2000]);
+        // Five full reports, each showing at most a window of the 100,000-byte line.
+        assert!(out.len() < 5 * 2_000 + 1_000 * 80, "{} bytes", out.len());
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_span() {
+        let text = format!("{}ERR{}\n", "a".repeat(5_000), "b".repeat(5_000));
+        let file = Arc::new(SourceFile::new("a.ron", "a.ron", text));
+        let d = Diagnostic {
+            code: "geometry::off-map",
+            severity: Severity::Error,
+            message: "here".to_string(),
+            file,
+            span: 5_000..5_003,
+            label: None,
+            labels: Vec::new(),
+            help: None,
+            note: None,
+        };
+        let out = diagnostic(&handler(false), &d);
+        assert!(out.contains("a.ron:1:5001"), "{out}");
+        assert!(out.contains("ERR"), "{out}");
+        assert!(out.len() < 1_000, "{} bytes: {out}", out.len());
+    }
 
     #[test]
     fn github_escapes() {

@@ -18,7 +18,8 @@ use notify::RecursiveMode;
 use notify::event::{CreateKind, EventKind};
 use notify_debouncer_full::new_debouncer;
 
-use crate::commands::{Project, display_name, expand, write_table};
+use crate::io::{errln, out, outln};
+use crate::project::{Project, display_name, expand, write_table};
 use crate::render;
 
 struct State<'a> {
@@ -128,17 +129,13 @@ impl State<'_> {
     }
 
     fn print(&self, rechecked: &[PathBuf], took: Duration, compiled: &[String]) {
-        use std::io::Write;
         let mut out = String::new();
         if self.clear {
             out.push_str("\x1b[2J\x1b[H");
         }
         let handler = render::handler(render::use_colour());
         let all: Vec<&Diagnostic> = self.report.values().flatten().collect();
-        for d in &all {
-            out.push_str(&render::diagnostic(&handler, d));
-            out.push('\n');
-        }
+        out.push_str(&render::human(&handler, &all));
         for line in compiled {
             out.push_str(line);
             out.push('\n');
@@ -165,9 +162,7 @@ impl State<'_> {
             if warnings == 1 { "" } else { "s" },
             took.as_millis()
         ));
-        let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(out.as_bytes());
-        let _ = stdout.flush();
+        out!("{out}");
     }
 }
 
@@ -268,13 +263,13 @@ pub fn run(
             }
             Ok(Err(errors)) => {
                 for e in errors {
-                    eprintln!("muster: watcher: {e}");
+                    errln!("muster: watcher: {e}");
                 }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
     }
-    println!("[watch] stopped");
+    outln!("[watch] stopped");
     Ok(ExitCode::SUCCESS)
 }

@@ -400,20 +400,11 @@ fn human_output_has_no_colour_when_piped() {
     );
 }
 
-/// The official SARIF 2.1.0 schema, read in place from the shared folder beside the
-/// project (`../shared/schemas/`), never copied into the repository.
-fn sarif_schema() -> jsonschema::Validator {
-    let path = repo()
-        .ancestors()
-        .map(|dir| dir.join("shared/schemas/sarif-schema-2.1.0.json"))
-        .find(|p| p.is_file())
-        .expect("the SARIF 2.1.0 schema is expected at ../shared/schemas/sarif-schema-2.1.0.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    jsonschema::validator_for(&schema).unwrap()
-}
-
+/// The SARIF fields GitHub code scanning reads, checked structurally. The official
+/// schema check runs in `cargo xtask ci` when `MUSTER_SARIF_SCHEMA` names the schema
+/// file (the repository does not carry a copy of it).
 #[test]
-fn sarif_output_validates_against_the_official_schema() {
+fn sarif_output_has_what_code_scanning_reads() {
     let dir = copy_project();
     mutate(
         &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
@@ -432,33 +423,74 @@ fn sarif_output_validates_against_the_official_schema() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let validator = sarif_schema();
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
-    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert!(log["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "muster");
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), muster_check::checks::REGISTRY.len());
+    for rule in rules {
+        assert!(!rule["id"].as_str().unwrap().is_empty());
+        assert!(
+            !rule["shortDescription"]["text"]
+                .as_str()
+                .unwrap()
+                .is_empty()
+        );
+        assert!(!rule["help"]["text"].as_str().unwrap().is_empty());
+        let level = rule["defaultConfiguration"]["level"].as_str().unwrap();
+        assert!(["error", "warning", "note"].contains(&level), "{level}");
+    }
+    let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
+    for result in results {
+        let id = result["ruleId"].as_str().unwrap();
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], id, "ruleIndex points at the rule");
+        assert!(["error", "warning", "note"].contains(&result["level"].as_str().unwrap()));
+        assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+        let location = &result["locations"][0]["physicalLocation"];
+        assert_eq!(
+            location["artifactLocation"]["uri"],
+            "scenarios/lrf/jengland.scenario.ron"
+        );
+        let region = &location["region"];
+        let (start_line, start_column) = (
+            region["startLine"].as_u64().unwrap(),
+            region["startColumn"].as_u64().unwrap(),
+        );
+        let (end_line, end_column) = (
+            region["endLine"].as_u64().unwrap(),
+            region["endColumn"].as_u64().unwrap(),
+        );
+        assert!(start_line > 1 && start_column >= 1);
+        assert!((end_line, end_column) > (start_line, start_column));
+    }
+    let off_map = results
+        .iter()
+        .find(|r| r["ruleId"] == "geometry::off-map")
+        .unwrap();
+    assert_eq!(off_map["level"], "error");
+    let text =
+        std::fs::read_to_string(dir.path().join("scenarios/lrf/jengland.scenario.ron")).unwrap();
+    let region = &off_map["locations"][0]["physicalLocation"]["region"];
+    let line = text
+        .lines()
+        .nth(region["startLine"].as_u64().unwrap() as usize - 1)
+        .unwrap();
+    let column = region["startColumn"].as_u64().unwrap() as usize;
+    let marked: String = line.chars().skip(column - 1).take(6).collect();
+    assert_eq!(marked, "\"1704\"", "the region marks the hex");
     let stacked = results
         .iter()
         .find(|r| r["ruleId"] == "stacking::over-stacked")
         .unwrap();
     assert_eq!(stacked["level"], "error");
     assert!(
-        stacked["locations"][0]["physicalLocation"]["region"]["startLine"]
-            .as_u64()
-            .unwrap()
-            > 1
-    );
-    assert!(
         !stacked["relatedLocations"].as_array().unwrap().is_empty(),
         "the first unit is a related location"
     );
-    let rules = log["runs"][0]["tool"]["driver"]["rules"]
-        .as_array()
-        .unwrap();
-    assert_eq!(rules.len(), muster_check::checks::REGISTRY.len());
 }
 
 #[test]
@@ -638,4 +670,135 @@ fn json_scenarios_are_checked_like_ron() {
             .unwrap()
             .ends_with("jengland.scenario.json")
     );
+}
+
+/// Runs muster in `dir` with its stdout read end already closed, as `| head -0` would
+/// leave it.
+fn with_closed_stdout(dir: &Path, args: &[&str]) -> std::process::Output {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("muster"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_muster_quietly_with_its_usual_exit_code() {
+    for args in [
+        &["validate", "--format", "sarif"][..],
+        &["validate"],
+        &[
+            "summary",
+            "scenarios/lrf/jengland.scenario.ron",
+            "--format",
+            "json",
+        ],
+        &["checks"],
+        &["explain", "geometry::off-map"],
+    ] {
+        let out = with_closed_stdout(&repo(), args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_keeps_the_error_exit_code() {
+    let dir = copy_project();
+    mutate(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "\"1004\"",
+        "\"1704\"",
+    );
+    let out = with_closed_stdout(dir.path(), &["validate", "--format", "short"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_reported_once_with_exit_2() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("Linux provides /dev/full");
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("muster"))
+        .args(["validate", "--format", "json"])
+        .current_dir(repo())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(
+        stderr.matches("muster: cannot write the output").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+/// Multi-byte text before the error on its line: every format gives the same line and
+/// the same column, counted in characters; `json` also gives the byte offset.
+#[test]
+fn columns_count_characters_in_every_format() {
+    let dir = copy_project();
+    let file = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    let line = mutate(&file, "\"1004\"", "/* é漢 */ \"1704\"");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let offset = text.find("\"1704\"").unwrap();
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = text[line_start..offset].chars().count() + 1;
+    assert!(
+        offset - line_start + 1 > column,
+        "the line has multi-byte text"
+    );
+    let name = "scenarios/lrf/jengland.scenario.ron";
+    let run = |format: &str| {
+        let out = muster()
+            .current_dir(dir.path())
+            .args(["validate", "--format", format])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let human = run("human");
+    assert!(
+        human.contains(&format!("[{name}:{line}:{column}]")),
+        "{human}"
+    );
+    let short = run("short");
+    assert!(
+        short.starts_with(&format!("{name}:{line}:{column}: error[geometry::off-map]")),
+        "{short}"
+    );
+    let github = run("github");
+    assert!(
+        github.contains(&format!("line={line},col={column},")),
+        "{github}"
+    );
+    let json: Value = serde_json::from_str(&run("json")).unwrap();
+    let d = &json["diagnostics"][0];
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(line as u64), Some(column as u64))
+    );
+    assert_eq!(d["offset"].as_u64(), Some(offset as u64));
+    assert_eq!(d["end_offset"].as_u64(), Some(offset as u64 + 6));
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"].as_u64(), Some(line as u64));
+    assert_eq!(region["startColumn"].as_u64(), Some(column as u64));
 }

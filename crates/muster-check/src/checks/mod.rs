@@ -4,7 +4,6 @@
 
 pub mod battles;
 pub mod config;
-pub mod context;
 pub mod counters;
 pub mod derived;
 pub mod fleets;
@@ -17,7 +16,6 @@ pub mod reinforcements;
 pub mod sample;
 pub mod setup;
 pub mod stacking;
-pub mod structure;
 pub mod suppression;
 pub mod system;
 pub mod table;
@@ -25,8 +23,9 @@ pub mod traps;
 pub mod victory;
 pub mod zones;
 
-use context::{FileCx, ScenarioCx};
+use crate::semantic::{FileCx, ScenarioCx};
 
+use crate::load::structure;
 use crate::registry::CheckMeta;
 use crate::report::Sink;
 

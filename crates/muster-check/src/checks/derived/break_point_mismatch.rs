@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -28,7 +28,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let Some(printed) = &side.forces.break_point else {
             continue;
         };
-        let Some(total) = super::break_point(cx, side.forces) else {
+        let Some(total) = crate::semantic::derived::break_point(cx, side.forces) else {
             return;
         };
         if total != i64::from(printed.printed) {

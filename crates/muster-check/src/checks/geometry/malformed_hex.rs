@@ -1,8 +1,8 @@
 use muster_hex::HexId;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
 
 declare_check! {
     /// ## What it does

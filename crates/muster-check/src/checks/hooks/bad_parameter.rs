@@ -1,7 +1,7 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::hooks::find;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,7 +1,7 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::hooks::{HOOKS, find};
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

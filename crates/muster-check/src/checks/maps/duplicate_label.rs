@@ -2,9 +2,9 @@ use std::collections::HashMap;
 
 use muster_model::map::Overlay;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::FileCx;
 
 declare_check! {
     /// ## What it does

@@ -3,9 +3,9 @@ use std::collections::HashMap;
 use muster_hex::HexId;
 use muster_model::map::{Area, Overlay};
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::FileCx;
 
 declare_check! {
     /// ## What it does

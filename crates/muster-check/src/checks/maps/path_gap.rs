@@ -1,9 +1,9 @@
 use muster_hex::HexId;
 use muster_model::map::Overlay;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::FileCx;
 
 declare_check! {
     /// ## What it does

@@ -1,9 +1,9 @@
 use muster_model::scenario::MoraleThreshold;
 
-use super::max_losses;
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
+use crate::semantic::morale::max_losses;
 
 declare_check! {
     /// ## What it does

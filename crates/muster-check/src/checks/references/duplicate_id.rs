@@ -1,9 +1,9 @@
 use std::collections::HashMap;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::load::Document;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::FileCx;
 
 declare_check! {
     /// ## What it does

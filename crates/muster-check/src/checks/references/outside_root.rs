@@ -1,8 +1,8 @@
-use super::file_refs;
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::project::Resolution;
 use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
+use crate::semantic::references::file_refs;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

@@ -1,8 +1,8 @@
 use muster_model::map::Overlay;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

@@ -1,9 +1,9 @@
 use muster_model::scenario::VictoryCondition;
 
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::hooks::Hook;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

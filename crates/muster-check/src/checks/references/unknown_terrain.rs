@@ -1,9 +1,9 @@
 use muster_model::map::Overlay;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::hooks::Hook;
 use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

@@ -1,10 +1,10 @@
 use muster_model::scenario::Placement;
 
-use crate::checks::context::FileCx;
 use crate::declare_check;
 use crate::hooks::Hook;
 use crate::load::Document;
 use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
 
 declare_check! {

@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

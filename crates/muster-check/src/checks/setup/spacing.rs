@@ -1,9 +1,9 @@
 use muster_hex::{HexGrid, HexId};
 use muster_model::scenario::Placement;
 
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

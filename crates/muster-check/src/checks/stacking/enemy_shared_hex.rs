@@ -1,7 +1,7 @@
-use super::occupancy;
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::ScenarioCx;
+use crate::semantic::stacking::occupancy;
 
 declare_check! {
     /// ## What it does

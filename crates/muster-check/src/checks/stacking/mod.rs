@@ -2,34 +2,3 @@
 
 pub mod enemy_shared_hex;
 pub mod over_stacked;
-
-use std::collections::BTreeMap;
-
-use muster_hex::HexId;
-
-use crate::checks::context::{ScenarioCx, UnitSlot};
-
-/// A unit standing in a hex at setup.
-pub(crate) struct Occupant<'c, 'a> {
-    pub side: Option<usize>,
-    pub slot: &'c UnitSlot<'a>,
-    /// Pointer of the hex value that puts it there.
-    pub at: String,
-}
-
-/// Units by hex, for placements that name hexes. Within a group the owner chooses who
-/// goes where; units are taken in listed order, which does not change the counts by
-/// role that stacking looks at when a group holds one kind of unit.
-pub(crate) fn occupancy<'c, 'a>(cx: &'c ScenarioCx<'a>) -> BTreeMap<HexId, Vec<Occupant<'c, 'a>>> {
-    let mut out: BTreeMap<HexId, Vec<Occupant>> = BTreeMap::new();
-    for g in &cx.groups {
-        for (slot, (hex, pointer)) in g.units.iter().zip(&g.hexes) {
-            out.entry(*hex).or_default().push(Occupant {
-                side: g.side,
-                slot,
-                at: pointer.clone(),
-            });
-        }
-    }
-    out
-}

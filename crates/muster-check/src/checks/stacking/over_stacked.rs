@@ -1,11 +1,11 @@
 use muster_model::scenario::Placement;
 use muster_model::system::{StackingPolicy, UnitRole};
 
-use super::occupancy;
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::hooks::Hook;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::ScenarioCx;
+use crate::semantic::stacking::occupancy;
 
 declare_check! {
     /// ## What it does

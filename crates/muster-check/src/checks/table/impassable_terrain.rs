@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -24,7 +24,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::checks::table::{footprint, footprint_overlaps, shapes_overlap};
+    use crate::semantic::table::{footprint, footprint_overlaps, shapes_overlap};
     use muster_model::system::{FeatureClass, KindStats};
     let Some(table) = cx.table else { return };
     let troop_ok = |troop: &str, f: &muster_model::table::CompiledFeature| {

@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -25,7 +25,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::checks::table::{footprint, table_size};
+    use crate::semantic::table::{footprint, table_size};
     use muster_map::geometry::extent;
     let Some((width, depth)) = table_size(cx) else {
         return;

@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -25,7 +25,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::checks::table::{footprint, rectangles_overlap};
+    use crate::semantic::table::{footprint, rectangles_overlap};
     // (pointer, unit id, corners) of every unit placed so far.
     type Placed = (String, String, Vec<(f64, f64)>);
     let mut placed: Vec<Placed> = Vec::new();

@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

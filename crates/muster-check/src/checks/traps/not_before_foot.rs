@@ -1,6 +1,6 @@
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -26,7 +26,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::checks::table::{footprint_frame, is_foot};
+    use crate::semantic::table::{footprint_frame, is_foot};
     use muster_map::geometry::extent;
     for side in cx.table_sides() {
         for (t, trap) in side.forces.traps.iter().enumerate() {

@@ -1,8 +1,8 @@
 use muster_model::scenario::VictoryCondition;
 
-use crate::checks::context::ScenarioCx;
 use crate::declare_check;
 use crate::report::{Report, Sink};
+use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
-use crate::checks::context::{ScenarioCx, missing_label};
 use crate::declare_check;
 use crate::report::Sink;
+use crate::semantic::{ScenarioCx, missing_label};
 
 declare_check! {
     /// ## What it does

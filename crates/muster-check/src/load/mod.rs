@@ -3,7 +3,7 @@
 //! a diagnostic with a span; nothing here panics on any input.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use muster_model::FileKind;
 use muster_model::counters::CounterSheet;
@@ -12,11 +12,13 @@ use muster_model::scenario::Scenario;
 use muster_model::system::RulesSystem;
 use serde::de::DeserializeOwned;
 
-use crate::checks::structure;
+pub mod schema;
+pub mod structure;
+
+use crate::Diagnostic;
 use crate::report::{Loc, Report, Sink};
 use crate::source::{MAX_FILE_BYTES, SourceFile};
 use crate::spans::{self, Node};
-use crate::{Diagnostic, schema};
 
 /// A parsed document of one of the four kinds.
 #[derive(Debug, Clone)]
@@ -65,7 +67,6 @@ pub struct Loaded {
     pub kind: Option<FileKind>,
     pub doc: Option<Document>,
     pub diagnostics: Vec<Diagnostic>,
-    index: OnceLock<Option<Node>>,
 }
 
 impl Loaded {
@@ -75,7 +76,6 @@ impl Loaded {
             kind: None,
             doc: None,
             diagnostics: Vec::new(),
-            index: OnceLock::new(),
         }
     }
 
@@ -86,9 +86,7 @@ impl Loaded {
 
     /// The span index, built on first use (only files with something to report pay).
     pub fn index(&self) -> Option<&Node> {
-        self.index
-            .get_or_init(|| spans::parse(&self.file.text))
-            .as_ref()
+        self.file.span_index()
     }
 
     pub fn is_json(&self) -> bool {
@@ -101,7 +99,7 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_BYTES {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
-        let mut sink = Sink::new(&loaded);
+        let mut sink = Sink::new(&loaded.file);
         sink.push(
             Report::new(
                 &structure::TOO_LARGE,
@@ -121,7 +119,7 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
         Ok(bytes) => load_bytes(path, name, bytes),
         Err(err) => {
             let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
-            let mut sink = Sink::new(&loaded);
+            let mut sink = Sink::new(&loaded.file);
             sink.push(Report::new(
                 &structure::UNREADABLE,
                 Loc::Span(0..0),
@@ -141,7 +139,7 @@ pub fn load_bytes(path: &Path, name: &str, bytes: Vec<u8>) -> Loaded {
             let bad = err.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
             let mut loaded = Loaded::new(SourceFile::new(path, name, text));
-            let mut sink = Sink::new(&loaded);
+            let mut sink = Sink::new(&loaded.file);
             sink.push(
                 Report::new(
                     &structure::NOT_TEXT,
@@ -160,7 +158,7 @@ pub fn load_text(file: SourceFile) -> Loaded {
     let mut loaded = Loaded::new(file);
     let kind = detect_kind(&loaded);
     loaded.kind = kind;
-    let mut sink = Sink::new(&loaded);
+    let mut sink = Sink::new(&loaded.file);
     let doc = match kind {
         None => {
             sink.push(
