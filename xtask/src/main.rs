@@ -7,9 +7,15 @@
 //! - `fresh-clone`: clones the repository's committed state into an empty temporary
 //!   folder and runs the README's two commands there;
 //! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
-//! - `bench [N]`: validates the bundled corpus N times (default 20), and measures the
-//!   watch round trip (a file's write to the end of `muster watch`'s printed report)
-//!   over N edits; prints a table of median, fastest and slowest.
+//! - `corpus N DIR`: writes N valid scenarios (RON under `DIR/ron`, JSON twins under
+//!   `DIR/json`) from the bundled Les Rois Francs and PRESTAGS battles;
+//! - `bench [--files N] [--runs R] [--scaling]`: builds muster in release and prints
+//!   muster against floors timed in the same run (see `bench.rs`), one-file latency, a
+//!   99x99 map with 1,000 overlays, 2,000 diagnostics in one file and the watch round
+//!   trip; `--scaling` adds peak RSS at 5,000, 10,000 and 20,000 scenarios.
+
+mod bench;
+mod corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -24,7 +30,32 @@ fn root() -> PathBuf {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let result = dispatch(&args);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench_options(args: &[String]) -> Result<(usize, usize, bool), String> {
+    let (mut files, mut runs, mut scaling) = (10_000, 3, false);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--files" => files = it.next().and_then(|n| n.parse().ok()).ok_or("--files N")?,
+            "--runs" => runs = it.next().and_then(|n| n.parse().ok()).ok_or("--runs R")?,
+            "--scaling" => scaling = true,
+            other => return Err(format!("unknown bench option `{other}`")),
+        }
+    }
+    Ok((files, runs, scaling))
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
         Some("codegen") => codegen(),
         Some("ci") => ci(),
         Some("fresh-clone") => fresh_clone(),
@@ -32,18 +63,30 @@ fn main() -> ExitCode {
             Some(file) => sarif_schema(Path::new(file)),
             None => Err("usage: cargo xtask sarif-schema FILE".to_string()),
         },
-        Some("bench") => bench(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(20)),
+        Some("corpus") => match (args.get(1).and_then(|n| n.parse().ok()), args.get(2)) {
+            (Some(n), Some(dir)) => corpus::write_corpus(&root(), n, Path::new(dir)).map(|c| {
+                println!(
+                    "wrote {} scenarios: {} ({:.0} MB) and {} ({:.0} MB)",
+                    c.scenarios,
+                    c.ron.display(),
+                    c.ron_bytes as f64 / 1e6,
+                    c.json.display(),
+                    c.json_bytes as f64 / 1e6
+                );
+            }),
+            _ => Err("usage: cargo xtask corpus N DIR".to_string()),
+        },
+        Some("bench") => bench(&args[1..]),
+        Some("bench-run") => {
+            let (files, runs, scaling) = bench_options(&args[1..])?;
+            bench::run(&root(), files, runs, scaling)
+        }
+        Some("rusage") => bench::rusage(&args[1..]),
         _ => Err(
-            "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | bench [N]>"
+            "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | \
+             corpus N DIR | bench [--files N] [--runs R] [--scaling]>"
                 .to_string(),
         ),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("xtask: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 
@@ -223,38 +266,39 @@ fn sarif_schema(schema: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn bench(runs: usize) -> Result<(), String> {
+/// Builds muster and xtask in release, runs the measurements from the release xtask
+/// (so that the floors are optimised code too), then the watch round trip.
+fn bench(args: &[String]) -> Result<(), String> {
     let root = root();
+    let (_, runs, _) = bench_options(args)?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     run(
-        "build muster (release)",
+        "build muster and xtask (release)",
         &cargo,
-        &["build", "--quiet", "--release", "-p", "muster-cli"],
+        &[
+            "build",
+            "--quiet",
+            "--release",
+            "-p",
+            "muster-cli",
+            "-p",
+            "xtask",
+        ],
     )?;
-    let binary = root.join("target/release/muster");
-    let files = muster_check::project::project_files(&root).len();
-    let mut times = Vec::new();
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        let status = Command::new(&binary)
-            .args(["validate", "--format", "short"])
-            .current_dir(&root)
-            .stdout(std::process::Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run muster: {e}"))?;
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-        if !status.success() {
-            return Err("the bundled corpus has errors".to_string());
-        }
+    let status = Command::new(root.join("target/release/xtask"))
+        .arg("bench-run")
+        .args(args)
+        .current_dir(&root)
+        .status()
+        .map_err(|e| format!("cannot run the release xtask: {e}"))?;
+    if !status.success() {
+        return Err("bench-run failed".to_string());
     }
-    let (debounce, mut rounds) = watch_round_trips(&root, &binary, runs.max(1))?;
+    let binary = root.join("target/release/muster");
+    let (debounce, mut rounds) = watch_round_trips(&root, &binary, runs.max(5))?;
+    println!();
     println!("| benchmark | files | runs | median ms | fastest ms | slowest ms |");
     println!("|---|---|---|---|---|---|");
-    row(
-        "`muster validate` on the bundled corpus (release build, whole process)",
-        files,
-        &mut times,
-    );
     row(
         &format!(
             "watch round trip: write -> report printed (release build, {debounce} ms debounce)"
@@ -335,7 +379,7 @@ fn watch_round_trips(root: &Path, binary: &Path, edits: usize) -> Result<(u64, V
     result.map(|t| (DEBOUNCE_MS, t))
 }
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+pub(crate) fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;

@@ -1,0 +1,128 @@
+//! [`SpanIndex`]: where every value of a typed result came from, recorded by the
+//! Deserializer itself while it reads, keyed by the serde layout of the value.
+
+use std::borrow::Cow;
+
+use crate::tree::{Node, NodeId, Tree};
+
+/// One step from a value to one of its parts, in serde's data model: a struct field,
+/// a map key or an enum variant name (`Key`), or a list/tuple position (`Index`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpanKey<'de> {
+    Key(Cow<'de, str>),
+    Index(u32),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Record<'de> {
+    pub parent: u32,
+    pub key: SpanKey<'de>,
+    pub node: NodeId,
+}
+
+/// The node of every value the Deserializer read, addressed by path.
+///
+/// Paths follow the serde layout of the typed value, which is exactly the layout of
+/// `serde_json::to_value` of it: `["sides", 0, "forces", "Placed", "setup", 1, "at"]`,
+/// where enum variants are keys (externally tagged), `Option` adds no step and
+/// `Spanned` adds no step. Because the Deserializer records the path while it reads,
+/// paths cannot drift from the serde layout. [`SpanIndex::pointer`] accepts the same
+/// path as a JSON pointer string.
+#[derive(Debug, Clone)]
+pub struct SpanIndex<'de> {
+    tree: &'de Tree,
+    records: Vec<Record<'de>>,
+}
+
+impl<'de> SpanIndex<'de> {
+    pub(crate) fn new(tree: &'de Tree, records: Vec<Record<'de>>) -> Self {
+        Self { tree, records }
+    }
+
+    /// Number of values recorded (the root value is not counted).
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    fn child(&self, parent: u32, step: &SpanKey<'_>) -> Option<u32> {
+        // Records are in pre-order: children of `parent` come after it.
+        let from = if parent == u32::MAX {
+            0
+        } else {
+            parent as usize + 1
+        };
+        let mut i = from;
+        while i < self.records.len() {
+            let r = &self.records[i];
+            if r.parent == parent && r.key == *step {
+                return Some(i as u32);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The node of the value at `path` (an empty path is the top-level value).
+    pub fn get(&self, path: &[SpanKey<'_>]) -> Option<Node<'de>> {
+        let mut cur = u32::MAX;
+        for step in path {
+            cur = self.child(cur, step)?;
+        }
+        if cur == u32::MAX {
+            return self.tree.value();
+        }
+        self.tree.node(self.records[cur as usize].node)
+    }
+
+    /// The node at a JSON pointer (`/sides/0/forces/Placed/setup/1/at`); numeric steps
+    /// match list positions first, then keys.
+    pub fn pointer(&self, pointer: &str) -> Option<Node<'de>> {
+        if pointer.is_empty() {
+            return self.tree.value();
+        }
+        let mut cur = u32::MAX;
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let step = raw.replace("~1", "/").replace("~0", "~");
+            let by_index = step
+                .parse::<u32>()
+                .ok()
+                .and_then(|i| self.child(cur, &SpanKey::Index(i)));
+            cur = match by_index {
+                Some(i) => i,
+                None => self.child(cur, &SpanKey::Key(Cow::Owned(step)))?,
+            };
+        }
+        self.tree.node(self.records[cur as usize].node)
+    }
+
+    /// Every recorded path as a JSON pointer with its node, in reading order.
+    pub fn iter(&self) -> impl Iterator<Item = (String, Node<'de>)> + '_ {
+        (0..self.records.len()).filter_map(move |i| {
+            let node = self.tree.node(self.records[i].node)?;
+            Some((self.pointer_of(i as u32), node))
+        })
+    }
+
+    fn pointer_of(&self, mut i: u32) -> String {
+        let mut steps = Vec::new();
+        while i != u32::MAX {
+            let r = &self.records[i as usize];
+            steps.push(match &r.key {
+                SpanKey::Key(k) => k.replace('~', "~0").replace('/', "~1"),
+                SpanKey::Index(n) => n.to_string(),
+            });
+            i = r.parent;
+        }
+        steps.reverse();
+        let mut out = String::new();
+        for s in steps {
+            out.push('/');
+            out.push_str(&s);
+        }
+        out
+    }
+}

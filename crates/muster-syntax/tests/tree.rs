@@ -1,0 +1,460 @@
+//! Unit tests of the tree, its errors and the Deserializer's errors and spans.
+
+use std::collections::BTreeMap;
+
+use muster_syntax::{
+    CommentAnchor, DeErrorKind, Dialect, NodeKind, Spanned, SyntaxErrorKind, TokenKind, from_tree,
+    from_tree_with_spans, parse, parse_json, parse_ron,
+};
+use serde::Deserialize;
+
+fn concat(text: &str, dialect: Dialect) -> String {
+    parse(text, dialect).tokens().map(|t| t.text).collect()
+}
+
+fn errors(text: &str) -> Vec<(SyntaxErrorKind, std::ops::Range<usize>)> {
+    parse_ron(text)
+        .errors()
+        .iter()
+        .map(|e| (e.kind.clone(), e.range.clone()))
+        .collect()
+}
+
+#[test]
+fn round_trip_is_lossless() {
+    let samples = [
+        "",
+        "\u{FEFF}Scenario(id: \"x\", // c\n /* b /* nested */ */ turns: 5,)",
+        "(a: [1, 2,], b: {\"k\": 'c'}, c: r#\"raw \"q\"\"#, d: Some(North), e: -1.5e3)",
+        "(\"unterminated",
+        "/* unterminated",
+        "é漢 ## @@ \u{85}\u{2028} ...",
+        "{\"a\": [true, false, null, -0.5e+3]}",
+    ];
+    for s in samples {
+        assert_eq!(concat(s, Dialect::Ron), s);
+        assert_eq!(concat(s, Dialect::Json), s);
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut seen = 0;
+    for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
+        for file in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(text) = std::fs::read_to_string(file.path()) {
+                assert_eq!(concat(&text, Dialect::Ron), text);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 10);
+}
+
+#[test]
+fn unclosed_points_at_the_end_and_names_the_opening() {
+    assert_eq!(
+        errors("(a: [1, 2"),
+        vec![
+            (SyntaxErrorKind::Unclosed { open: 4..5 }, 9..9),
+            (SyntaxErrorKind::Unclosed { open: 0..1 }, 9..9),
+        ]
+    );
+    // A wrong closer: the list is unclosed where the `)` stands.
+    assert_eq!(
+        errors("([1, 2)")[0],
+        (SyntaxErrorKind::Unclosed { open: 1..2 }, 6..7)
+    );
+}
+
+#[test]
+fn unterminated_literals_start_at_their_opening() {
+    assert_eq!(
+        errors("(a: \"abc")[0],
+        (SyntaxErrorKind::UnterminatedString, 4..8)
+    );
+    assert_eq!(errors("'a")[0], (SyntaxErrorKind::UnterminatedChar, 0..2));
+    assert_eq!(
+        errors("1 /* x")[0],
+        (SyntaxErrorKind::UnterminatedComment, 2..6)
+    );
+    assert_eq!(
+        errors("r#\"abc")[0],
+        (SyntaxErrorKind::UnterminatedString, 0..6)
+    );
+}
+
+#[test]
+fn unexpected_token_is_the_offending_token() {
+    let text = "[6,,7]";
+    let e = &errors(text)[0];
+    assert!(matches!(e.0, SyntaxErrorKind::UnexpectedToken { .. }));
+    assert_eq!(e.1, 3..4, "the second comma");
+    assert_eq!(
+        errors("(a: 1 b: 2)")[0],
+        (
+            SyntaxErrorKind::UnexpectedToken {
+                expected: "`,` or `)`"
+            },
+            6..7
+        )
+    );
+    assert_eq!(
+        errors("")[0],
+        (
+            SyntaxErrorKind::UnexpectedEof {
+                expected: "a value"
+            },
+            0..0
+        )
+    );
+}
+
+#[test]
+fn invalid_numbers_escapes_and_trailing_text() {
+    assert_eq!(errors("[1x]")[0], (SyntaxErrorKind::InvalidNumber, 1..3));
+    assert_eq!(errors("[1.2.3]")[0], (SyntaxErrorKind::InvalidNumber, 1..6));
+    let (kind, range) = errors("\"a\\qb\"")[0].clone();
+    assert!(matches!(kind, SyntaxErrorKind::InvalidEscape { .. }));
+    assert_eq!(range, 2..4);
+    assert_eq!(
+        errors("1 2 3")[0],
+        (SyntaxErrorKind::TrailingCharacters, 2..5)
+    );
+    let json = parse_json("{\"a\": 01}");
+    assert_eq!(json.errors()[0].kind, SyntaxErrorKind::InvalidNumber);
+    assert_eq!(json.errors()[0].range, 6..8);
+    let json = parse_json("[1,]");
+    assert!(!json.errors().is_empty(), "JSON has no trailing commas");
+}
+
+#[test]
+fn multibyte_text_before_an_error_keeps_byte_offsets() {
+    let text = "(\"é漢\", 6,,)";
+    let e = &errors(text)[0];
+    assert_eq!(&text[e.1.clone()], ",");
+    assert_eq!(e.1.start, text.rfind(",,").map(|i| i + 1).unwrap_or(0));
+}
+
+#[test]
+fn error_at_end_of_file_lies_inside_the_input() {
+    for text in ["[1, 2", "(a:", "\"x", "Some(", "{\"k\":", "é"] {
+        for e in parse_ron(text).errors() {
+            assert!(
+                e.range.start <= e.range.end && e.range.end <= text.len(),
+                "{text:?}: {e:?}"
+            );
+        }
+        for e in parse_json(text).errors() {
+            assert!(e.range.end <= text.len(), "{text:?}: {e:?}");
+        }
+    }
+}
+
+#[test]
+fn depth_is_bounded_without_recursion() {
+    let deep = "[".repeat(200_000);
+    let tree = parse_ron(&deep);
+    let too_deep: Vec<_> = tree
+        .errors()
+        .iter()
+        .filter(|e| e.kind == SyntaxErrorKind::TooDeep)
+        .collect();
+    assert_eq!(too_deep.len(), 1);
+    assert_eq!(too_deep[0].range, 128..129);
+    let closed = format!("{}{}", "(".repeat(300), ")".repeat(300));
+    let tree = parse_ron(&closed);
+    assert!(
+        tree.errors()
+            .iter()
+            .any(|e| e.kind == SyntaxErrorKind::TooDeep)
+    );
+    assert!(
+        !tree
+            .errors()
+            .iter()
+            .any(|e| matches!(e.kind, SyntaxErrorKind::Unclosed { .. }))
+    );
+    let json = format!("{}{}", "[".repeat(129), "]".repeat(129));
+    assert!(
+        parse_json(&json)
+            .errors()
+            .iter()
+            .any(|e| e.kind == SyntaxErrorKind::TooDeep)
+    );
+    let ok = format!("{}{}", "[".repeat(128), "]".repeat(128));
+    assert!(parse_json(&ok).errors().is_empty());
+}
+
+#[test]
+fn bom_is_trivia() {
+    let text = "\u{FEFF}(a: 1)";
+    let tree = parse_ron(text);
+    assert!(tree.errors().is_empty());
+    assert_eq!(tree.tokens().next().map(|t| t.kind), Some(TokenKind::Bom));
+    assert_eq!(tree.value().map(|v| v.range()), Some(3..9));
+    let json = parse_json("\u{FEFF}{}");
+    assert!(json.errors().is_empty());
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Adjustment {
+    points: Spanned<i16>,
+    reason: Spanned<String>,
+}
+
+#[test]
+fn spanned_values_carry_their_range_with_sign() {
+    let text = "(points: -1, reason: \"é\")";
+    let tree = parse_ron(text);
+    let a: Adjustment = from_tree(&tree).expect("reads");
+    assert_eq!(*a.points.get_ref(), -1);
+    assert_eq!(&text[a.points.span()], "-1");
+    assert_eq!(&text[a.reason.span()], "\"é\"");
+    let json = "{\"points\": -1, \"reason\": \"x\"}";
+    let tree = parse_json(json);
+    let a: Adjustment = from_tree(&tree).expect("reads");
+    assert_eq!(&json[a.points.span()], "-1");
+    // serde_json treats the newtype as transparent: the value, without a span.
+    let plain: Adjustment = serde_json::from_str(json).expect("serde_json");
+    assert_eq!(plain.points.span(), 0..0);
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct Unit {
+    counter: String,
+    #[serde(default)]
+    count: u8,
+    at: Place,
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+enum Place {
+    Hexes(Vec<String>),
+    North,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Setup {
+    units: Vec<Unit>,
+}
+
+#[test]
+fn type_errors_say_what_was_found_and_where() {
+    let text = "(units: [(counter: \"a\", count: \"6\", at: North)])";
+    let tree = parse_ron(text);
+    let e = from_tree::<Setup>(&tree).expect_err("a string for a u8");
+    let r = e.range.clone().expect("range");
+    assert_eq!(&text[r], "\"6\"");
+    assert_eq!(e.path_string(), "units[0].count");
+    match &e.kind {
+        DeErrorKind::InvalidType { found, expected } => {
+            assert_eq!(found, "the string \"6\"");
+            assert_eq!(expected, "u8");
+        }
+        other => panic!("{other:?}"),
+    }
+    let text = "(units: [(counter: \"a\", count: -1, at: North)])";
+    let tree = parse_ron(text);
+    let e = from_tree::<Setup>(&tree).expect_err("negative");
+    assert!(e.to_string().contains("negative number"), "{e}");
+    assert_eq!(&text[e.range.clone().expect("range")], "-1");
+    let text = "(units: [(counter: \"a\", count: 300, at: North)])";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("out of range");
+    assert!(matches!(e.kind, DeErrorKind::InvalidValue { .. }), "{e:?}");
+    let text = "(units: (counter: \"a\"))";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("a struct for a list");
+    assert!(e.to_string().contains("a struct"), "{e}");
+}
+
+#[test]
+fn missing_unknown_and_variant_errors_point_at_names() {
+    let text = "Setup(units: [Unit(counter: \"a\")])";
+    let tree = parse_ron(text);
+    let e = from_tree::<Setup>(&tree).expect_err("missing at");
+    assert_eq!(e.kind, DeErrorKind::MissingField { field: "at" });
+    assert_eq!(&text[e.range.clone().expect("range")], "Unit");
+    assert_eq!(&text[e.secondary.clone().expect("end")], ")");
+
+    let text = "(units: [(counter: \"a\", colour: 1, at: North)])";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("unknown field");
+    assert_eq!(&text[e.range.clone().expect("range")], "colour");
+    match e.kind {
+        DeErrorKind::UnknownField { field, expected } => {
+            assert_eq!(field, "colour");
+            assert_eq!(expected, &["counter", "count", "at"]);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let text = "(units: [(counter: \"a\", at: Hexs([\"0101\"]))])";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("unknown variant");
+    assert_eq!(&text[e.range.clone().expect("range")], "Hexs");
+    assert!(
+        matches!(e.kind, DeErrorKind::UnknownVariant { expected, .. } if expected == ["Hexes", "North"])
+    );
+
+    let text = "Wrong(units: [])";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("struct name");
+    assert_eq!(&text[e.range.clone().expect("range")], "Wrong");
+}
+
+#[test]
+fn duplicate_keys_point_at_both() {
+    let text = "(units: [], units: [])";
+    let e = from_tree::<Setup>(&parse_ron(text)).expect_err("duplicate");
+    assert!(matches!(e.kind, DeErrorKind::DuplicateKey { .. }));
+    assert_eq!(e.range, Some(12..17));
+    assert_eq!(e.secondary, Some(1..6));
+
+    let text = "{\"k\": \"a\", \"k\": \"b\"}";
+    for tree in [parse_ron(text), parse_json(text)] {
+        let e = from_tree::<BTreeMap<String, String>>(&tree).expect_err("duplicate");
+        assert_eq!(e.range, Some(11..14));
+        assert_eq!(e.secondary, Some(1..4));
+    }
+}
+
+#[test]
+fn comments_and_the_nodes_they_belong_to() {
+    let text = "(\n    // muster: allow(off-map) reason: printed so\n    at: North,\n    count: 2, // assumed: not printed\n    /* block */ counter: \"a\",\n)";
+    let tree = parse_ron(text);
+    let comments: Vec<_> = tree.comments().collect();
+    assert_eq!(comments.len(), 3);
+    assert_eq!(
+        comments[0].body(),
+        "muster: allow(off-map) reason: printed so"
+    );
+    assert_eq!(comments[1].body(), "assumed: not printed");
+    assert!(comments[2].block);
+    match tree.comment_anchor(&comments[0]) {
+        Some(CommentAnchor::Leading(node)) => {
+            assert_eq!(node.kind(), NodeKind::Field);
+            assert_eq!(node.text(), "at: North");
+        }
+        other => panic!("{other:?}"),
+    }
+    match tree.comment_anchor(&comments[1]) {
+        Some(CommentAnchor::Trailing(node)) => assert_eq!(node.text(), "count: 2"),
+        other => panic!("{other:?}"),
+    }
+    match tree.comment_anchor(&comments[2]) {
+        Some(CommentAnchor::Leading(node)) => assert_eq!(node.name(), Some("counter")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn node_lookup_and_fields() {
+    let text = "Scenario(id: \"x\", sides: [(id: \"a\", forces: Placed(setup: []))])";
+    let tree = parse_ron(text);
+    let root = tree.value().expect("value");
+    assert_eq!(root.kind(), NodeKind::Struct);
+    assert_eq!(root.name(), Some("Scenario"));
+    let id = root.field("id").expect("id");
+    assert_eq!(&text[id.key_range()], "id");
+    assert_eq!(id.value.map(|v| v.text()), Some("\"x\""));
+    let at = text.find("Placed").unwrap_or(0) + 2;
+    let node = tree.node_at(at);
+    assert_eq!(node.kind(), NodeKind::Struct);
+    assert_eq!(node.name(), Some("Placed"));
+    let inner = tree.node_at(text.find("\"a\"").unwrap_or(0));
+    assert_eq!(inner.kind(), NodeKind::String);
+    assert_eq!(inner.parent().map(|p| p.kind()), Some(NodeKind::Field));
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Doc {
+    sides: Vec<Side>,
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Side {
+    at: Place,
+    params: Option<serde_json::Value>,
+}
+
+#[test]
+fn span_index_follows_the_serde_layout() {
+    let text =
+        "(sides: [(at: North), (at: Hexes([\"0101\", \"0202\"]), params: Some({\"k\": [1]}))])";
+    let tree = parse_ron(text);
+    let (doc, spans) = from_tree_with_spans::<Doc>(&tree);
+    assert!(doc.is_ok());
+    let node = spans.pointer("/sides/1/at/Hexes/1").expect("pointer");
+    assert_eq!(node.text(), "\"0202\"");
+    let node = spans.pointer("/sides/1/params/k/0").expect("params");
+    assert_eq!(node.text(), "1");
+    assert_eq!(
+        spans.pointer("/sides/0/at").map(|n| n.text()),
+        Some("North")
+    );
+    assert!(spans.pointer("/sides/2").is_none());
+    assert!(spans.iter().any(|(p, _)| p == "/sides/1/at/Hexes/0"));
+}
+
+#[test]
+fn random_bytes_never_panic_and_stay_inside() {
+    let mut state: u64 = 42;
+    let alphabet: Vec<char> = "()[]{}:,\"'/*#-+._0123456789eExrbaZ \n\té漢\\\u{FEFF}"
+        .chars()
+        .collect();
+    for _ in 0..3000 {
+        let mut s = String::new();
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let len = (state >> 58) as usize;
+        for _ in 0..len {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s.push(alphabet[(state >> 33) as usize % alphabet.len()]);
+        }
+        for dialect in [Dialect::Ron, Dialect::Json] {
+            let tree = parse(&s, dialect);
+            assert_eq!(tree.tokens().map(|t| t.text).collect::<String>(), s);
+            for e in tree.errors() {
+                assert!(e.range.start <= e.range.end && e.range.end <= s.len());
+            }
+            for i in 0..tree_len(&tree) {
+                if let Some(n) = tree.node(node_id(&tree, i)) {
+                    let r = n.range();
+                    assert!(r.start <= r.end && r.end <= s.len());
+                }
+            }
+            let _ = from_tree::<serde_json::Value>(&tree);
+            let _ = from_tree::<Doc>(&tree);
+        }
+    }
+}
+
+fn tree_len(tree: &muster_syntax::Tree) -> usize {
+    let mut n = 0;
+    let mut stack = vec![tree.root()];
+    while let Some(node) = stack.pop() {
+        n += 1;
+        stack.extend(node.children());
+    }
+    n
+}
+
+fn node_id(tree: &muster_syntax::Tree, i: usize) -> muster_syntax::NodeId {
+    let mut stack = vec![tree.root()];
+    let mut k = 0;
+    while let Some(node) = stack.pop() {
+        if k == i {
+            return node.id();
+        }
+        k += 1;
+        stack.extend(node.children());
+    }
+    tree.root().id()
+}

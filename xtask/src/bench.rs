@@ -1,0 +1,345 @@
+//! `cargo xtask bench`: muster against floors timed in the same run, on the same files.
+//!
+//! The floors are what a validator cannot beat: parsing the corpus into the typed model
+//! with `ron` (or `serde_json` for the JSON twins) on one thread, and validating the JSON
+//! twins against the generated schemas with `jsonschema` alone on one thread. muster's
+//! figures are whole processes (`target/release/muster`), measured through
+//! `xtask rusage`, which runs one command as its only child and reads the kernel's
+//! accounting of that child: wall time, CPU time (user + system) and peak RSS.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use muster_model::FileKind;
+
+use crate::corpus::{Corpus, write_corpus};
+
+/// One whole-process measurement.
+#[derive(Clone, Copy, Default)]
+pub struct Usage {
+    pub wall_ms: f64,
+    pub cpu_ms: f64,
+    pub max_rss_kb: i64,
+    pub exit: i32,
+}
+
+/// `xtask rusage CMD ARGS..`: runs the command with its output discarded and prints
+/// `wall_ms cpu_ms max_rss_kb exit` on one line.
+pub fn rusage(args: &[String]) -> Result<(), String> {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let (program, rest) = args.split_first().ok_or("usage: xtask rusage CMD ARGS..")?;
+    let start = Instant::now();
+    let status = Command::new(program)
+        .args(rest)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    let wall = start.elapsed().as_secs_f64() * 1000.0;
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(|e| e.to_string())?;
+    let ms = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1000.0 + t.tv_usec() as f64 / 1000.0;
+    println!(
+        "{wall:.3} {:.3} {} {}",
+        ms(usage.user_time()) + ms(usage.system_time()),
+        usage.max_rss(),
+        status.code().unwrap_or(-1)
+    );
+    Ok(())
+}
+
+fn measure(xtask: &Path, dir: &Path, command: &[&str]) -> Result<Usage, String> {
+    let out = Command::new(xtask)
+        .arg("rusage")
+        .args(command)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run xtask rusage: {e}"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let parse = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (parse(0), parse(1), parse(2), parse(3)) {
+        (Some(wall_ms), Some(cpu_ms), Some(rss), Some(exit)) => Ok(Usage {
+            wall_ms,
+            cpu_ms,
+            max_rss_kb: rss as i64,
+            exit: exit as i32,
+        }),
+        _ => Err(format!(
+            "xtask rusage printed `{text}` ({})",
+            String::from_utf8_lossy(&out.stderr)
+        )),
+    }
+}
+
+/// The run with the median wall time of `runs` measurements.
+fn median_of(runs: usize, mut f: impl FnMut() -> Result<Usage, String>) -> Result<Usage, String> {
+    let mut all = Vec::new();
+    for _ in 0..runs.max(1) {
+        all.push(f()?);
+    }
+    all.sort_by(|a, b| a.wall_ms.total_cmp(&b.wall_ms));
+    Ok(all[all.len() / 2])
+}
+
+fn median_ms(runs: usize, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
+    let mut all = Vec::new();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        f()?;
+        all.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    all.sort_by(f64::total_cmp);
+    Ok(all[all.len() / 2])
+}
+
+fn data_files(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(extension)))
+        .collect();
+    out.sort();
+    out
+}
+
+fn kind_of(path: &Path) -> Option<FileKind> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name
+        .strip_suffix(".ron")
+        .or_else(|| name.strip_suffix(".json"))?;
+    FileKind::ALL
+        .into_iter()
+        .find(|k| stem.ends_with(&format!(".{}", k.name())))
+}
+
+/// The typed parse floor: read and parse every file into its model type, one thread.
+fn typed_floor(files: &[PathBuf], json: bool) -> Result<(), String> {
+    use muster_model::counters::CounterSheet;
+    use muster_model::map::MapSource;
+    use muster_model::scenario::Scenario;
+    use muster_model::system::RulesSystem;
+    fn parse<T: serde::de::DeserializeOwned>(text: &str, json: bool) -> bool {
+        if json {
+            serde_json::from_str::<T>(text).is_ok()
+        } else {
+            ron::Options::default()
+                .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+                .from_str::<T>(text)
+                .is_ok()
+        }
+    }
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let ok = match kind_of(path) {
+            Some(FileKind::System) => parse::<RulesSystem>(&text, json),
+            Some(FileKind::Counters) => parse::<CounterSheet>(&text, json),
+            Some(FileKind::Map) => parse::<MapSource>(&text, json),
+            Some(FileKind::Scenario) => parse::<Scenario>(&text, json),
+            None => continue,
+        };
+        if !ok {
+            return Err(format!("{} does not parse", path.display()));
+        }
+    }
+    Ok(())
+}
+
+/// The schema-only floor: read, parse to a JSON value and validate against the kind's
+/// generated schema, one thread. Validators are built before timing starts.
+fn schema_floor(
+    files: &[PathBuf],
+    validators: &[(FileKind, jsonschema::Validator)],
+) -> Result<(), String> {
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let Some(kind) = kind_of(path) else { continue };
+        if let Some((_, v)) = validators.iter().find(|(k, _)| *k == kind)
+            && !v.is_valid(&value)
+        {
+            return Err(format!("{} fails its schema", path.display()));
+        }
+    }
+    Ok(())
+}
+
+fn mb(kb: i64) -> f64 {
+    kb as f64 / 1024.0
+}
+
+/// A project with one 99x99 map carrying 1,000 terrain overlays, and one map with
+/// 2,000 labels on hexes off the map (2,000 diagnostics in one file).
+fn stress_project(root: &Path, dir: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(dir);
+    crate::copy_dir(&root.join("scenarios/lrf"), &dir.join("scenarios/lrf"))
+        .map_err(|e| e.to_string())?;
+    let maps = dir.join("maps");
+    std::fs::create_dir_all(&maps).map_err(|e| e.to_string())?;
+    let mut big = String::from(
+        "Map(\n    id: \"big\",\n    name: \"Big\",\n    system: \"lrf\",\n    grid: Hex(columns: 99, rows: 99, layout: EvenColumnsDown),\n    base: \"clear\",\n    overlays: [\n",
+    );
+    for i in 0..1000usize {
+        let (c, r) = (i % 97 + 1, (i * 7) % 97 + 1);
+        big += &format!(
+            "        Terrain(terrain: \"woods\", area: List([\"{c:02}{r:02}\", \"{:02}{r:02}\", \"{c:02}{:02}\"])),\n",
+            c + 1,
+            r + 1
+        );
+    }
+    big += "    ],\n)\n";
+    std::fs::write(maps.join("big.map.ron"), big).map_err(|e| e.to_string())?;
+    let mut noisy = String::from(
+        "Map(\n    id: \"noisy\",\n    name: \"Noisy\",\n    system: \"lrf\",\n    grid: Hex(columns: 15, rows: 12, layout: EvenColumnsDown),\n    base: \"clear\",\n    overlays: [\n",
+    );
+    for i in 0..2000usize {
+        noisy += &format!(
+            "        Label(hex: \"{:02}99\", text: \"off the map {i}\"),\n",
+            i % 15 + 1
+        );
+    }
+    noisy += "    ],\n)\n";
+    std::fs::write(maps.join("noisy.map.ron"), noisy).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), String> {
+    let release = root.join("target/release");
+    let (muster, xtask) = (release.join("muster"), release.join("xtask"));
+    let work = root.join("target/bench");
+    println!(
+        "writing a corpus of {files} scenarios under {}",
+        work.display()
+    );
+    let corpus: Corpus = write_corpus(root, files, &work.join("corpus"))?;
+    println!(
+        "corpus: {} scenarios; RON {:.0} MB, JSON {:.0} MB",
+        corpus.scenarios,
+        corpus.ron_bytes as f64 / 1e6,
+        corpus.json_bytes as f64 / 1e6
+    );
+    let validate = [
+        muster.to_str().unwrap_or("muster"),
+        "validate",
+        "--format",
+        "short",
+    ];
+    let ron_files = data_files(&corpus.ron, ".ron");
+    let json_files = data_files(&corpus.json, ".json");
+    let m_ron = median_of(runs, || measure(&xtask, &corpus.ron, &validate))?;
+    let m_json = median_of(runs, || measure(&xtask, &corpus.json, &validate))?;
+    for (what, m) in [("RON", m_ron), ("JSON", m_json)] {
+        if m.exit != 0 {
+            return Err(format!(
+                "muster found errors in the {what} corpus (exit {})",
+                m.exit
+            ));
+        }
+    }
+    let ron_floor = median_ms(runs, || typed_floor(&ron_files, false))?;
+    let json_floor = median_ms(runs, || typed_floor(&json_files, true))?;
+    let validators: Vec<(FileKind, jsonschema::Validator)> = FileKind::ALL
+        .into_iter()
+        .filter_map(|k| {
+            jsonschema::validator_for(&muster_check::schema::schema_of(k))
+                .ok()
+                .map(|v| (k, v))
+        })
+        .collect();
+    let schema_only = median_ms(runs, || schema_floor(&json_files, &validators))?;
+
+    let one = [
+        muster.to_str().unwrap_or("muster"),
+        "validate",
+        "scenarios/lrf/jengland.scenario.ron",
+    ];
+    let m_one = median_of(runs.max(5), || measure(&xtask, root, &one))?;
+    let stress = work.join("stress");
+    stress_project(root, &stress)?;
+    let big = [
+        muster.to_str().unwrap_or("muster"),
+        "validate",
+        "maps/big.map.ron",
+    ];
+    let m_big = median_of(runs, || measure(&xtask, &stress, &big))?;
+    let noisy_human = [
+        muster.to_str().unwrap_or("muster"),
+        "validate",
+        "maps/noisy.map.ron",
+    ];
+    let noisy_short = [
+        muster.to_str().unwrap_or("muster"),
+        "validate",
+        "--format",
+        "short",
+        "maps/noisy.map.ron",
+    ];
+    let m_noisy = median_of(runs, || measure(&xtask, &stress, &noisy_human))?;
+    let m_noisy_short = median_of(runs, || measure(&xtask, &stress, &noisy_short))?;
+
+    println!();
+    println!("| measure | wall ms | CPU ms | peak RSS MB | muster / floor (wall) |");
+    println!("|---|---|---|---|---|");
+    let row = |name: &str, m: &Usage, ratio: Option<f64>| {
+        println!(
+            "| {name} | {:.0} | {:.0} | {:.1} | {} |",
+            m.wall_ms,
+            m.cpu_ms,
+            mb(m.max_rss_kb),
+            ratio.map_or("".to_string(), |r| format!("{r:.2}x"))
+        )
+    };
+    let floor = |name: &str, ms: f64| println!("| {name} | {ms:.0} | {ms:.0} | | |");
+    row(
+        &format!("muster validate, {} RON files", ron_files.len()),
+        &m_ron,
+        Some(m_ron.wall_ms / ron_floor),
+    );
+    floor("floor: typed `ron` parse, 1 thread", ron_floor);
+    row(
+        &format!("muster validate, {} JSON twins", json_files.len()),
+        &m_json,
+        Some(m_json.wall_ms / schema_only),
+    );
+    floor("floor: schema-only `jsonschema`, 1 thread", schema_only);
+    floor("floor: typed `serde_json` parse, 1 thread", json_floor);
+    println!(
+        "| (JSON twins against the typed serde_json floor) | | | | {:.2}x |",
+        m_json.wall_ms / json_floor
+    );
+    row("one file: jengland in the bundled project", &m_one, None);
+    row("99x99 map with 1,000 overlays", &m_big, None);
+    row(
+        "2,000 diagnostics in one file, human format",
+        &m_noisy,
+        None,
+    );
+    row(
+        "2,000 diagnostics in one file, short format",
+        &m_noisy_short,
+        None,
+    );
+    println!(
+        "| human rendering of 2,000 diagnostics (difference) | {:.0} | | | |",
+        m_noisy.wall_ms - m_noisy_short.wall_ms
+    );
+    if scaling {
+        println!();
+        println!("| scenarios | wall ms | CPU ms | peak RSS MB |");
+        println!("|---|---|---|---|");
+        for n in [5_000, 10_000, 20_000] {
+            let c = write_corpus(root, n, &work.join(format!("scale-{n}")))?;
+            let m = median_of(runs, || measure(&xtask, &c.ron, &validate))?;
+            println!(
+                "| {n} | {:.0} | {:.0} | {:.1} |",
+                m.wall_ms,
+                m.cpu_ms,
+                mb(m.max_rss_kb)
+            );
+            let _ = std::fs::remove_dir_all(work.join(format!("scale-{n}")));
+        }
+    }
+    Ok(())
+}
