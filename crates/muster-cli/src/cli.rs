@@ -63,9 +63,12 @@ pub enum Command {
         #[arg(long)]
         assumed: bool,
     },
-    /// Print the documentation of a check code (`setup::off-map`) or a hook id.
+    /// Print the documentation of a check code (`geometry::off-map`, or `off-map` when
+    /// that short name is unique) or of a special-rule hook (`evasion`: its example and
+    /// parameters).
     Explain {
-        /// A check code, a hook id, or `hooks` for the list of hooks.
+        /// A check code (`references::unknown-counter`), its short name when unique
+        /// (`unknown-counter`), a hook id (`evasion`), or `hooks` for the list of hooks.
         code: String,
     },
     /// List every check with its code, severity and summary.

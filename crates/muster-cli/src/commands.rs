@@ -424,21 +424,29 @@ fn explain(code: &str) -> Result<ExitCode, String> {
     }
     if code == "hooks" {
         for h in hooks::HOOKS {
-            outln!("{:<28} {}", h.id, h.summary);
+            outln!("{:<28} {:<9} {}", h.id, h.systems.join(", "), h.summary);
         }
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(hook) = hooks::find(code) {
-        outln!(
-            "# hook `{}`\n\n{}\n\nparameters (JSON Schema):",
-            hook.id,
-            hook.summary
-        );
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&hook.schema()).map_err(|e| e.to_string())?
-        );
+        explain_hook(hook)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    let short: Vec<&str> = checks::REGISTRY
+        .iter()
+        .map(|c| c.meta.code)
+        .filter(|c| c.rsplit("::").next() == Some(code))
+        .collect();
+    match short.as_slice() {
+        [one] => return explain(one),
+        [] => {}
+        many => {
+            return Err(format!(
+                "`{code}` names {} checks: {}; give the whole code",
+                many.len(),
+                many.join(", ")
+            ));
+        }
     }
     let codes = checks::REGISTRY
         .iter()
@@ -450,6 +458,42 @@ fn explain(code: &str) -> Result<ExitCode, String> {
     Err(format!(
         "no check or hook `{code}`{hint} (`muster checks` lists them)"
     ))
+}
+
+/// A hook's page: what it declares, its systems, an example, its parameters in words
+/// and what they name, then the JSON Schema.
+fn explain_hook(hook: &hooks::RegisteredHook) -> Result<(), String> {
+    outln!(
+        "# hook `{}`\n\n{}.\n\nsystem: {}\n\nexample (in a scenario's `special_rules`):\n```ron\n{},\n```\n",
+        hook.id,
+        hook.summary,
+        hook.systems.join(", "),
+        hook.example
+    );
+    let params = hook.parameters_in_words();
+    if params.is_empty() {
+        outln!("parameters: none\n");
+    } else {
+        outln!("parameters:");
+        for p in params {
+            outln!("  - {p}");
+        }
+        outln!();
+    }
+    let refs = hook.references_in_words();
+    if !refs.is_empty() {
+        outln!("checked references:");
+        for r in refs {
+            outln!("  - {r}");
+        }
+        outln!();
+    }
+    outln!("parameters (JSON Schema):");
+    outln!(
+        "{}",
+        serde_json::to_string_pretty(&hook.schema()).map_err(|e| e.to_string())?
+    );
+    Ok(())
 }
 
 fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String> {

@@ -118,6 +118,10 @@ pub static REGISTRY: &[Registered] = &[
         references::unknown_side::META,
         references::unknown_side::run
     ),
+    scenario!(
+        references::wrong_system::META,
+        references::wrong_system::run
+    ),
     file!(geometry::malformed_hex::META, geometry::malformed_hex::run),
     file!(geometry::off_map::META, geometry::off_map::run),
     file!(
@@ -169,6 +173,10 @@ pub static REGISTRY: &[Registered] = &[
         reinforcements::turn_out_of_range::run
     ),
     scenario!(
+        reinforcements::no_entry::META,
+        reinforcements::no_entry::run
+    ),
+    scenario!(
         victory::exit_not_on_edge::META,
         victory::exit_not_on_edge::run
     ),
@@ -182,6 +190,14 @@ pub static REGISTRY: &[Registered] = &[
     ),
     scenario!(hooks::unknown_hook::META, hooks::unknown_hook::run),
     scenario!(hooks::bad_parameter::META, hooks::bad_parameter::run),
+    scenario!(
+        hooks::counter_not_in_scenario::META,
+        hooks::counter_not_in_scenario::run
+    ),
+    scenario!(
+        hooks::counter_wrong_side::META,
+        hooks::counter_wrong_side::run
+    ),
     scenario!(
         derived::vp_total_mismatch::META,
         derived::vp_total_mismatch::run

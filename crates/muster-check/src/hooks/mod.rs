@@ -1,270 +1,320 @@
 //! The special-rule hook registry. A scenario's special rule names a hook id and gives
-//! parameters; each hook here has a typed parameter struct (its JSON Schema checks the
-//! parameters with exact spans), a documentation line, and — for some — an effect on
-//! validation (a terrain exception, a stacking exception).
+//! parameters. Each hook is one file here: its parameter struct (serde + schemars: the
+//! JSON Schema checks the parameters with exact spans) implements [`HookSpec`], which
+//! states the hook's id, the rules systems it belongs to, a summary, a RON example, the
+//! references its parameters make ([`Refs`]) and what it changes in validation
+//! ([`Effect`]). [`HOOKS`] lists them; adding a hook is one file and one line there.
+//!
+//! **Invariant:** the reference checks (`references::unknown-counter`, `unknown-side`,
+//! `unknown-terrain`, `unknown-unit-kind`, `geometry::malformed-hex`, `off-map`) read
+//! hook parameters only through [`Refs`], so every reference of every hook is checked.
 
+mod baggage_carrier;
+mod berserk;
+mod carried_only;
+mod charge_bonus;
+mod describe;
+mod dismount;
+mod evasion;
+mod francisca;
+mod impassable_area;
+mod neutral_activation;
+mod no_end_move_in;
+mod params;
+mod secret_commander_placement;
+mod setup_option;
+mod stacking_override;
+mod viking_ferocity;
+
+use std::fmt::Debug;
 use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use schemars::{JsonSchema, schema_for};
-use serde::{Deserialize, Serialize};
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// `impassable-area`: whole columns that units may not enter, with exceptions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ImpassableArea {
-    /// Map columns that are impassable (`[1]` for the Vilaine or the Meuse).
-    pub columns: Vec<u16>,
-    /// Counter ids that may be placed and move there anyway (drakkars and their riders).
-    #[serde(default)]
-    pub except: Vec<String>,
-    /// The bridge hex that crosses the area, if any.
-    #[serde(default)]
-    pub bridge: Option<String>,
-    /// The only hexes from which the bridge may be entered.
-    #[serde(default)]
-    pub bridge_access: Vec<String>,
+pub use baggage_carrier::BaggageCarrier;
+pub use berserk::Berserk;
+pub use carried_only::CarriedOnly;
+pub use charge_bonus::ChargeBonus;
+pub use dismount::Dismount;
+pub use evasion::Evasion;
+pub use francisca::Francisca;
+pub use impassable_area::ImpassableArea;
+pub use neutral_activation::NeutralActivation;
+pub use no_end_move_in::NoEndMoveIn;
+pub use params::Problem;
+pub use secret_commander_placement::SecretCommanderPlacement;
+pub use setup_option::SetupOption;
+pub use stacking_override::StackingOverride;
+pub use viking_ferocity::VikingFerocity;
+
+/// The rules systems muster ships, by id. A scenario of one of these systems may use
+/// only the hooks of its own system; a system muster does not ship (a home-made
+/// variant, the test fixtures' systems) may use any hook.
+pub const GAMES: &[&str] = &["lrf", "prestags", "cdg", "raid"];
+
+/// One hook: its parameter struct, described. Implemented by every file of this folder.
+pub trait HookSpec: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'static {
+    /// Stable id that scenarios name (`"evasion"`).
+    const ID: &'static str;
+    /// The ids of the rules systems ([`GAMES`]) whose rulebooks have this rule.
+    const SYSTEMS: &'static [&'static str];
+    /// One line: what the rule declares.
+    const SUMMARY: &'static str;
+    /// A special rule using the hook, as written in a scenario of its system's bundled
+    /// data (a test validates it in a copy of such a scenario).
+    const EXAMPLE: &'static str;
+    /// Every reference the parameters make, with the place of each.
+    fn references<'a>(&'a self, refs: &mut Refs<'a>);
+    /// What the hook changes in validation (empty when it changes nothing muster checks).
+    fn effects(&self) -> Vec<Effect<'_>>;
 }
 
-/// `baggage-carrier`: a baggage counter that may carry one unit of a kind (drakkars).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BaggageCarrier {
-    pub counter: String,
-    pub carries_kind: String,
-    #[schemars(range(min = 1))]
-    pub max_carried: u8,
-    /// Only units with at most this movement allowance may be carried.
-    pub max_movement: f64,
+/// Which side a counter named by a hook must belong to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideRule<'a> {
+    /// Any unit of the scenario.
+    Any,
+    /// A neutral unit (not one of a side's).
+    Neutral,
+    /// All the counters of this parameter belong to one side, whichever it is.
+    OneSide,
+    /// A unit of the side with this id.
+    Of(&'a str),
 }
 
-/// `charge-bonus`: a different charge bonus for some counters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChargeBonus {
-    pub counters: Vec<String>,
-    pub bonus: u8,
-    /// Terrain the charged unit must be in; empty means the system's usual charge terrain.
-    #[serde(default)]
-    pub terrain: Vec<String>,
+/// What a reference names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind<'a> {
+    Counter { id: &'a str, side: SideRule<'a> },
+    Side(&'a str),
+    Terrain(&'a str),
+    Hex(&'a str),
+    UnitKind(&'a str),
 }
 
-/// `berserk`: a unit that may charge with a bonus and stays pinned after combat.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Berserk {
-    pub counter: String,
-    pub charge_bonus: u8,
-    pub terrain: Vec<String>,
-    pub pinned_turns: u8,
+/// A reference made by a hook's parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ref<'a> {
+    /// JSON pointer inside `params` (`/counters/2`); [`ParsedHook::pointer`] makes it a
+    /// pointer into the scenario, the place a `Report` names.
+    pub at: String,
+    pub kind: RefKind<'a>,
 }
 
-/// `evasion`: units that may fall back before combat on a die roll (Breton cavalry).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Evasion {
-    pub counters: Vec<String>,
-    #[schemars(range(min = 1, max = 6))]
-    pub roll_at_least: u8,
-    pub retreat_hexes: Vec<u8>,
+/// The references of one hook, collected by [`HookSpec::references`].
+#[derive(Debug, Default)]
+pub struct Refs<'a> {
+    pub items: Vec<Ref<'a>>,
 }
 
-/// `neutral-activation`: a neutral unit that joins a side during play.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NeutralActivation {
-    pub counter: String,
-    pub from_turn: u8,
-    pub joins_other_side_if_attacked_before_turn: u8,
-}
-
-/// `secret-commander-placement`: commanders are placed in secret and revealed together.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SecretCommanderPlacement {}
-
-/// `setup-option`: an optional free setup that hands the first move to the other side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SetupOption {
-    pub side: String,
-    pub plays_first: String,
-    pub max_wood_units: u8,
-    pub max_movement: f64,
-}
-
-/// `francisca`: the Viking optional rule of thrown axes (PRESTAGS Viking 1.0).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Francisca {
-    /// Whether the scenario makes the rule mandatory rather than allowed.
-    #[serde(default)]
-    pub mandatory: bool,
-}
-
-/// `viking-ferocity`: the Viking ferocity rules (PRESTAGS Viking 3.6-3.9).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct VikingFerocity {
-    pub side: String,
-    #[serde(default)]
-    pub mandatory: bool,
-}
-
-/// `stacking-override`: some unit kinds of one side stack to a different limit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StackingOverride {
-    pub side: String,
-    pub kinds: Vec<String>,
-    #[schemars(range(min = 1))]
-    pub limit: u8,
-}
-
-/// `dismount`: units of one kind may dismount and fight as another.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Dismount {
-    pub from: String,
-    #[serde(rename = "as")]
-    pub as_kind: String,
-}
-
-/// `carried-only`: terrain that units may enter only aboard a carrier (river only on fleets).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CarriedOnly {
-    pub terrain: Vec<String>,
-    pub carrier: String,
-}
-
-/// `no-end-move-in`: terrain where no unit may end its movement (fords and bridges).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct NoEndMoveIn {
-    pub terrain: Vec<String>,
-}
-
-/// A hook with parsed parameters.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Hook {
-    ImpassableArea(ImpassableArea),
-    BaggageCarrier(BaggageCarrier),
-    ChargeBonus(ChargeBonus),
-    Berserk(Berserk),
-    Evasion(Evasion),
-    NeutralActivation(NeutralActivation),
-    SecretCommanderPlacement(SecretCommanderPlacement),
-    SetupOption(SetupOption),
-    Francisca(Francisca),
-    VikingFerocity(VikingFerocity),
-    StackingOverride(StackingOverride),
-    Dismount(Dismount),
-    CarriedOnly(CarriedOnly),
-    NoEndMoveIn(NoEndMoveIn),
-}
-
-/// A registered hook: id, what it does, and its parameter schema.
-pub struct HookSpec {
-    pub id: &'static str,
-    pub summary: &'static str,
-    schema: fn() -> Value,
-    parse: fn(Value) -> Result<Hook, serde_json::Error>,
-}
-
-macro_rules! hook {
-    ($id:literal, $ty:ident, $summary:literal) => {
-        HookSpec {
-            id: $id,
-            summary: $summary,
-            schema: || schema_for!($ty).to_value(),
-            parse: |v| serde_json::from_value::<$ty>(v).map(Hook::$ty),
+impl<'a> Refs<'a> {
+    fn push(&mut self, at: String, kind: RefKind<'a>) {
+        self.items.push(Ref { at, kind });
+    }
+    pub fn counter(&mut self, key: &str, id: &'a str, side: SideRule<'a>) {
+        self.push(format!("/{key}"), RefKind::Counter { id, side });
+    }
+    pub fn counters(&mut self, key: &str, ids: &'a [String], side: SideRule<'a>) {
+        for (k, id) in ids.iter().enumerate() {
+            self.push(format!("/{key}/{k}"), RefKind::Counter { id, side });
         }
-    };
+    }
+    pub fn side(&mut self, key: &str, id: &'a str) {
+        self.push(format!("/{key}"), RefKind::Side(id));
+    }
+    pub fn terrain(&mut self, key: &str, ids: &'a [String]) {
+        for (k, id) in ids.iter().enumerate() {
+            self.push(format!("/{key}/{k}"), RefKind::Terrain(id));
+        }
+    }
+    pub fn hex(&mut self, key: &str, id: &'a str) {
+        self.push(format!("/{key}"), RefKind::Hex(id));
+    }
+    pub fn hexes(&mut self, key: &str, ids: &'a [String]) {
+        for (k, id) in ids.iter().enumerate() {
+            self.push(format!("/{key}/{k}"), RefKind::Hex(id));
+        }
+    }
+    pub fn unit_kind(&mut self, key: &str, id: &'a str) {
+        self.push(format!("/{key}"), RefKind::UnitKind(id));
+    }
+    pub fn unit_kinds(&mut self, key: &str, ids: &'a [String]) {
+        for (k, id) in ids.iter().enumerate() {
+            self.push(format!("/{key}/{k}"), RefKind::UnitKind(id));
+        }
+    }
+}
+
+/// A baggage counter that carries a unit (`baggage-carrier`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CarrierEffect<'a> {
+    pub counter: &'a str,
+    pub carries_kind: &'a str,
+    pub max_carried: u8,
+    pub max_movement: f64,
+}
+
+/// What a hook changes in the checks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect<'a> {
+    /// These counters may stand in impassable terrain and closed columns.
+    EnterImpassable(&'a [String]),
+    /// These map columns are closed to units; `open` is a hex (a bridge) that stays open.
+    CloseColumns {
+        columns: &'a [u16],
+        open: Option<&'a str>,
+    },
+    /// A counter that carries units of a kind in its hex (stacking).
+    Carrier(CarrierEffect<'a>),
+    /// Units of these kinds of one side stack to `limit`.
+    StackingLimit {
+        side: &'a str,
+        kinds: &'a [String],
+        limit: u8,
+    },
+}
+
+/// Parsed parameters of any hook, as the checks see them.
+pub trait Hook: Debug + Send + Sync {
+    fn references(&self) -> Vec<Ref<'_>>;
+    fn effects(&self) -> Vec<Effect<'_>>;
+}
+
+impl<T: HookSpec> Hook for T {
+    fn references(&self) -> Vec<Ref<'_>> {
+        let mut refs = Refs::default();
+        HookSpec::references(self, &mut refs);
+        refs.items
+    }
+    fn effects(&self) -> Vec<Effect<'_>> {
+        HookSpec::effects(self)
+    }
+}
+
+/// A registered hook: id, systems, what it does, its example and its parameter schema.
+pub struct RegisteredHook {
+    pub id: &'static str,
+    pub systems: &'static [&'static str],
+    pub summary: &'static str,
+    pub example: &'static str,
+    schema: fn() -> Value,
+    parse: fn(Value) -> Result<Box<dyn Hook>, serde_json::Error>,
+}
+
+fn schema_of<T: HookSpec>() -> Value {
+    schema_for!(T).to_value()
+}
+
+fn parse_as<T: HookSpec>(v: Value) -> Result<Box<dyn Hook>, serde_json::Error> {
+    serde_json::from_value::<T>(v).map(|h| Box::new(h) as Box<dyn Hook>)
+}
+
+impl RegisteredHook {
+    const fn of<T: HookSpec>() -> Self {
+        Self {
+            id: T::ID,
+            systems: T::SYSTEMS,
+            summary: T::SUMMARY,
+            example: T::EXAMPLE,
+            schema: schema_of::<T>,
+            parse: parse_as::<T>,
+        }
+    }
 }
 
 /// Every hook muster knows. Ids are stable.
-pub static HOOKS: &[HookSpec] = &[
-    hook!(
-        "impassable-area",
-        ImpassableArea,
-        "columns no unit may enter, except listed counters; an optional bridge with its only access hexes"
-    ),
-    hook!(
-        "baggage-carrier",
-        BaggageCarrier,
-        "a baggage counter that may carry units of one kind up to a movement allowance (drakkars)"
-    ),
-    hook!(
-        "charge-bonus",
-        ChargeBonus,
-        "a charge bonus that differs from the system's for some counters"
-    ),
-    hook!(
-        "berserk",
-        Berserk,
-        "a unit that may charge with a bonus into listed terrain and is pinned after combat"
-    ),
-    hook!(
-        "evasion",
-        Evasion,
-        "units that may fall back 1-2 hexes before combat on a die roll"
-    ),
-    hook!(
-        "neutral-activation",
-        NeutralActivation,
-        "a neutral unit that one side may activate from a turn on, or that joins the other side if attacked"
-    ),
-    hook!(
-        "secret-commander-placement",
-        SecretCommanderPlacement,
-        "commanders are placed in secret and revealed at the end of setup"
-    ),
-    hook!(
-        "setup-option",
-        SetupOption,
-        "an optional free setup for one side that gives the first move to the other"
-    ),
-    hook!(
-        "francisca",
-        Francisca,
-        "the Viking francisca (thrown axe) optional rule is in play"
-    ),
-    hook!(
-        "viking-ferocity",
-        VikingFerocity,
-        "the Viking ferocity rules apply to one side"
-    ),
-    hook!(
-        "stacking-override",
-        StackingOverride,
-        "some unit kinds of one side stack to their own limit"
-    ),
-    hook!(
-        "dismount",
-        Dismount,
-        "units of one kind may dismount and fight as another kind"
-    ),
-    hook!(
-        "carried-only",
-        CarriedOnly,
-        "terrain that units may enter only aboard a carrier (fleets on rivers)"
-    ),
-    hook!(
-        "no-end-move-in",
-        NoEndMoveIn,
-        "terrain in which no unit may end its movement"
-    ),
+pub static HOOKS: &[RegisteredHook] = &[
+    RegisteredHook::of::<ImpassableArea>(),
+    RegisteredHook::of::<BaggageCarrier>(),
+    RegisteredHook::of::<ChargeBonus>(),
+    RegisteredHook::of::<Berserk>(),
+    RegisteredHook::of::<Evasion>(),
+    RegisteredHook::of::<NeutralActivation>(),
+    RegisteredHook::of::<SecretCommanderPlacement>(),
+    RegisteredHook::of::<SetupOption>(),
+    RegisteredHook::of::<Francisca>(),
+    RegisteredHook::of::<VikingFerocity>(),
+    RegisteredHook::of::<StackingOverride>(),
+    RegisteredHook::of::<Dismount>(),
+    RegisteredHook::of::<CarriedOnly>(),
+    RegisteredHook::of::<NoEndMoveIn>(),
 ];
 
-pub fn find(id: &str) -> Option<&'static HookSpec> {
+pub fn find(id: &str) -> Option<&'static RegisteredHook> {
     HOOKS.iter().find(|h| h.id == id)
 }
 
-impl HookSpec {
+/// The hooks a scenario of system `system` may use: its own when it is one of [`GAMES`],
+/// every hook otherwise.
+pub fn hooks_of(system: Option<&str>) -> Vec<&'static RegisteredHook> {
+    match system {
+        Some(s) if GAMES.contains(&s) => HOOKS.iter().filter(|h| h.systems.contains(&s)).collect(),
+        _ => HOOKS.iter().collect(),
+    }
+}
+
+/// A special rule whose hook is known and whose parameters parse.
+#[derive(Debug)]
+pub struct ParsedHook {
+    /// Index of the rule in `special_rules`.
+    pub rule: usize,
+    pub spec: &'static RegisteredHook,
+    pub hook: Box<dyn Hook>,
+}
+
+impl ParsedHook {
+    /// The pointer into the scenario of a place inside the parameters (`/counters/0`).
+    pub fn pointer(&self, at: &str) -> String {
+        format!("/special_rules/{}/params{at}", self.rule)
+    }
+
+    pub fn references(&self) -> Vec<Ref<'_>> {
+        self.hook.references()
+    }
+
+    pub fn effects(&self) -> Vec<Effect<'_>> {
+        self.hook.effects()
+    }
+}
+
+impl Debug for RegisteredHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "hook `{}`", self.id)
+    }
+}
+
+/// Parses every special rule of a scenario whose hook is known and whose parameters
+/// parse; the hook checks report the others.
+pub fn parse_rules(rules: &[muster_model::scenario::SpecialRule]) -> Vec<ParsedHook> {
+    rules
+        .iter()
+        .enumerate()
+        .filter_map(|(rule, r)| {
+            let spec = find(&r.hook)?;
+            Some(ParsedHook {
+                rule,
+                spec,
+                hook: spec.parse(&r.params).ok()?,
+            })
+        })
+        .collect()
+}
+
+impl RegisteredHook {
     pub fn schema(&self) -> Value {
         (self.schema)()
+    }
+
+    /// The parameter names, in the order of the struct.
+    pub fn parameter_names(&self) -> Vec<String> {
+        self.schema()
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
     }
 
     fn validator(&self) -> Option<&'static Validator> {
@@ -280,24 +330,27 @@ impl HookSpec {
     }
 
     /// Checks parameters against the hook's schema. Returns the parsed hook, or the
-    /// problems as (JSON pointer inside `params`, message).
-    pub fn parse(&self, params: &Value) -> Result<Hook, Vec<(String, String)>> {
+    /// problems in muster's words, each with its place inside `params`.
+    pub fn parse(&self, params: &Value) -> Result<Box<dyn Hook>, Vec<Problem>> {
         // A hook without parameters takes `{}`.
         let params = if params.is_null() {
             Value::Object(Default::default())
         } else {
             params.clone()
         };
+        let mut problems = params::unknown_keys(self, &params);
         if let Some(validator) = self.validator() {
-            let errors: Vec<(String, String)> = validator
-                .iter_errors(&params)
-                .map(|e| (e.instance_path().to_string(), e.to_string()))
-                .collect();
-            if !errors.is_empty() {
-                return Err(errors);
-            }
+            problems.extend(
+                validator
+                    .iter_errors(&params)
+                    .filter_map(|e| params::problem(&e)),
+            );
         }
-        (self.parse)(params).map_err(|e| vec![(String::new(), e.to_string())])
+        params::drop_missing_suggested(&mut problems);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        (self.parse)(params).map_err(|e| vec![Problem::at_value(String::new(), e.to_string())])
     }
 }
 
@@ -311,7 +364,9 @@ mod tests {
         let hook = find("evasion").unwrap();
         let parsed =
             hook.parse(&json!({"counters": ["a"], "roll_at_least": 5, "retreat_hexes": [1, 2]}));
-        assert!(matches!(parsed, Ok(Hook::Evasion(_))));
+        let parsed = parsed.unwrap();
+        let refs = parsed.references();
+        assert_eq!(refs[0].at, "/counters/0");
         assert!(
             find("secret-commander-placement")
                 .unwrap()
@@ -326,10 +381,37 @@ mod tests {
         let errors = hook
             .parse(&json!({"counters": ["a"], "bonus": "two"}))
             .unwrap_err();
-        assert_eq!(errors[0].0, "/bonus");
+        assert_eq!(errors[0].pointer, "/bonus");
+        assert_eq!(
+            errors[0].message,
+            "`bonus` must be an integer, found the string \"two\""
+        );
         let errors = hook
-            .parse(&json!({"counters": ["a"], "bonus": 1, "extra": 1}))
+            .parse(&json!({"counters": ["a"], "bonus": 1, "extra": 1, "bonnus": 2}))
             .unwrap_err();
-        assert!(errors[0].1.contains("extra"), "{errors:?}");
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors.iter().all(|e| e.at_key), "{errors:?}");
+        assert_eq!(errors[1].help.as_deref(), Some("did you mean `bonus`?"));
+    }
+
+    #[test]
+    fn every_hook_has_a_system_an_example_and_a_unique_id() {
+        for (i, h) in HOOKS.iter().enumerate() {
+            assert!(!h.systems.is_empty(), "{}", h.id);
+            assert!(h.systems.iter().all(|s| GAMES.contains(s)), "{}", h.id);
+            assert!(
+                h.example.contains(&format!("hook: \"{}\"", h.id)),
+                "{}",
+                h.id
+            );
+            assert!(HOOKS[..i].iter().all(|o| o.id != h.id), "{}", h.id);
+        }
+    }
+
+    #[test]
+    fn unknown_systems_may_use_every_hook() {
+        assert_eq!(hooks_of(Some("test")).len(), HOOKS.len());
+        assert!(hooks_of(Some("lrf")).iter().all(|h| h.systems == ["lrf"]));
+        assert!(hooks_of(Some("cdg")).is_empty());
     }
 }

@@ -9,7 +9,7 @@ use muster_model::map::{Area, MapSource, Overlay};
 use muster_model::scenario::{Forces, Placement, Scenario, VictoryCondition};
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
-use crate::hooks::{self, Hook};
+use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
 use crate::load::{Document, Loaded};
 use crate::project::{Db, Resolution};
 
@@ -37,6 +37,9 @@ pub struct FileCx<'a> {
     pub system: Option<&'a RulesSystem>,
     /// The grid hex ids in this file must lie on: the map's own, or a scenario's map.
     pub grid: Option<HexGrid>,
+    /// A scenario's special rules whose hook is known and whose parameters parse,
+    /// parsed once here (empty for other files).
+    pub hooks: Vec<ParsedHook>,
 }
 
 impl<'a> FileCx<'a> {
@@ -67,6 +70,10 @@ impl<'a> FileCx<'a> {
             Document::Scenario(_) => db.scenario_map(index).map(|m| *m.grid()),
             _ => None,
         };
+        let hooks = match doc {
+            Document::Scenario(s) => hooks::parse_rules(&s.special_rules),
+            _ => Vec::new(),
+        };
         Some(Self {
             db,
             index,
@@ -74,6 +81,7 @@ impl<'a> FileCx<'a> {
             doc,
             system,
             grid,
+            hooks,
         })
     }
 
@@ -92,7 +100,7 @@ impl<'a> FileCx<'a> {
     }
 
     /// Every hex id written in the file, with its pointer.
-    pub fn hex_refs(&self) -> Vec<HexRef<'a>> {
+    pub fn hex_refs(&self) -> Vec<HexRef<'_>> {
         let mut out = Vec::new();
         match self.doc {
             Document::Map(map) => {
@@ -164,21 +172,10 @@ impl<'a> FileCx<'a> {
                         area_refs(&format!("/victory/{i}/ExitUnits/hexes"), hexes, &mut out);
                     }
                 }
-                for (i, rule) in s.special_rules.iter().enumerate() {
-                    for key in ["bridge"] {
-                        if let Some(h) = rule.params.get(key).and_then(|v| v.as_str()) {
-                            out.push(hex_ref(format!("/special_rules/{i}/params/{key}"), h));
-                        }
-                    }
-                    if let Some(list) = rule.params.get("bridge_access").and_then(|v| v.as_array())
-                    {
-                        for (k, h) in list.iter().enumerate() {
-                            if let Some(h) = h.as_str() {
-                                out.push(hex_ref(
-                                    format!("/special_rules/{i}/params/bridge_access/{k}"),
-                                    h,
-                                ));
-                            }
+                for hook in &self.hooks {
+                    for r in hook.references() {
+                        if let RefKind::Hex(h) = r.kind {
+                            out.push(hex_ref(hook.pointer(&r.at), h));
                         }
                     }
                 }
@@ -326,8 +323,6 @@ pub struct ScenarioCx<'a> {
     /// The compiled open table, for table maps.
     pub table: Option<&'a muster_model::table::TableTerrain>,
     pub groups: Vec<GroupCx<'a>>,
-    /// Special rules whose hook is known and whose parameters parse, by rule index.
-    pub hooks: Vec<(usize, Hook)>,
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -349,12 +344,6 @@ impl<'a> ScenarioCx<'a> {
         let map = db.scenario_map(file.index);
         let table = found(&scenario.map, FileKind::Map).and_then(|i| db.table(i));
         let system = file.system;
-        let hooks = scenario
-            .special_rules
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| Some((i, hooks::find(&r.hook)?.parse(&r.params).ok()?)))
-            .collect();
         let mut cx = Self {
             file,
             scenario,
@@ -363,7 +352,6 @@ impl<'a> ScenarioCx<'a> {
             map,
             table,
             groups: Vec::new(),
-            hooks,
         };
         cx.groups = cx.build_groups();
         Some(cx)
@@ -462,28 +450,63 @@ impl<'a> ScenarioCx<'a> {
         out
     }
 
-    /// Counter ids that an `impassable-area` hook lets into impassable terrain.
-    pub fn terrain_exceptions(&self) -> Vec<&str> {
-        self.hooks
-            .iter()
-            .filter_map(|(_, h)| match h {
-                Hook::ImpassableArea(p) => Some(p.except.iter().map(String::as_str)),
-                _ => None,
-            })
-            .flatten()
-            .collect()
+    /// The special rules whose hook is known and whose parameters parse (parsed once,
+    /// with the file).
+    pub fn hooks(&self) -> &[ParsedHook] {
+        &self.file.hooks
     }
 
-    /// Columns an `impassable-area` hook closes.
+    /// What the scenario's hooks change in validation.
+    pub fn effects(&self) -> impl Iterator<Item = Effect<'_>> {
+        self.hooks().iter().flat_map(|h| h.effects())
+    }
+
+    /// Counter ids that a hook (`impassable-area`) lets into impassable terrain.
+    pub fn terrain_exceptions(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        for effect in self.effects() {
+            if let Effect::EnterImpassable(counters) = effect {
+                out.extend(counters.iter().map(String::as_str));
+            }
+        }
+        out
+    }
+
+    /// Columns a hook (`impassable-area`) closes.
     pub fn impassable_columns(&self) -> Vec<u16> {
-        self.hooks
-            .iter()
-            .filter_map(|(_, h)| match h {
-                Hook::ImpassableArea(p) => Some(p.columns.iter().copied()),
-                _ => None,
-            })
-            .flatten()
-            .collect()
+        let mut out = Vec::new();
+        for effect in self.effects() {
+            if let Effect::CloseColumns { columns, .. } = effect {
+                out.extend(columns.iter().copied());
+            }
+        }
+        out
+    }
+
+    /// Hexes (bridges) that stay open in the columns a hook closes.
+    pub fn open_in_closed_columns(&self) -> Vec<HexId> {
+        let mut out = Vec::new();
+        for effect in self.effects() {
+            if let Effect::CloseColumns {
+                open: Some(hex), ..
+            } = effect
+                && let Ok(hex) = HexId::parse(hex)
+            {
+                out.push(hex);
+            }
+        }
+        out
+    }
+
+    /// Baggage counters that carry units (`baggage-carrier`).
+    pub fn carriers(&self) -> Vec<CarrierEffect<'_>> {
+        let mut out = Vec::new();
+        for effect in self.effects() {
+            if let Effect::Carrier(c) = effect {
+                out.push(c);
+            }
+        }
+        out
     }
 
     /// The map source file of the scenario, if it resolves.
@@ -711,18 +734,20 @@ impl<'a> ScenarioCx<'a> {
     /// The stacking limit of a side for a kind (a `stacking-override` rule may raise it).
     pub fn stacking_limit(&self, side: usize, kind: &str, default: u8) -> u8 {
         let side_id = self.scenario.sides.get(side).map(|s| s.id.as_str());
-        self.hooks
-            .iter()
-            .filter_map(|(_, h)| match h {
-                Hook::StackingOverride(o)
-                    if Some(o.side.as_str()) == side_id && o.kinds.iter().any(|k| k == kind) =>
-                {
-                    Some(o.limit)
-                }
-                _ => None,
-            })
-            .max()
-            .unwrap_or(default)
+        let mut limit = None;
+        for effect in self.effects() {
+            if let Effect::StackingLimit {
+                side: s,
+                kinds,
+                limit: l,
+            } = effect
+                && Some(s) == side_id
+                && kinds.iter().any(|k| k == kind)
+            {
+                limit = limit.max(Some(l));
+            }
+        }
+        limit.unwrap_or(default)
     }
 }
 

@@ -1,5 +1,5 @@
 use crate::declare_check;
-use crate::hooks::{HOOKS, find};
+use crate::hooks::{RegisteredHook, find, hooks_of};
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -7,7 +7,8 @@ use crate::suggest::did_you_mean;
 declare_check! {
     /// ## What it does
     /// Checks that each special rule names a hook muster knows (`muster explain hooks`
-    /// lists them).
+    /// lists them), and suggests the nearest hook of the scenario's own rules system
+    /// (of every system when the scenario's system is not one muster ships).
     ///
     /// ## Why is this bad?
     /// An unknown hook has no parameter schema and no effect: the rule would be lost for
@@ -26,23 +27,52 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let system = cx.system.map(|s| s.id.as_str());
+    let own = hooks_of(system);
     for (i, rule) in cx.scenario.special_rules.iter().enumerate() {
-        if find(&rule.hook).is_none() {
-            sink.push(
-                Report::new(
-                    &META,
-                    format!("/special_rules/{i}/hook"),
-                    format!("unknown hook `{}`", rule.hook),
-                )
-                .help_opt(
-                    did_you_mean(&rule.hook, HOOKS.iter().map(|h| h.id)).or_else(|| {
-                        Some(format!(
-                            "known hooks: {}",
-                            HOOKS.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
-                        ))
-                    }),
-                ),
-            );
+        if find(&rule.hook).is_some() {
+            continue;
         }
+        let listed = match (system, own.is_empty()) {
+            (Some(s), true) => format!("system `{s}` has no special-rule hooks"),
+            (Some(s), false) if own.len() < crate::hooks::HOOKS.len() => format!(
+                "hooks of system `{s}`: {}",
+                own.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
+            ),
+            _ => format!(
+                "known hooks: {}",
+                own.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
+            ),
+        };
+        sink.push(
+            Report::new(
+                &META,
+                format!("/special_rules/{i}/hook"),
+                format!("unknown hook `{}`", rule.hook),
+            )
+            .help(
+                did_you_mean(&rule.hook, own.iter().map(|h| h.id))
+                    .or_else(|| same_start(&rule.hook, &own))
+                    .unwrap_or(listed),
+            ),
+        );
+    }
+}
+
+/// The one hook whose id starts like `found` for at least three letters (`evade` ->
+/// `evasion`, which the similarity measure alone finds too far).
+fn same_start(found: &str, hooks: &[&RegisteredHook]) -> Option<String> {
+    let common = |id: &str| {
+        found
+            .chars()
+            .zip(id.chars())
+            .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+            .count()
+    };
+    let best = hooks.iter().map(|h| common(h.id)).max()?;
+    let mut at_best = hooks.iter().filter(|h| common(h.id) == best);
+    match (best >= 3, at_best.next(), at_best.next()) {
+        (true, Some(h), None) => Some(format!("did you mean `{}`?", h.id)),
+        _ => None,
     }
 }

@@ -9,3 +9,4 @@ pub mod unknown_file;
 pub mod unknown_side;
 pub mod unknown_terrain;
 pub mod unknown_unit_kind;
+pub mod wrong_system;

@@ -2,7 +2,7 @@ use muster_model::counters::Army;
 use muster_model::scenario::{MoraleThreshold, VictoryCondition};
 
 use crate::declare_check;
-use crate::hooks::Hook;
+use crate::hooks::RefKind;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -138,34 +138,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             _ => {}
         }
     }
-    for (i, hook) in &cx.hooks {
-        let base = format!("/special_rules/{i}/params");
-        let list: Vec<(String, &String)> = match hook {
-            Hook::ImpassableArea(p) => p
-                .except
-                .iter()
-                .enumerate()
-                .map(|(k, c)| (format!("{base}/except/{k}"), c))
-                .collect(),
-            Hook::BaggageCarrier(p) => vec![(format!("{base}/counter"), &p.counter)],
-            Hook::ChargeBonus(p) => p
-                .counters
-                .iter()
-                .enumerate()
-                .map(|(k, c)| (format!("{base}/counters/{k}"), c))
-                .collect(),
-            Hook::Berserk(p) => vec![(format!("{base}/counter"), &p.counter)],
-            Hook::Evasion(p) => p
-                .counters
-                .iter()
-                .enumerate()
-                .map(|(k, c)| (format!("{base}/counters/{k}"), c))
-                .collect(),
-            Hook::NeutralActivation(p) => vec![(format!("{base}/counter"), &p.counter)],
-            _ => Vec::new(),
-        };
-        for (pointer, id) in list {
-            check(sink, &all, pointer, id);
+    for hook in cx.hooks() {
+        for r in hook.references() {
+            if let RefKind::Counter { id, .. } = r.kind {
+                check(sink, &all, hook.pointer(&r.at), id);
+            }
         }
     }
 }

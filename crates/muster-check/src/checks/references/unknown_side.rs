@@ -1,7 +1,7 @@
 use muster_model::scenario::VictoryCondition;
 
 use crate::declare_check;
-use crate::hooks::Hook;
+use crate::hooks::RefKind;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -50,13 +50,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         };
         refs.push((format!("/victory/{i}/{variant}/side"), side.as_str()));
     }
-    for (i, hook) in &cx.hooks {
-        if let Hook::SetupOption(p) = hook {
-            refs.push((format!("/special_rules/{i}/params/side"), p.side.as_str()));
-            refs.push((
-                format!("/special_rules/{i}/params/plays_first"),
-                p.plays_first.as_str(),
-            ));
+    for hook in cx.hooks() {
+        for r in hook.references() {
+            if let RefKind::Side(side) = r.kind {
+                refs.push((hook.pointer(&r.at), side));
+            }
         }
     }
     for (pointer, side) in refs {

@@ -1,7 +1,7 @@
 use muster_model::map::Overlay;
 
 use crate::declare_check;
-use crate::hooks::Hook;
+use crate::hooks::RefKind;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
@@ -61,16 +61,10 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             }
         }
     }
-    if let Some(s) = cx.scenario() {
-        for (i, rule) in s.special_rules.iter().enumerate() {
-            let terrain =
-                match crate::hooks::find(&rule.hook).and_then(|h| h.parse(&rule.params).ok()) {
-                    Some(Hook::ChargeBonus(p)) => p.terrain,
-                    Some(Hook::Berserk(p)) => p.terrain,
-                    _ => continue,
-                };
-            for (k, t) in terrain.iter().enumerate() {
-                check(format!("/special_rules/{i}/params/terrain/{k}"), t);
+    for hook in &cx.hooks {
+        for r in hook.references() {
+            if let RefKind::Terrain(t) = r.kind {
+                check(hook.pointer(&r.at), t);
             }
         }
     }

@@ -1,7 +1,7 @@
 use muster_model::scenario::Placement;
 
 use crate::declare_check;
-use crate::hooks::Hook;
+use crate::hooks::RefKind;
 use crate::load::Document;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
@@ -101,17 +101,14 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     }
                 }
             }
-            for (i, rule) in s.special_rules.iter().enumerate() {
-                if let Some(Hook::BaggageCarrier(p)) =
-                    crate::hooks::find(&rule.hook).and_then(|h| h.parse(&rule.params).ok())
-                {
-                    check(
-                        format!("/special_rules/{i}/params/carries_kind"),
-                        &p.carries_kind,
-                    );
-                }
-            }
         }
         _ => {}
+    }
+    for hook in &cx.hooks {
+        for r in hook.references() {
+            if let RefKind::UnitKind(kind) = r.kind {
+                check(hook.pointer(&r.at), kind);
+            }
+        }
     }
 }

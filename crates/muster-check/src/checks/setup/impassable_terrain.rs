@@ -1,5 +1,4 @@
 use crate::declare_check;
-use crate::hooks::Hook;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -31,15 +30,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let exceptions = cx.terrain_exceptions();
     let closed = cx.impassable_columns();
     // The bridge an `impassable-area` rule names stays open in its closed column.
-    let bridges: Vec<muster_hex::HexId> = cx
-        .hooks
-        .iter()
-        .filter_map(|(_, h)| match h {
-            Hook::ImpassableArea(p) => p.bridge.as_deref(),
-            _ => None,
-        })
-        .filter_map(|b| muster_hex::HexId::parse(b).ok())
-        .collect();
+    let bridges = cx.open_in_closed_columns();
     for g in &cx.groups {
         let allowed =
             !g.units.is_empty() && g.units.iter().all(|u| exceptions.contains(&u.counter_id));

@@ -2,7 +2,6 @@ use muster_model::scenario::Placement;
 use muster_model::system::{StackingPolicy, UnitRole};
 
 use crate::declare_check;
-use crate::hooks::Hook;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::semantic::stacking::occupancy;
@@ -39,14 +38,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     else {
         return;
     };
-    let carriers: Vec<_> = cx
-        .hooks
-        .iter()
-        .filter_map(|(_, h)| match h {
-            Hook::BaggageCarrier(p) => Some(p),
-            _ => None,
-        })
-        .collect();
+    let carriers = cx.carriers();
     let occupancy = occupancy(cx);
     for (hex, occupants) in &occupancy {
         let sides: Vec<Option<usize>> = {
