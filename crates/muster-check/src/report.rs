@@ -6,6 +6,9 @@ use std::ops::Range;
 
 use crate::diagnostic::{Diagnostic, Label};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use muster_syntax::NodeKind;
 
 use crate::registry::CheckMeta;
 use crate::source::SourceFile;
@@ -85,6 +88,23 @@ impl Report {
     }
 }
 
+/// How many places named by pointer did not resolve exactly and fell back to the
+/// nearest enclosing value (a test requires none over the bundled data and fixtures).
+pub static INEXACT_PLACES: AtomicUsize = AtomicUsize::new(0);
+
+/// The key of the struct field or map entry whose value is `node`.
+fn key_of(node: muster_syntax::Node<'_>) -> Option<Range<usize>> {
+    let parent = node.parent()?;
+    match parent.kind() {
+        NodeKind::Field => parent.token().map(|t| t.range()),
+        NodeKind::Entry => parent
+            .child(0)
+            .filter(|k| k.id() != node.id())
+            .map(|k| k.range()),
+        _ => None,
+    }
+}
+
 /// Collects the reports of one file and turns them into diagnostics.
 pub struct Sink<'a> {
     file: &'a Arc<SourceFile>,
@@ -130,13 +150,15 @@ impl<'a> Sink<'a> {
         let text_len = self.file.text.len();
         let span = match loc {
             Loc::Span(span) => span.clone(),
-            Loc::Value(pointer) | Loc::Key(pointer) => match self.file.span_index() {
+            Loc::Value(pointer) | Loc::Key(pointer) => match self.file.find(pointer) {
                 None => 0..0,
-                Some(index) => {
-                    let found = index.lookup(pointer);
-                    match (loc, found.key) {
+                Some(found) => {
+                    if !found.exact {
+                        INEXACT_PLACES.fetch_add(1, Ordering::Relaxed);
+                    }
+                    match (loc, key_of(found.node)) {
                         (Loc::Key(_), Some(key)) if found.exact => key,
-                        _ => found.span,
+                        _ => found.node.range(),
                     }
                 }
             },

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::spans::{self, Node};
 use line_index::{LineIndex, TextSize, WideEncoding};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+use muster_syntax::{Dialect, Found, Spans, Tree};
 
 /// Files larger than this are refused with `io::too-large` instead of being parsed.
 /// Hand-written battle files are a few kilobytes; the largest bundled file is far below.
@@ -23,9 +23,12 @@ pub struct SourceFile {
     /// Where lines start and which characters are wider than one byte: every line and
     /// column in every output format comes from here (a binary search per position).
     lines: LineIndex,
-    /// The span index of the text, built on first use (only files with something to
-    /// report pay for it).
-    spans: OnceLock<Option<Node>>,
+    /// The lossless syntax tree of the text, parsed on first use (the loader's first
+    /// step for data files): every token, comment and value with its byte range.
+    tree: OnceLock<Tree>,
+    /// Where every value of the typed document came from, recorded while the loader
+    /// read the document from the tree.
+    spans: OnceLock<Spans>,
 }
 
 /// A 1-based line and column; the column counts characters, not bytes.
@@ -50,13 +53,29 @@ impl SourceFile {
             name: name.into(),
             text,
             lines,
+            tree: OnceLock::new(),
             spans: OnceLock::new(),
         }
     }
 
-    /// The span index: every value's byte range, looked up by JSON pointer.
-    pub fn span_index(&self) -> Option<&Node> {
-        self.spans.get_or_init(|| spans::parse(&self.text)).as_ref()
+    /// The syntax tree of the text (JSON for `.json` files, RON otherwise).
+    pub fn tree(&self) -> &Tree {
+        self.tree.get_or_init(|| {
+            muster_syntax::parse(&self.text, Dialect::from_file_name(self.file_name()))
+        })
+    }
+
+    /// Records where the values of the typed document came from (the loader does this
+    /// once, as it reads the document).
+    pub fn set_spans(&self, spans: Spans) {
+        let _ = self.spans.set(spans);
+    }
+
+    /// The node of the value at a JSON pointer into the typed document, or the nearest
+    /// enclosing value the loader read (`exact: false`).
+    pub fn find(&self, pointer: &str) -> Option<Found<'_>> {
+        let spans = self.spans.get()?;
+        spans.find(self.tree(), pointer)
     }
 
     /// The offset clamped to the text and moved back to a character boundary.

@@ -83,7 +83,7 @@ mod tree;
 
 pub use error::{DeError, DeErrorKind, PathSegment, SyntaxError, SyntaxErrorKind};
 pub use spanned::Spanned;
-pub use spans::{SpanIndex, SpanKey};
+pub use spans::{Found, SpanIndex, SpanKey, Spans};
 pub use tree::{Comment, CommentAnchor, FieldRef, Node, NodeId, NodeKind, TokenRef, Tree};
 
 /// Containers nested deeper than this are a syntax error (and are not descended into).

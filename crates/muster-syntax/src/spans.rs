@@ -126,3 +126,123 @@ impl<'de> SpanIndex<'de> {
         out
     }
 }
+
+/// A step of a [`Spans`] record: a key kept as a range of the tree's text when it was
+/// read from there (no allocation), an owned key otherwise, or a list position.
+#[derive(Debug, Clone)]
+enum DetachedKey {
+    Text(u32, u32),
+    Owned(Box<str>),
+    Index(u32),
+}
+
+#[derive(Debug, Clone)]
+struct DetachedRecord {
+    parent: u32,
+    key: DetachedKey,
+    node: NodeId,
+}
+
+/// A [`SpanIndex`] detached from the borrow of its tree, so that it can be stored
+/// beside the tree it indexes. Lookups take that tree again.
+#[derive(Debug, Clone, Default)]
+pub struct Spans {
+    records: Vec<DetachedRecord>,
+}
+
+/// Where a pointer led: the node of the value, and whether every step of the pointer
+/// was found (`exact`) or the node is the nearest enclosing value that was.
+#[derive(Debug, Clone, Copy)]
+pub struct Found<'t> {
+    pub node: Node<'t>,
+    pub exact: bool,
+}
+
+impl SpanIndex<'_> {
+    /// The records without the borrow of the tree (see [`Spans`]).
+    pub fn detach(self) -> Spans {
+        let text = self.tree.text();
+        let base = text.as_ptr() as usize;
+        let records = self
+            .records
+            .into_iter()
+            .map(|r| DetachedRecord {
+                parent: r.parent,
+                node: r.node,
+                key: match r.key {
+                    SpanKey::Index(i) => DetachedKey::Index(i),
+                    SpanKey::Key(k) => {
+                        let at = (k.as_ptr() as usize).wrapping_sub(base);
+                        match text.get(at..at + k.len()) {
+                            Some(slice) if slice.as_ptr() == k.as_ptr() => {
+                                DetachedKey::Text(at as u32, k.len() as u32)
+                            }
+                            _ => DetachedKey::Owned(k.into()),
+                        }
+                    }
+                },
+            })
+            .collect();
+        Spans { records }
+    }
+}
+
+impl Spans {
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    fn matches(&self, tree: &Tree, record: &DetachedRecord, step: &str) -> bool {
+        match &record.key {
+            DetachedKey::Index(i) => step.parse::<u32>().ok() == Some(*i),
+            DetachedKey::Owned(k) => **k == *step,
+            DetachedKey::Text(at, len) => tree
+                .text()
+                .get(*at as usize..(*at + *len) as usize)
+                .is_some_and(|k| k == step),
+        }
+    }
+
+    fn child(&self, tree: &Tree, parent: u32, step: &str) -> Option<u32> {
+        let from = if parent == u32::MAX {
+            0
+        } else {
+            parent as usize + 1
+        };
+        (from..self.records.len())
+            .find(|&i| {
+                let r = &self.records[i];
+                r.parent == parent && self.matches(tree, r, step)
+            })
+            .map(|i| i as u32)
+    }
+
+    /// The node at a JSON pointer into the serde layout of the value read
+    /// (`/sides/0/forces/Placed/setup/1/at`), or the nearest enclosing value that was
+    /// read, with `exact: false`. `None` only when the tree has no value at all.
+    pub fn find<'t>(&self, tree: &'t Tree, pointer: &str) -> Option<Found<'t>> {
+        let root = tree.value()?;
+        let mut cur = u32::MAX;
+        let mut exact = true;
+        for raw in pointer.split('/').skip(1) {
+            let step = raw.replace("~1", "/").replace("~0", "~");
+            match self.child(tree, cur, &step) {
+                Some(next) => cur = next,
+                None => {
+                    exact = false;
+                    break;
+                }
+            }
+        }
+        let node = if cur == u32::MAX {
+            root
+        } else {
+            tree.node(self.records[cur as usize].node)?
+        };
+        Some(Found { node, exact })
+    }
+}

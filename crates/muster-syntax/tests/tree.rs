@@ -458,3 +458,35 @@ fn node_id(tree: &muster_syntax::Tree, i: usize) -> muster_syntax::NodeId {
     }
     tree.root().id()
 }
+
+#[test]
+fn detached_spans_find_values_and_their_nearest_enclosing_value() {
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Side {
+        id: String,
+        at: Vec<String>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Doc {
+        sides: Vec<Side>,
+    }
+    let text = "Doc(sides: [(id: \"a\", at: [\"0101\", \"0102\"]), (id: \"b\", at: [])])";
+    let tree = muster_syntax::parse_ron(text);
+    let (value, index) = muster_syntax::from_tree_with_spans::<Doc>(&tree);
+    assert!(value.is_ok());
+    let spans = index.detach();
+    let found = spans.find(&tree, "/sides/0/at/1").unwrap();
+    assert!(found.exact);
+    assert_eq!(found.node.text(), "\"0102\"");
+    let found = spans.find(&tree, "/sides/1/id").unwrap();
+    assert!(found.exact);
+    assert_eq!(found.node.text(), "\"b\"");
+    let found = spans.find(&tree, "/sides/1/at/3").unwrap();
+    assert!(!found.exact);
+    assert_eq!(found.node.text(), "[]");
+    let found = spans.find(&tree, "").unwrap();
+    assert!(found.exact);
+    assert_eq!(found.node.range(), 0..text.len());
+}

@@ -73,6 +73,9 @@ macro_rules! loader {
 /// Every check muster runs, in report order.
 pub static REGISTRY: &[Registered] = &[
     loader!(structure::SYNTAX),
+    loader!(structure::UNCLOSED),
+    loader!(structure::UNEXPECTED_TOKEN),
+    loader!(structure::UNTERMINATED_STRING),
     loader!(structure::UNKNOWN_FIELD),
     loader!(structure::UNKNOWN_VARIANT),
     loader!(structure::MISSING_FIELD),

@@ -18,7 +18,6 @@ pub mod structure;
 use crate::Diagnostic;
 use crate::report::{Loc, Report, Sink};
 use crate::source::{MAX_FILE_BYTES, SourceFile};
-use crate::spans::{self, Node};
 
 /// A parsed document of one of the four kinds.
 #[derive(Debug, Clone)]
@@ -82,11 +81,6 @@ impl Loaded {
     /// A file that is not one of the data kinds (the project file): text only.
     pub fn plain(file: SourceFile) -> Self {
         Self::new(file)
-    }
-
-    /// The span index, built on first use (only files with something to report pay).
-    pub fn index(&self) -> Option<&Node> {
-        self.file.span_index()
     }
 
     pub fn is_json(&self) -> bool {
@@ -185,12 +179,7 @@ pub fn load_text(file: SourceFile) -> Loaded {
 /// The struct name at the top of a RON file wins; the file name decides otherwise.
 fn detect_kind(loaded: &Loaded) -> Option<FileKind> {
     if !loaded.is_json()
-        && let Some(Node {
-            kind: spans::NodeKind::Struct {
-                name: Some(name), ..
-            },
-            ..
-        }) = loaded.index()
+        && let Some(name) = loaded.file.tree().value().and_then(|v| v.name())
         && let Some(kind) = FileKind::ALL.into_iter().find(|k| k.tag() == name)
     {
         return Some(kind);
@@ -207,23 +196,22 @@ fn parse_kind(loaded: &Loaded, kind: FileKind, sink: &mut Sink) -> Option<Docume
     }
 }
 
+/// Reads the typed document from the file's syntax tree, recording where every value
+/// came from. A file with syntax errors yields them all and no document.
 fn parse_as<T: DeserializeOwned>(loaded: &Loaded, sink: &mut Sink) -> Option<T> {
-    let text = &loaded.file.text;
-    if loaded.is_json() {
-        return match serde_json::from_str::<T>(text) {
-            Ok(v) => Some(v),
-            Err(err) => {
-                sink.push(structure::from_json_error(&loaded.file, &err));
-                None
-            }
-        };
+    let tree = loaded.file.tree();
+    if !tree.errors().is_empty() {
+        for report in structure::from_syntax_errors(&loaded.file, tree) {
+            sink.push(report);
+        }
+        return None;
     }
-    let options =
-        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    match options.from_str::<T>(text) {
+    let (value, spans) = muster_syntax::from_tree_with_spans::<T>(tree);
+    loaded.file.set_spans(spans.detach());
+    match value {
         Ok(v) => Some(v),
         Err(err) => {
-            sink.push(structure::from_ron_error(&loaded.file, &err));
+            sink.push(structure::from_de_error(&loaded.file, &err));
             None
         }
     }

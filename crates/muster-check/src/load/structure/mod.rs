@@ -6,10 +6,13 @@ mod not_text;
 mod schema_violation;
 mod syntax;
 mod too_large;
+mod unclosed;
+mod unexpected_token;
 mod unknown_field;
 mod unknown_kind;
 mod unknown_variant;
 mod unreadable;
+mod unterminated_string;
 mod wrong_type;
 
 pub use missing_field::MISSING_FIELD;
@@ -17,147 +20,405 @@ pub use not_text::NOT_TEXT;
 pub use schema_violation::SCHEMA_VIOLATION;
 pub use syntax::SYNTAX;
 pub use too_large::TOO_LARGE;
+pub use unclosed::UNCLOSED;
+pub use unexpected_token::UNEXPECTED_TOKEN;
 pub use unknown_field::UNKNOWN_FIELD;
 pub use unknown_kind::UNKNOWN_KIND;
 pub use unknown_variant::UNKNOWN_VARIANT;
 pub use unreadable::UNREADABLE;
+pub use unterminated_string::UNTERMINATED_STRING;
 pub use wrong_type::WRONG_TYPE;
 
-use ron::error::{Error as RonError, SpannedError};
+use muster_syntax::{DeError, DeErrorKind, SyntaxError, SyntaxErrorKind, TokenKind, Tree};
 
-use crate::registry::CheckMeta;
 use crate::report::{Loc, Report};
 use crate::source::SourceFile;
 use crate::suggest::did_you_mean;
 
-/// Turns a `ron` error into a report. `ron` columns count characters; empty spans and
-/// spans on blank space are moved to the next token.
-pub(crate) fn from_ron_error(file: &SourceFile, err: &SpannedError) -> Report {
-    let start = file.offset_of(err.span.start.line, err.span.start.col);
-    let end = file.offset_of(err.span.end.line, err.span.end.col);
-    let (start, end) = if end <= start || file.text[start..end].trim().is_empty() {
-        let s = file.next_token(start);
-        (s, token_end(&file.text, s))
-    } else {
-        (start, end)
-    };
-    let at = Loc::Span(start..end);
-    // An error on the last token means the file was cut short, unless that token is
-    // the closing bracket of a complete value (a missing field of the outermost struct).
-    let closes_value = file.text[start..end].starts_with([')', ']', '}']);
-    if !closes_value
-        && file.next_token(start.max(end)) >= file.text.len()
-        && !file.text.trim().is_empty()
-    {
-        return Report::new(
+/// The syntax errors of a file, in muster's words, each at the place the author must
+/// look: the bracket that is never closed, the string that runs on, the token that
+/// does not fit. Errors that only follow from an earlier one are left out: after a
+/// string that runs on, the rest of the file is misread; inside a bracket that is never
+/// closed, every later token is out of place.
+pub(crate) fn from_syntax_errors(file: &SourceFile, tree: &Tree) -> Vec<Report> {
+    let mut reports: Vec<Report> = Vec::new();
+    // Brackets still open when the file ends: one is a forgotten closer; several mean
+    // the file was cut short, and one report says so.
+    let at_end: Vec<&SyntaxError> = tree
+        .errors()
+        .iter()
+        .filter(|e| {
+            matches!(e.kind, SyntaxErrorKind::Unclosed { .. })
+                && e.range.start >= file.text.trim_end().len()
+        })
+        .collect();
+    if at_end.len() > 1 {
+        let end = file.text.len();
+        let mut report = Report::new(
             &SYNTAX,
-            Loc::Span(file.text.len()..file.text.len()),
-            format!("the file ends early ({})", lower(&err.code.to_string())),
+            Loc::Span(end..end),
+            format!(
+                "the file ends early: {} brackets are still open",
+                at_end.len()
+            ),
         )
-        .help("the file looks truncated: close every open bracket");
+        .help("the file looks truncated: restore its end, or close every open bracket");
+        if let Some(SyntaxErrorKind::Unclosed { open }) = at_end.last().map(|e| &e.kind) {
+            report = report.label(Loc::Span(open.clone()), "the last bracket opened");
+        }
+        reports.push(report);
     }
-    let (meta, message, help): (&'static CheckMeta, String, Option<String>) = match &err.code {
-        RonError::NoSuchStructField {
-            expected,
-            found,
-            outer,
-        } => (
-            &UNKNOWN_FIELD,
-            format!("unknown field `{found}`{}", in_outer(outer)),
-            Some(
-                did_you_mean(found, expected.iter().copied())
-                    .unwrap_or_else(|| format!("known fields: {}", list(expected))),
-            ),
-        ),
-        RonError::NoSuchEnumVariant {
-            expected,
-            found,
-            outer,
-        } => (
-            &UNKNOWN_VARIANT,
-            format!("unknown variant `{found}`{}", in_outer(outer)),
-            Some(
-                did_you_mean(found, expected.iter().copied())
-                    .unwrap_or_else(|| format!("known variants: {}", list(expected))),
-            ),
-        ),
-        RonError::MissingStructField { field, outer } => (
-            &MISSING_FIELD,
-            format!("missing field `{field}`{}", in_outer(outer)),
-            Some(format!("add `{field}: ...`")),
-        ),
-        RonError::DuplicateStructField { field, outer } => (
+    for err in tree.errors() {
+        if at_end.len() > 1 && at_end.iter().any(|e| std::ptr::eq(*e, err)) {
+            continue;
+        }
+        let report = from_syntax_error(file, tree, err);
+        // One report per place: recovery can meet the same spot twice.
+        if !reports.iter().any(|r| same_place(&r.at, &report.at)) {
+            reports.push(report);
+        }
+    }
+    let start = |r: &Report| match &r.at {
+        Loc::Span(s) => s.start,
+        _ => 0,
+    };
+    if let Some(first) = reports
+        .iter()
+        .filter(|r| r.meta.code == UNTERMINATED_STRING.code)
+        .map(start)
+        .min()
+    {
+        reports.retain(|r| {
+            start(r) < first || (r.meta.code == UNTERMINATED_STRING.code && start(r) == first)
+        });
+        reports.retain(|r| r.meta.code != UNCLOSED.code);
+    } else if let Some(first) = reports
+        .iter()
+        .filter(|r| r.meta.code == UNCLOSED.code)
+        .map(start)
+        .min()
+    {
+        reports.retain(|r| r.meta.code == UNCLOSED.code || start(r) < first);
+    }
+    reports
+}
+
+fn same_place(a: &Loc, b: &Loc) -> bool {
+    matches!((a, b), (Loc::Span(x), Loc::Span(y)) if x.start == y.start)
+}
+
+/// What a bracket is called, and the one that closes it.
+fn bracket_words(open: &str) -> (&'static str, &'static str) {
+    match open {
+        "(" => ("parenthesis", ")"),
+        "[" => ("bracket", "]"),
+        _ => ("brace", "}"),
+    }
+}
+
+fn from_syntax_error(file: &SourceFile, tree: &Tree, err: &SyntaxError) -> Report {
+    let text = &file.text;
+    let range = err.range.start.min(text.len())..err.range.end.min(text.len());
+    match &err.kind {
+        SyntaxErrorKind::Unclosed { open } => {
+            let open_text = text.get(open.clone()).unwrap_or("(");
+            let (word, close) = bracket_words(open_text);
+            let line = file.line_col(open.start).line;
+            Report::new(
+                &UNCLOSED,
+                Loc::Span(open.clone()),
+                format!("this opening {word} `{open_text}` on line {line} is never closed"),
+            )
+            .primary("opened here")
+            .help(format!(
+                "add the closing `{close}` where this value ends; brackets close in the reverse order they were opened"
+            ))
+        }
+        SyntaxErrorKind::UnterminatedString => Report::new(
+            &UNTERMINATED_STRING,
+            Loc::Span(range.start..line_end(text, range.start)),
+            "this string has no closing quote before the end of the file",
+        )
+        .help("end the text with `\"`"),
+        SyntaxErrorKind::UnterminatedChar => Report::new(
+            &UNTERMINATED_STRING,
+            Loc::Span(range.start..line_end(text, range.start)),
+            "this character has no closing `'`",
+        )
+        .help("text values are written in double quotes: `\"...\"`"),
+        SyntaxErrorKind::UnexpectedToken { expected } => {
+            if let Some(string) = run_on_string(tree, range.start) {
+                let first_line = string.start..line_end(text, string.start);
+                return Report::new(
+                    &UNTERMINATED_STRING,
+                    Loc::Span(first_line),
+                    "this string is not closed on its line, so it runs on to the next quote",
+                )
+                .label(
+                    Loc::Span(range.clone()),
+                    format!("so this is read as text outside a string (expected {expected})"),
+                )
+                .help("add the missing `\"` at the end of the text on this line");
+            }
+            let found = describe_token(text, &range);
+            Report::new(
+                &UNEXPECTED_TOKEN,
+                Loc::Span(range),
+                format!("expected {expected}, found {found}"),
+            )
+            .help_opt(unexpected_help(expected, &found))
+        }
+        SyntaxErrorKind::UnexpectedEof { expected } => Report::new(
             &SYNTAX,
-            format!("field `{field}` is given twice{}", in_outer(outer)),
-            Some("keep one of the two".to_string()),
-        ),
-        RonError::ExpectedDifferentStructName { expected, found } => (
-            &WRONG_TYPE,
-            format!("expected `{expected}(...)`, found `{found}(...)`"),
-            None,
-        ),
-        RonError::InvalidValueForType { expected, found } => (
-            &WRONG_TYPE,
-            format!("expected {expected}, found {found}"),
-            None,
-        ),
-        RonError::ExpectedDifferentLength { expected, found } => (
-            &WRONG_TYPE,
-            format!("expected {expected}, found {found} elements"),
-            None,
-        ),
-        RonError::ExpectedInteger
-        | RonError::ExpectedFloat
-        | RonError::ExpectedString
-        | RonError::ExpectedBoolean
-        | RonError::ExpectedArray
-        | RonError::ExpectedMap
-        | RonError::ExpectedOption
-        | RonError::ExpectedStructLike
-        | RonError::ExpectedNamedStructLike(_)
-        | RonError::ExpectedUnit
-        | RonError::ExpectedChar
-        | RonError::ExpectedIdentifier
-        | RonError::IntegerOutOfBounds => (&WRONG_TYPE, lower(&err.code.to_string()), None),
-        RonError::Message(msg) => (&WRONG_TYPE, lower(msg), None),
-        other => (&SYNTAX, lower(&other.to_string()), None),
-    };
-    Report::new(meta, at, message).help_opt(help)
+            Loc::Span(text.len()..text.len()),
+            format!("the file ends early: expected {expected}"),
+        )
+        .help("the file looks truncated: close every open bracket"),
+        SyntaxErrorKind::UnterminatedComment => Report::new(
+            &SYNTAX,
+            Loc::Span(range.start..(range.start + 2).min(text.len())),
+            "this `/*` comment is never closed",
+        )
+        .help("end the comment with `*/`"),
+        SyntaxErrorKind::InvalidNumber => Report::new(
+            &SYNTAX,
+            Loc::Span(range),
+            "this is not a number muster can read",
+        )
+        .help("write whole numbers as `7` and decimals as `2.5`"),
+        SyntaxErrorKind::InvalidEscape { reason } => Report::new(
+            &SYNTAX,
+            Loc::Span(range),
+            format!("invalid escape in a string: {reason}"),
+        )
+        .help("inside a string, `\\` starts an escape: write `\\\\` for a backslash"),
+        SyntaxErrorKind::TrailingCharacters => Report::new(
+            &SYNTAX,
+            Loc::Span(range.start..line_end(text, range.start)),
+            "more text after the end of the file's value",
+        )
+        .help("a file holds one value; remove the text after its closing bracket"),
+        SyntaxErrorKind::TooDeep => Report::new(
+            &SYNTAX,
+            Loc::Span(range),
+            format!(
+                "values are nested more than {} levels deep here",
+                muster_syntax::MAX_DEPTH
+            ),
+        )
+        .help("no muster file needs this depth; look for brackets opened by mistake"),
+        SyntaxErrorKind::TooLarge => {
+            Report::new(&SYNTAX, Loc::Span(0..0), "the file is too large to read")
+        }
+    }
 }
 
-/// Turns a `serde_json` error into a report at its line and column.
-pub(crate) fn from_json_error(file: &SourceFile, err: &serde_json::Error) -> Report {
-    let start = file.offset_of(err.line(), err.column().max(1));
-    let start = if file.text[start.min(file.text.len())..].trim().is_empty() {
-        start
-    } else {
-        file.next_token(start)
-    };
-    let end = token_end(&file.text, start);
-    let text = err.to_string();
-    let message = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(m, _)| m)
-        .to_string();
-    let meta: &'static CheckMeta = if err.is_syntax() || err.is_eof() {
-        &SYNTAX
-    } else if message.starts_with("unknown field") {
-        &UNKNOWN_FIELD
-    } else if message.starts_with("unknown variant") {
-        &UNKNOWN_VARIANT
-    } else if message.starts_with("missing field") {
-        &MISSING_FIELD
-    } else {
-        &WRONG_TYPE
-    };
-    Report::new(meta, Loc::Span(start..end), message)
+/// The end of the line that `at` is on (without the line break).
+fn line_end(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i)
 }
 
-fn in_outer(outer: &Option<String>) -> String {
-    outer
-        .as_ref()
-        .map(|o| format!(" in `{o}`"))
-        .unwrap_or_default()
+/// The string that ends just before the token at `at`, if it runs across a line break:
+/// the usual sign of a missing closing quote, since RON strings may span lines and the
+/// next quote closes it instead.
+fn run_on_string(tree: &Tree, at: usize) -> Option<std::ops::Range<usize>> {
+    let previous = tree
+        .tokens()
+        .take_while(|t| t.range.0 < at)
+        .filter(|t| {
+            !matches!(
+                t.kind,
+                TokenKind::Whitespace
+                    | TokenKind::LineComment
+                    | TokenKind::BlockComment
+                    | TokenKind::Bom
+            )
+        })
+        .last()?;
+    (previous.kind == TokenKind::String && previous.text.contains('\n')).then(|| previous.range())
+}
+
+fn describe_token(text: &str, range: &std::ops::Range<usize>) -> String {
+    let token = text.get(range.clone()).unwrap_or_default();
+    if token.is_empty() {
+        return "the end of the file".to_string();
+    }
+    let shown: String = token.chars().take(30).collect();
+    let ellipsis = if shown.len() < token.len() { "..." } else { "" };
+    format!("`{shown}{ellipsis}`")
+}
+
+fn unexpected_help(expected: &str, found: &str) -> Option<String> {
+    if found == "`,`" {
+        return Some("remove the extra comma".to_string());
+    }
+    if expected.contains("`,`") {
+        return Some("separate values and fields with `,`".to_string());
+    }
+    None
+}
+
+/// A typed error (the text parses but does not fit the format) in muster's words.
+pub(crate) fn from_de_error(file: &SourceFile, err: &DeError) -> Report {
+    let range = err.range.clone().map_or(0..0, |r| {
+        r.start.min(file.text.len())..r.end.min(file.text.len())
+    });
+    let at = Loc::Span(range);
+    let field = field_name(err);
+    match &err.kind {
+        DeErrorKind::UnknownField {
+            field: found,
+            expected,
+        } => Report::new(
+            &UNKNOWN_FIELD,
+            at,
+            format!("unknown field `{found}`{}", context(file, err, 1)),
+        )
+        .help(
+            did_you_mean(found, expected.iter().copied())
+                .unwrap_or_else(|| format!("known fields: {}", list(expected))),
+        ),
+        DeErrorKind::UnknownVariant { variant, expected } => Report::new(
+            &UNKNOWN_VARIANT,
+            at,
+            format!("unknown variant `{variant}`{}", within(err, 0)),
+        )
+        .help(
+            did_you_mean(variant, expected.iter().copied())
+                .unwrap_or_else(|| format!("known variants: {}", list(expected))),
+        ),
+        DeErrorKind::MissingField { field: missing } => {
+            let mut report = Report::new(
+                &MISSING_FIELD,
+                at,
+                format!("missing field `{missing}`{}", context(file, err, 0)),
+            )
+            .primary(format!("`{missing}` is required here"))
+            .help(format!("add `{missing}: ...`"));
+            if let Some(end) = &err.secondary {
+                report = report.label(Loc::Span(end.clone()), "the value ends here");
+            }
+            report
+        }
+        DeErrorKind::DuplicateKey { key } => {
+            let mut report = Report::new(
+                &SYNTAX,
+                at,
+                format!("`{key}` is given twice{}", within(err, 1)),
+            )
+            .help("keep one of the two");
+            if let Some(first) = &err.secondary {
+                report = report.label(Loc::Span(first.clone()), "first given here");
+            }
+            report
+        }
+        DeErrorKind::WrongStructName { found, expected } => Report::new(
+            &WRONG_TYPE,
+            at,
+            format!("expected `{expected}(...)` here, found `{found}(...)`"),
+        )
+        .help(format!("rename it `{expected}`, or leave the name out")),
+        DeErrorKind::InvalidType { found, expected }
+        | DeErrorKind::InvalidValue { found, expected } => Report::new(
+            &WRONG_TYPE,
+            at,
+            match &field {
+                Some(f) => format!("`{f}` expects {}, found {found}", words(expected)),
+                None => format!("expected {}, found {found}", words(expected)),
+            },
+        )
+        .help_opt(type_help(expected, found)),
+        DeErrorKind::InvalidLength { len, expected } => Report::new(
+            &WRONG_TYPE,
+            at,
+            match &field {
+                Some(f) => format!("`{f}` expects {}, found {len} values", words(expected)),
+                None => format!("expected {}, found {len} values", words(expected)),
+            },
+        ),
+        DeErrorKind::Custom(message) => Report::new(&WRONG_TYPE, at, lower(message)),
+        DeErrorKind::Syntax => Report::new(&SYNTAX, at, "this text is not a value"),
+    }
+}
+
+/// The innermost field name on the error's path.
+fn field_name(err: &DeError) -> Option<String> {
+    err.path.iter().rev().find_map(|s| match s {
+        muster_syntax::PathSegment::Field(f) => Some(f.clone()),
+        muster_syntax::PathSegment::Index(_) => None,
+    })
+}
+
+/// ` in `Scenario`` when the struct around the error's place is named, else where it
+/// is (` in `sides[0]``).
+fn context(file: &SourceFile, err: &DeError, skip: usize) -> String {
+    let tree = file.tree();
+    let named = err.range.as_ref().and_then(|r| {
+        let mut node = Some(tree.node_at(r.start));
+        while let Some(n) = node {
+            if matches!(n.kind(), muster_syntax::NodeKind::Struct) {
+                return n.name();
+            }
+            node = n.parent();
+        }
+        None
+    });
+    match named {
+        Some(name) => format!(" in `{name}`"),
+        None => within(err, skip),
+    }
+}
+
+/// ` in `sides[0].forces`` for an error below the top level, leaving out the last
+/// `skip` steps (an unknown field's own name is the last step).
+fn within(err: &DeError, skip: usize) -> String {
+    let keep = err.path.len().saturating_sub(skip);
+    if keep == 0 {
+        return String::new();
+    }
+    let trimmed = DeError {
+        path: err.path[..keep].to_vec(),
+        ..err.clone()
+    };
+    format!(" in `{}`", trimmed.path_string())
+}
+
+/// serde's names of what a type expects, in muster's words.
+fn words(expected: &str) -> String {
+    let e = expected.trim();
+    match e {
+        "u8" => "a whole number from 0 to 255".to_string(),
+        "u16" => "a whole number from 0 to 65535".to_string(),
+        "u32" | "u64" | "usize" => "a whole number of 0 or more".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a string" | "a borrowed string" => "text in double quotes".to_string(),
+        "a boolean" => "`true` or `false`".to_string(),
+        _ if e.starts_with("struct ") => format!("a `{}(...)` value", &e["struct ".len()..]),
+        _ if e.starts_with("enum ") => format!("one of the `{}` variants", &e["enum ".len()..]),
+        _ => lower(e),
+    }
+}
+
+fn type_help(expected: &str, found: &str) -> Option<String> {
+    let numeric = [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
+    ]
+    .contains(&expected.trim());
+    if numeric && found.starts_with("the string \"") {
+        let inner = found
+            .trim_start_matches("the string \"")
+            .trim_end_matches('"');
+        return Some(format!("write the number without quotes: `{inner}`"));
+    }
+    if (expected.contains("string")) && !found.starts_with("the string") {
+        return Some("put the text in double quotes".to_string());
+    }
+    if expected.contains("sequence") {
+        return Some("write a list in square brackets: `[...]`".to_string());
+    }
+    None
 }
 
 fn list(items: &[&str]) -> String {
@@ -173,17 +434,4 @@ fn lower(text: &str) -> String {
     let first = chars.next().map(|c| c.to_lowercase().to_string());
     let rest: String = chars.collect();
     first.unwrap_or_default() + rest.trim_end_matches('.')
-}
-
-/// End of the token starting at `start`: a quoted string, or a run of word characters.
-fn token_end(text: &str, start: usize) -> usize {
-    let rest = &text[start.min(text.len())..];
-    let len = if let Some(body) = rest.strip_prefix('"') {
-        body.find('"').map_or(rest.len(), |i| i + 2)
-    } else {
-        rest.char_indices()
-            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '-'))
-            .map_or(rest.len(), |(i, _)| i)
-    };
-    start + len.max(rest.chars().next().map_or(0, char::len_utf8))
 }
