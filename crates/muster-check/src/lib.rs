@@ -23,7 +23,6 @@ pub mod report;
 pub mod schema;
 pub mod semantic;
 pub mod source;
-pub mod spans;
 pub mod suggest;
 pub mod summary;
 pub mod suppress;

@@ -167,3 +167,49 @@ impl<'a> Sink<'a> {
         start..span.end.clamp(start, text_len)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pointer_that_does_not_resolve_falls_back_and_is_counted() {
+        let text = "Doc(sides: [(id: \"a\")])".to_string();
+        let file = Arc::new(SourceFile::new("x.scenario.ron", "x", text));
+        #[derive(serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Side {
+            id: String,
+        }
+        #[derive(serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Doc {
+            sides: Vec<Side>,
+        }
+        let reading = muster_syntax::read::<Doc>(file.tree());
+        assert!(reading.value.is_ok());
+        file.set_spans(reading.spans.detach());
+        let before = INEXACT_PLACES.load(Ordering::Relaxed);
+        let mut sink = Sink::new(&file);
+        sink.push(Report::new(
+            &crate::load::structure::SYNTAX,
+            "/sides/0/id",
+            "exact",
+        ));
+        sink.push(Report::new(
+            &crate::load::structure::SYNTAX,
+            Loc::Key("/sides/0/id".into()),
+            "key",
+        ));
+        sink.push(Report::new(
+            &crate::load::structure::SYNTAX,
+            "/sides/0/nope",
+            "inexact",
+        ));
+        let out = sink.finish();
+        assert_eq!(&file.text[out[0].span.clone()], "\"a\"");
+        assert_eq!(&file.text[out[1].span.clone()], "id");
+        assert_eq!(&file.text[out[2].span.clone()], "(id: \"a\")");
+        assert!(INEXACT_PLACES.load(Ordering::Relaxed) > before);
+    }
+}

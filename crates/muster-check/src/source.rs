@@ -147,30 +147,6 @@ impl SourceFile {
             .map_or(range.start + body.len(), |(i, _)| range.start + i)
     }
 
-    /// The first offset at or after `offset` that is not whitespace or a comment, so
-    /// that an empty span lands on the next token rather than on blank space.
-    pub fn next_token(&self, offset: usize) -> usize {
-        let bytes = self.text.as_bytes();
-        let mut i = offset.min(bytes.len());
-        loop {
-            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            if bytes[i..].starts_with(b"//") {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            } else if bytes[i..].starts_with(b"/*") {
-                match self.text[i + 2..].find("*/") {
-                    Some(end) => i += end + 4,
-                    None => return bytes.len(),
-                }
-            } else {
-                return i;
-            }
-        }
-    }
-
     pub fn file_name(&self) -> &str {
         self.path
             .file_name()
@@ -260,13 +236,5 @@ mod tests {
         assert_eq!(f.line_col(x), LineCol { line: 2, column: 5 });
         assert_eq!(f.offset_of(2, 5), x);
         assert_eq!(f.offset_of(9, 1), f.text.len());
-    }
-
-    #[test]
-    fn next_token_skips_blanks_and_comments() {
-        let f = SourceFile::new("a", "a", "a  // c\n /* d */ b".to_string());
-        assert_eq!(&f.text[f.next_token(1)..], "b");
-        let g = SourceFile::new("a", "a", "a /* open".to_string());
-        assert_eq!(g.next_token(1), g.text.len());
     }
 }

@@ -283,7 +283,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         .flatten()
         .map(|f| (f.name.clone(), f))
     {
-        for span in crate::suppress::comments(&file.text) {
+        for span in crate::suppress::comments(file) {
             let body = file.text[span.clone()].trim_start_matches('/').trim();
             if let Some(reason) = body.strip_prefix("assumed:") {
                 assumed.push(AssumedValue {

@@ -39,49 +39,10 @@ pub struct Suppression {
     pub target_line: usize,
 }
 
-/// Comments of a RON file, skipping the insides of strings.
-pub fn comments(text: &str) -> Vec<Range<usize>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i += 1;
-            }
-            b'r' if bytes[i + 1..].starts_with(b"#\"") || bytes[i + 1..].starts_with(b"\"") => {
-                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
-                let close: Vec<u8> = std::iter::once(b'"')
-                    .chain(std::iter::repeat_n(b'#', hashes))
-                    .collect();
-                i += 2 + hashes;
-                while i < bytes.len() && !bytes[i..].starts_with(&close) {
-                    i += 1;
-                }
-                i += close.len();
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                let start = i;
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                out.push(start..i);
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let start = i;
-                i = text[i + 2..]
-                    .find("*/")
-                    .map_or(bytes.len(), |e| i + 2 + e + 2);
-                out.push(start..i);
-            }
-            _ => i += 1,
-        }
-    }
-    out
+/// The comments of a data file, from its syntax tree (strings are tokens there, so
+/// text inside them is never taken for a comment).
+pub fn comments(file: &SourceFile) -> Vec<Range<usize>> {
+    file.tree().comments().map(|c| c.range()).collect()
 }
 
 const MARKER: &str = "muster:";
@@ -90,7 +51,7 @@ const MARKER: &str = "muster:";
 pub fn parse(file: &SourceFile) -> Vec<Suppression> {
     let text = &file.text;
     let mut out = Vec::new();
-    for span in comments(text) {
+    for span in comments(file) {
         let body = &text[span.clone()];
         let Some(at) = body.find(MARKER) else {
             continue;
@@ -143,7 +104,12 @@ pub fn parse(file: &SourceFile) -> Vec<Suppression> {
 
 /// The line of the next token after `offset` (comments and blanks skipped).
 fn next_data_line(file: &SourceFile, offset: usize) -> usize {
-    file.line_col(file.next_token(offset)).line
+    let next = file
+        .tree()
+        .tokens()
+        .find(|t| t.range.0 >= offset && !t.kind.is_trivia())
+        .map_or(file.text.len(), |t| t.range.0);
+    file.line_col(next).line
 }
 
 /// Removes the diagnostics that suppressions silence and returns the suppressions'
@@ -239,8 +205,9 @@ mod tests {
 
     #[test]
     fn comments_skip_strings() {
-        let text = "a: \"// not a comment\", // yes\n/* block */ r#\"//\"# b";
-        let found: Vec<&str> = comments(text).into_iter().map(|r| &text[r]).collect();
+        let text = "(a: \"// not a comment\", // yes\n/* block */ b: r#\"//\"#)";
+        let f = file(text);
+        let found: Vec<&str> = comments(&f).into_iter().map(|r| &text[r]).collect();
         assert_eq!(found, ["// yes", "/* block */"]);
     }
 

@@ -23,6 +23,9 @@ pub(crate) struct Ctx<'de> {
     json: bool,
     records: Option<RefCell<Vec<Record<'de>>>>,
     current: Cell<u32>,
+    /// Keys given twice in a `{}` map: reported, and reading goes on (the last value
+    /// counts, as in ron).
+    duplicates: RefCell<Vec<DeError>>,
 }
 
 impl<'de> Ctx<'de> {
@@ -32,7 +35,13 @@ impl<'de> Ctx<'de> {
             json: tree.dialect() == Dialect::Json,
             records: record.then(|| RefCell::new(Vec::new())),
             current: Cell::new(u32::MAX),
+            duplicates: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The duplicate keys met in `{}` maps, in reading order.
+    pub(crate) fn take_duplicates(&self) -> Vec<DeError> {
+        self.duplicates.take()
     }
 
     pub(crate) fn into_index(self) -> SpanIndex<'de> {
@@ -830,9 +839,9 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::SeqAccess<'de> for SeqAccess<'a
 }
 
 /// Remembers keys already seen in one struct or map, to report duplicates.
-fn check_duplicate(
-    seen: &mut Vec<(Cow<'_, str>, Range<usize>)>,
-    key: Cow<'_, str>,
+fn check_duplicate<'k>(
+    seen: &mut Vec<(Cow<'k, str>, Range<usize>)>,
+    key: Cow<'k, str>,
     range: Range<usize>,
 ) -> Result<()> {
     if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
@@ -845,7 +854,7 @@ fn check_duplicate(
             path: Vec::new(),
         }));
     }
-    seen.push((key.into_owned().into(), range));
+    seen.push((key, range));
     Ok(())
 }
 
@@ -963,7 +972,9 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for EntryAccess<
         } else {
             Cow::Borrowed(key.text())
         };
-        check_duplicate(&mut self.seen, key_text.clone(), key.range())?;
+        if let Err(duplicate) = check_duplicate(&mut self.seen, key_text.clone(), key.range()) {
+            self.cx.duplicates.borrow_mut().push(*duplicate);
+        }
         let out = seed.deserialize(key_de).map_err(|e| e.or_at(key.range()))?;
         self.pending = Some((value, key_text));
         Ok(Some(out))

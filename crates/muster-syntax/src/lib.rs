@@ -159,6 +159,27 @@ pub fn from_tree<'de, T: serde::Deserialize<'de>>(tree: &'de Tree) -> Result<T, 
     read_root(&cx, tree)
 }
 
+/// A typed reading of a tree: the value (or the error that stopped it), the node of
+/// every value read, and the keys given twice in `{}` maps (not fatal: the last value
+/// counts, as in ron, and the caller reports them).
+pub struct Reading<'de, T> {
+    pub value: Result<T, Box<DeError>>,
+    pub spans: SpanIndex<'de>,
+    pub duplicate_keys: Vec<DeError>,
+}
+
+/// Reads `T` from `tree`, recording spans and duplicate map keys (see [`Reading`]).
+pub fn read<'de, T: serde::Deserialize<'de>>(tree: &'de Tree) -> Reading<'de, T> {
+    let cx = de::Ctx::new(tree, true);
+    let value = read_root(&cx, tree);
+    let duplicate_keys = cx.take_duplicates();
+    Reading {
+        value,
+        spans: cx.into_index(),
+        duplicate_keys,
+    }
+}
+
 /// Like [`from_tree`], and also returns the node of every value read (see
 /// [`SpanIndex`]), even when reading stopped at an error.
 pub fn from_tree_with_spans<'de, T: serde::Deserialize<'de>>(

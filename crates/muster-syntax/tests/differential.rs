@@ -432,8 +432,10 @@ fn mutate(rng: &mut Rng, text: &str, dialect: Dialect) -> Option<String> {
 /// mutants cannot reach are documented here rather than matched:
 ///
 /// - A leading UTF-8 BOM is trivia for the tree; ron and serde_json reject it.
-/// - A duplicate key in a map (`Assumed`, `params`) is an error here; ron and
-///   serde_json keep the last value (counted as `duplicates` above, not as a failure).
+/// - A duplicate key in a map (`Assumed`, `params`; RON `{}` or a JSON object read as
+///   a map) is read as ron and serde_json read it (the last value counts) and listed
+///   in `Reading::duplicate_keys` for muster to report. A duplicate field of a struct
+///   is an error, as in ron; serde_json's derived structs reject it too.
 /// - ron's `#![enable(...)]`/`#![type = ...]` attributes are not read (a `#` is an
 ///   unexpected token); muster's files do not use them.
 /// - Nesting: the tree stops at `MAX_DEPTH` (128) containers; ron has its own

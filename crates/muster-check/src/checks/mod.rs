@@ -73,6 +73,7 @@ macro_rules! loader {
 /// Every check muster runs, in report order.
 pub static REGISTRY: &[Registered] = &[
     loader!(structure::SYNTAX),
+    loader!(structure::DUPLICATE_KEY),
     loader!(structure::UNCLOSED),
     loader!(structure::UNEXPECTED_TOKEN),
     loader!(structure::UNTERMINATED_STRING),

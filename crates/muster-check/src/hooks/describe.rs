@@ -82,7 +82,7 @@ impl RegisteredHook {
 
     /// The example as a parsed special rule.
     pub fn example_rule(&self) -> Option<muster_model::scenario::SpecialRule> {
-        ron::from_str(self.example).ok()
+        muster_syntax::from_str(self.example, muster_syntax::Dialect::Ron).ok()
     }
 
     /// What the parameters name, one line per parameter: read from parameters made up

@@ -206,9 +206,12 @@ fn parse_as<T: DeserializeOwned>(loaded: &Loaded, sink: &mut Sink) -> Option<T> 
         }
         return None;
     }
-    let (value, spans) = muster_syntax::from_tree_with_spans::<T>(tree);
-    loaded.file.set_spans(spans.detach());
-    match value {
+    let reading = muster_syntax::read::<T>(tree);
+    loaded.file.set_spans(reading.spans.detach());
+    for duplicate in &reading.duplicate_keys {
+        sink.push(structure::from_duplicate_key(&loaded.file, duplicate));
+    }
+    match reading.value {
         Ok(v) => Some(v),
         Err(err) => {
             sink.push(structure::from_de_error(&loaded.file, &err));

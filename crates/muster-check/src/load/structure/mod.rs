@@ -1,6 +1,7 @@
 //! Structure: the file must be readable text of a known kind that parses into the
 //! model. These diagnostics come from the loader, not from a pass over the model.
 
+mod duplicate_key;
 mod missing_field;
 mod not_text;
 mod schema_violation;
@@ -15,6 +16,7 @@ mod unreadable;
 mod unterminated_string;
 mod wrong_type;
 
+pub use duplicate_key::DUPLICATE_KEY;
 pub use missing_field::MISSING_FIELD;
 pub use not_text::NOT_TEXT;
 pub use schema_violation::SCHEMA_VIOLATION;
@@ -303,7 +305,7 @@ pub(crate) fn from_de_error(file: &SourceFile, err: &DeError) -> Report {
         }
         DeErrorKind::DuplicateKey { key } => {
             let mut report = Report::new(
-                &SYNTAX,
+                &DUPLICATE_KEY,
                 at,
                 format!("`{key}` is given twice{}", within(err, 1)),
             )
@@ -340,6 +342,77 @@ pub(crate) fn from_de_error(file: &SourceFile, err: &DeError) -> Report {
         DeErrorKind::Custom(message) => Report::new(&WRONG_TYPE, at, lower(message)),
         DeErrorKind::Syntax => Report::new(&SYNTAX, at, "this text is not a value"),
     }
+}
+
+/// A key given twice in a `{}` map: the last value would count without a word.
+pub(crate) fn from_duplicate_key(file: &SourceFile, err: &DeError) -> Report {
+    let key = match &err.kind {
+        DeErrorKind::DuplicateKey { key } => key.as_str(),
+        _ => "",
+    };
+    let range = err.range.clone().unwrap_or(0..0);
+    let place = path_to(file.tree(), range.start);
+    let place = if place.is_empty() {
+        String::new()
+    } else {
+        format!(" in `{place}`")
+    };
+    let mut report = Report::new(
+        &DUPLICATE_KEY,
+        Loc::Span(range),
+        format!("`{key}` is given twice{place}"),
+    )
+    .help("only the last value would count; keep one");
+    if let Some(first) = &err.secondary {
+        report = report.label(Loc::Span(first.clone()), "first given here");
+    }
+    report
+}
+
+/// Where the map or struct holding `offset` sits in the document, as a path of field
+/// names and list positions (`special_rules[1].params`).
+fn path_to(tree: &Tree, offset: usize) -> String {
+    use muster_syntax::NodeKind;
+    let mut steps: Vec<String> = Vec::new();
+    let mut node = Some(tree.node_at(offset));
+    // Start from the container of the key, not from the key itself.
+    while let Some(n) = node {
+        if matches!(n.kind(), NodeKind::Map | NodeKind::Struct) {
+            break;
+        }
+        node = n.parent();
+    }
+    while let Some(n) = node {
+        let Some(parent) = n.parent() else { break };
+        match parent.kind() {
+            NodeKind::Field => {
+                if let Some(token) = parent.token() {
+                    steps.push(token.text.to_string());
+                }
+            }
+            NodeKind::Entry => {
+                if let Some(key) = parent.child(0).filter(|k| k.id() != n.id()) {
+                    steps.push(key.text().trim_matches('"').to_string());
+                }
+            }
+            NodeKind::List | NodeKind::Tuple => {
+                if let Some(i) = parent.children().position(|c| c.id() == n.id()) {
+                    steps.push(format!("[{i}]"));
+                }
+            }
+            _ => {}
+        }
+        node = Some(parent);
+    }
+    steps.reverse();
+    let mut out = String::new();
+    for step in steps {
+        if !step.starts_with('[') && !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(&step);
+    }
+    out
 }
 
 /// The innermost field name on the error's path.
