@@ -28,7 +28,7 @@ pub mod summary;
 pub mod suppress;
 pub mod watch;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use config::Config;
 pub use diagnostic::{Diagnostic, Label, Severity};
@@ -51,12 +51,17 @@ pub fn validate(db: &Db, indexes: &[usize], config: &Config) -> Vec<Diagnostic> 
     out
 }
 
-/// Loader diagnostics plus every registered check that applies to file `index`, with
-/// suppressions and configured levels applied.
+/// Loader diagnostics, the schema's constraints and every registered check that applies
+/// to file `index`, with suppressions and configured levels applied.
 pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     let loaded = &db.files[index];
     let mut out = loaded.diagnostics.clone();
     let mut sink = Sink::new(&loaded.file);
+    // The schema's constraints (counts of at least one, turns from 1): checked here,
+    // not while loading, so that files loaded only as context build no validator.
+    if let Some(doc) = &loaded.doc {
+        load::schema::check_document(&doc.to_json(), doc.kind(), &mut sink);
+    }
     if let Some(file_cx) = FileCx::new(db, index) {
         for check in REGISTRY {
             if let Runner::File(run) = check.runner {
@@ -88,31 +93,216 @@ pub fn validate_paths(
     display: &(dyn Fn(&Path) -> String + Sync),
 ) -> (Db, Vec<usize>, Vec<Diagnostic>) {
     let mut files = project::project_files(root);
-    let targets: Vec<std::path::PathBuf> = if targets.is_empty() {
-        if config.check_paths.is_empty() {
-            files.clone()
-        } else {
-            config
-                .check_paths
-                .iter()
-                .flat_map(|p| {
-                    if p.is_dir() {
-                        project::data_files_under(p)
-                    } else {
-                        vec![p.clone()]
-                    }
-                })
-                .collect()
-        }
-    } else {
-        targets.to_vec()
-    };
+    let targets = targets_of(&files, targets, config);
     files.extend(targets.iter().cloned());
     let db = Db::load(root, &files, display);
     let indexes: Vec<usize> = targets.iter().filter_map(|t| db.index_of(t)).collect();
     let mut diagnostics = config.diagnostics.clone();
     diagnostics.extend(validate(&db, &indexes, config));
     (db, indexes, diagnostics)
+}
+
+/// Whether a file is a scenario by its name: scenarios are leaves (nothing refers to
+/// them), so they can be checked a batch at a time and dropped.
+fn is_leaf(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".scenario.ron") || n.ends_with(".scenario.json"))
+}
+
+/// Scenarios checked together before they are dropped again: enough to keep both cores
+/// busy, few enough that memory does not grow with the size of the project.
+const LEAF_BATCH: usize = 128;
+
+/// Bytes read from the top of each scenario to find its id.
+const ID_PREFIX: usize = 4096;
+
+/// The scenario id of every file in `paths`, read by lexing up to the id alone (files
+/// that are not regular, readable and within the size limit are left to the loader,
+/// which reports them). id -> the names of the files that use it.
+fn scenario_ids(
+    paths: &[PathBuf],
+    display: &(dyn Fn(&Path) -> String + Sync),
+) -> std::collections::HashMap<String, Vec<String>> {
+    let found: Vec<(String, String)> = paths
+        .par_iter()
+        .filter_map(|p| Some((top_field(p, "id")?, display(p))))
+        .collect();
+    let mut out: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for (id, name) in found {
+        out.entry(id).or_default().push(name);
+    }
+    out
+}
+
+/// A string field of a file's top-level struct (`id`, `system`, `map`), read by lexing
+/// the first few kilobytes (the whole file only when the field is not there). Files
+/// that are not regular, readable and within the size limit give `None`, unopened: a
+/// FIFO would block the read; the loader reports them.
+fn top_field(path: &Path, field: &str) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > source::MAX_FILE_BYTES {
+        return None;
+    }
+    let dialect = muster_syntax::Dialect::from_file_name(&path.to_string_lossy());
+    let mut head = Vec::with_capacity(ID_PREFIX);
+    std::fs::File::open(path)
+        .ok()?
+        .take(ID_PREFIX as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    let valid = match std::str::from_utf8(&head) {
+        Ok(text) => text,
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
+    };
+    match muster_syntax::top_level_string(valid, dialect, field) {
+        Some(found) => Some(found),
+        None if head.len() == ID_PREFIX => {
+            let text = std::fs::read_to_string(path).ok()?;
+            muster_syntax::top_level_string(&text, dialect, field)
+        }
+        None => None,
+    }
+}
+
+/// The project files that `scenarios` need: the system, counter sheet and map each
+/// names by id, and the systems those name. `None` when a name is a path, or does not
+/// lead to exactly one file of its kind: then every file is loaded, so that a wrong
+/// reference gets its list of candidates.
+fn needed_by(scenarios: &[PathBuf], candidates: &[PathBuf]) -> Option<Vec<PathBuf>> {
+    use muster_model::FileKind;
+    use std::collections::HashMap;
+    let ids: Vec<Option<(FileKind, String, &PathBuf)>> = candidates
+        .par_iter()
+        .map(|path| {
+            let kind = FileKind::from_file_name(path.file_name()?.to_str()?)?;
+            Some((kind, top_field(path, "id")?, path))
+        })
+        .collect();
+    let mut index: HashMap<(FileKind, String), Vec<&PathBuf>> = HashMap::new();
+    for found in ids {
+        let (kind, id, path) = found?;
+        index.entry((kind, id)).or_default().push(path);
+    }
+    let mut wanted: Vec<(FileKind, String)> = Vec::new();
+    for scenario in scenarios {
+        wanted.push((FileKind::System, top_field(scenario, "system")?));
+        wanted.push((FileKind::Map, top_field(scenario, "map")?));
+        if let Some(counters) = top_field(scenario, "counters") {
+            wanted.push((FileKind::Counters, counters));
+        }
+    }
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut i = 0;
+    while i < wanted.len() {
+        let (kind, id) = wanted[i].clone();
+        i += 1;
+        if project::is_path_reference(&id) {
+            return None;
+        }
+        let [file] = index.get(&(kind, id))?.as_slice() else {
+            return None;
+        };
+        if out.contains(file) {
+            continue;
+        }
+        out.push((*file).clone());
+        if kind != FileKind::System {
+            wanted.push((FileKind::System, top_field(file, "system")?));
+        }
+    }
+    Some(out)
+}
+
+/// What `muster validate` checks: the project at `root` (or `targets` in it), with the
+/// same diagnostics as [`validate_paths`] but in bounded memory. Systems, counter sheets
+/// and maps are loaded once; scenarios are leaves, loaded, checked and dropped
+/// [`LEAF_BATCH`] at a time, and only scenarios among the targets are read in full
+/// (every scenario's id is read by lexing, for `references::duplicate-id`). When only
+/// scenarios are named, only the files they reference are loaded. Returns the
+/// number of files checked and the diagnostics, sorted, the project file's first.
+pub fn validate_project(
+    root: &Path,
+    targets: &[PathBuf],
+    config: &Config,
+    display: &(dyn Fn(&Path) -> String + Sync),
+) -> (usize, Vec<Diagnostic>) {
+    let all = project::project_files(root);
+    let targets = targets_of(&all, targets, config);
+    let (leaf_targets, other_targets): (Vec<PathBuf>, Vec<PathBuf>) =
+        targets.into_iter().partition(|p| is_leaf(p));
+    // The schema validator of the kinds checked, built while the files are read.
+    let mut kinds: Vec<muster_model::FileKind> = other_targets
+        .iter()
+        .filter_map(|p| muster_model::FileKind::from_file_name(&p.file_name()?.to_string_lossy()))
+        .collect();
+    if !leaf_targets.is_empty() {
+        kinds.push(muster_model::FileKind::Scenario);
+    }
+    kinds.sort_by_key(|k| k.name());
+    kinds.dedup();
+    std::thread::spawn(move || {
+        load::schema::prepare(&kinds);
+        if kinds.contains(&muster_model::FileKind::Scenario) {
+            hooks::prepare();
+        }
+    });
+    let rest: Vec<PathBuf> = all.iter().filter(|p| !is_leaf(p)).cloned().collect();
+    // Scenarios named alone need only what they reference.
+    let mut base = if other_targets.is_empty() && leaf_targets.len() < all.len() {
+        needed_by(&leaf_targets, &rest).unwrap_or(rest)
+    } else {
+        rest
+    };
+    base.extend(other_targets.iter().cloned());
+    let mut db = Db::load(root, &base, display);
+    let mut leaves: Vec<PathBuf> = all
+        .iter()
+        .filter(|p| is_leaf(p))
+        .chain(&leaf_targets)
+        .map(|p| project::normalize(p))
+        .collect();
+    leaves.sort();
+    leaves.dedup();
+    db.set_leaf_ids(scenario_ids(&leaves, display));
+    let others: Vec<usize> = other_targets
+        .iter()
+        .filter_map(|t| db.index_of(t))
+        .collect();
+    let mut checked = others.len();
+    let mut diagnostics = validate(&db, &others, config);
+    for batch in leaf_targets.chunks(LEAF_BATCH) {
+        let (count, found) = db.check_leaves(batch, display, config);
+        checked += count;
+        diagnostics.extend(found);
+    }
+    diagnostics.sort_by_key(Diagnostic::sort_key);
+    let mut out = config.diagnostics.clone();
+    out.extend(diagnostics);
+    (checked, out)
+}
+
+/// The files a validation checks: those given, else the configured `check` paths, else
+/// every project file.
+fn targets_of(all: &[PathBuf], targets: &[PathBuf], config: &Config) -> Vec<PathBuf> {
+    if !targets.is_empty() {
+        return targets.to_vec();
+    }
+    if config.check_paths.is_empty() {
+        return all.to_vec();
+    }
+    config
+        .check_paths
+        .iter()
+        .flat_map(|p| {
+            if p.is_dir() {
+                project::data_files_under(p)
+            } else {
+                vec![p.clone()]
+            }
+        })
+        .collect()
 }
 
 /// The JSON Schema of `muster validate --format json` output.

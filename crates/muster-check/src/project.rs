@@ -92,7 +92,12 @@ pub struct Db {
     maps: HashMap<usize, TerrainMap>,
     tables: HashMap<usize, TableTerrain>,
     /// Maps recompiled with a scenario's terrain modifications, by scenario index.
-    scenario_maps: HashMap<usize, TerrainMap>,
+    scenario_maps: HashMap<usize, Arc<TerrainMap>>,
+    /// Maps compiled with terrain modifications, by map file and modifications; kept
+    /// while scenarios come and go as leaves.
+    modified: Mutex<HashMap<(PathBuf, String), Arc<TerrainMap>>>,
+    /// Scenario ids of the whole project when scenarios are checked as leaves.
+    leaf_ids: Option<HashMap<String, Vec<String>>>,
 }
 
 /// A reference is a path when it has a folder separator or a data file extension;
@@ -127,12 +132,26 @@ impl Db {
             maps: HashMap::new(),
             tables: HashMap::new(),
             scenario_maps: HashMap::new(),
+            modified: Mutex::new(HashMap::new()),
+            leaf_ids: None,
         };
+        db.add_files(files, display, cache);
+        db.compile_from(0);
+        db
+    }
+
+    /// Loads `files` (in parallel) and any file they reference by path inside the root.
+    fn add_files(
+        &mut self,
+        files: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        cache: Option<&ParseCache>,
+    ) {
         let mut pending: Vec<PathBuf> = files.iter().map(|p| normalize(p)).collect();
         while !pending.is_empty() {
             pending.sort();
             pending.dedup();
-            pending.retain(|p| !db.by_path.contains_key(p));
+            pending.retain(|p| !self.by_path.contains_key(p));
             let loaded: Vec<Arc<Loaded>> = pending
                 .par_iter()
                 .map(|p| match cache {
@@ -145,30 +164,131 @@ impl Db {
                 for (reference, _) in references_of(&l) {
                     if is_path_reference(&reference) {
                         let target = normalize(&l.file.dir().join(&reference));
-                        if target.starts_with(&db.root) && target.is_file() {
+                        if target.starts_with(&self.root) && target.is_file() {
                             pending.push(target);
                         }
                     }
                 }
-                db.insert(l);
+                self.insert(l);
             }
         }
-        let compiled: Vec<(usize, TerrainMap)> = (0..db.files.len())
+    }
+
+    /// Compiles the maps, open tables and scenario maps of the files from `from` on.
+    /// Scenarios that make the same terrain modifications to the same map share one
+    /// compiled map, compiled once for the first of them.
+    fn compile_from(&mut self, from: usize) {
+        let new = from..self.files.len();
+        let compiled: Vec<(usize, TerrainMap)> = new
+            .clone()
             .into_par_iter()
-            .filter_map(|i| db.compile_map(i).map(|m| (i, m)))
+            .filter_map(|i| self.compile_map(i).map(|m| (i, m)))
             .collect();
-        db.maps.extend(compiled);
-        let tables: Vec<(usize, TableTerrain)> = (0..db.files.len())
+        self.maps.extend(compiled);
+        let tables: Vec<(usize, TableTerrain)> = new
+            .clone()
             .into_par_iter()
-            .filter_map(|i| db.compile_table(i).map(|t| (i, t)))
+            .filter_map(|i| self.compile_table(i).map(|t| (i, t)))
             .collect();
-        db.tables.extend(tables);
-        let modified: Vec<(usize, TerrainMap)> = (0..db.files.len())
+        self.tables.extend(tables);
+        let keyed: Vec<(usize, (PathBuf, String))> = new
+            .filter_map(|i| self.modification_key(i).map(|k| (i, k)))
+            .collect();
+        let mut firsts: HashMap<(PathBuf, String), usize> = HashMap::new();
+        {
+            let done = self.modified.lock().unwrap_or_else(|p| p.into_inner());
+            for (i, key) in &keyed {
+                if !done.contains_key(key) {
+                    firsts.entry(key.clone()).or_insert(*i);
+                }
+            }
+        }
+        let compiled: Vec<((PathBuf, String), Arc<TerrainMap>)> = firsts
             .into_par_iter()
-            .filter_map(|i| db.compile_for_scenario(i).map(|m| (i, m)))
+            .filter_map(|(key, i)| self.compile_scenario(i).map(|m| (key, Arc::new(m))))
             .collect();
-        db.scenario_maps.extend(modified);
-        db
+        let mut done = self.modified.lock().unwrap_or_else(|p| p.into_inner());
+        done.extend(compiled);
+        for (i, key) in keyed {
+            if let Some(map) = done.get(&key) {
+                self.scenario_maps.insert(i, Arc::clone(map));
+            }
+        }
+    }
+
+    /// Validates scenario files as leaves: loads them (and what they reference by path)
+    /// on top of this project, checks them, and drops them again, keeping only their
+    /// diagnostics. Nothing refers to a scenario, so the project is the same after.
+    pub fn check_leaves(
+        &mut self,
+        paths: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        config: &crate::Config,
+    ) -> (usize, Vec<crate::Diagnostic>) {
+        let from = self.files.len();
+        self.add_files(paths, display, None);
+        self.compile_from(from);
+        let targets: Vec<usize> = paths.iter().filter_map(|p| self.index_of(p)).collect();
+        let out = crate::validate(self, &targets, config);
+        self.truncate(from);
+        (targets.len(), out)
+    }
+
+    /// Forgets every file from `from` on.
+    fn truncate(&mut self, from: usize) {
+        self.files.truncate(from);
+        self.by_path.retain(|_, i| *i < from);
+        self.by_id.retain(|_, v| {
+            v.retain(|i| *i < from);
+            !v.is_empty()
+        });
+        self.maps.retain(|i, _| *i < from);
+        self.tables.retain(|i, _| *i < from);
+        self.scenario_maps.retain(|i, _| *i < from);
+    }
+
+    /// Makes the scenario ids of the whole project known before its scenarios are
+    /// checked as leaves (id -> names of the files that use it).
+    pub fn set_leaf_ids(&mut self, ids: HashMap<String, Vec<String>>) {
+        self.leaf_ids = Some(ids);
+    }
+
+    /// Names of the files of `kind` that use `id`, this project's and, for scenarios
+    /// checked as leaves, those known from [`Db::set_leaf_ids`].
+    pub fn files_with_id(&self, kind: FileKind, id: &str) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .same_id(kind, id)
+            .iter()
+            .map(|&i| self.files[i].file.name.clone())
+            .collect();
+        if kind == FileKind::Scenario
+            && let Some(ids) = &self.leaf_ids
+        {
+            for name in ids.get(id).into_iter().flatten() {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+        names
+    }
+
+    /// What makes a scenario's own compiled map: its map file and its terrain
+    /// modifications. `None` for a scenario without modifications.
+    fn modification_key(&self, index: usize) -> Option<(PathBuf, String)> {
+        let Some(Document::Scenario(s)) = self.doc(index) else {
+            return None;
+        };
+        if s.terrain_modifications.is_empty() {
+            return None;
+        }
+        let Resolution::Found(m) = self.resolve(index, &s.map, FileKind::Map) else {
+            return None;
+        };
+        Some((
+            normalize(&self.files[m].file.path),
+            serde_json::to_string(&s.terrain_modifications).ok()?,
+        ))
     }
 
     fn insert(&mut self, loaded: Arc<Loaded>) {
@@ -243,7 +363,7 @@ impl Db {
     /// modifications applied, or the map itself.
     pub fn scenario_map(&self, scenario: usize) -> Option<&TerrainMap> {
         if let Some(m) = self.scenario_maps.get(&scenario) {
-            return Some(m);
+            return Some(m.as_ref());
         }
         let Some(Document::Scenario(s)) = self.doc(scenario) else {
             return None;
@@ -264,7 +384,9 @@ impl Db {
         }
     }
 
-    fn compile_for_scenario(&self, index: usize) -> Option<TerrainMap> {
+    /// The scenario's map compiled with its terrain modifications applied (for
+    /// `compile`: the table names this scenario). `None` without modifications.
+    pub fn compile_scenario(&self, index: usize) -> Option<TerrainMap> {
         let Some(Document::Scenario(s)) = self.doc(index) else {
             return None;
         };

@@ -56,13 +56,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
-fn load(
-    cwd: &Path,
-    root: Option<PathBuf>,
-    targets: &[PathBuf],
-) -> Result<(Project, Db, Vec<usize>, Vec<Diagnostic>), String> {
+/// The project of a command, refused when there is nothing to check in it.
+fn open_project(cwd: &Path, root: Option<PathBuf>, targets: &[PathBuf]) -> Result<Project, String> {
     let project = Project::open(cwd, root, targets)?;
-    let files = expand(targets);
     if targets.is_empty()
         && project.config.check_paths.is_empty()
         && project::project_files(&project.root).is_empty()
@@ -72,6 +68,16 @@ fn load(
             project.root.display()
         ));
     }
+    Ok(project)
+}
+
+fn load(
+    cwd: &Path,
+    root: Option<PathBuf>,
+    targets: &[PathBuf],
+) -> Result<(Project, Db, Vec<usize>, Vec<Diagnostic>), String> {
+    let project = open_project(cwd, root, targets)?;
+    let files = expand(targets);
     let name = display_name(cwd);
     let (db, indexes, diagnostics) =
         muster_check::validate_paths(&project.root, &files, &project.config, &name);
@@ -85,8 +91,11 @@ fn validate(
     format: Format,
     deny_warnings: bool,
 ) -> Result<ExitCode, String> {
-    let (project, _db, indexes, diagnostics) = load(cwd, root, paths)?;
-    let files = indexes.len() + usize::from(project.config.file.is_some());
+    let project = open_project(cwd, root, paths)?;
+    let name = display_name(cwd);
+    let (checked, diagnostics) =
+        muster_check::validate_project(&project.root, &expand(paths), &project.config, &name);
+    let files = checked + usize::from(project.config.file.is_some());
     match format {
         Format::Human => {
             let handler = render::handler(render::use_colour());
@@ -159,9 +168,14 @@ fn compile(
     for d in &diagnostics {
         err!("{}", render::diagnostic(&handler, d));
     }
-    // A scenario's own terrain (its terrain modifications applied), else the map's.
+    // A scenario's own terrain (its terrain modifications applied, compiled for this
+    // scenario so that the table names it), else the map's.
+    let own = match db.doc(index) {
+        Some(Document::Scenario(_)) => db.compile_scenario(index),
+        _ => None,
+    };
     let hex_map = match db.doc(index) {
-        Some(Document::Scenario(_)) => db.scenario_map(index),
+        Some(Document::Scenario(_)) => own.as_ref().or_else(|| db.scenario_map(index)),
         _ => map_index.and_then(|i| db.terrain_map(i)),
     };
     let table = map_index.and_then(|i| db.table(i));

@@ -237,3 +237,68 @@ pub fn from_str<T: serde::de::DeserializeOwned>(text: &str, dialect: Dialect) ->
     }
     from_tree(&tree).map_err(Error::De)
 }
+
+/// The text of a string field of the top-level struct or object (`id: "jengland"` in
+/// `Scenario(id: "jengland", ...)`), found by lexing only, without building a tree or
+/// reading the rest: how muster learns every scenario's id before checking any. `None`
+/// when the field is absent, not a string, or the text does not lex.
+pub fn top_level_string(text: &str, dialect: Dialect, field: &str) -> Option<String> {
+    // The id is near the top of a file: lex a prefix first, the whole text only if the
+    // field is not found there.
+    const PREFIX: usize = 2048;
+    if text.len() > PREFIX {
+        let mut cut = PREFIX;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        if let Some(found) = top_level_string_in(&text[..cut], dialect, field) {
+            return Some(found);
+        }
+    }
+    top_level_string_in(text, dialect, field)
+}
+
+fn top_level_string_in(text: &str, dialect: Dialect, field: &str) -> Option<String> {
+    let (tokens, errors) = lexer::lex(text, dialect);
+    let mut depth = 0usize;
+    let mut significant = tokens.iter().filter(|t| !t.kind.is_trivia()).peekable();
+    while let Some(t) = significant.next() {
+        match t.kind {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth += 1,
+            TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
+                depth = depth.saturating_sub(1)
+            }
+            TokenKind::Ident | TokenKind::String if depth == 1 => {
+                let name = &text[t.start as usize..t.end as usize];
+                let name = match dialect {
+                    Dialect::Ron => tree::ident_text(name),
+                    Dialect::Json => name.trim_matches('"'),
+                };
+                if name != field || significant.peek().map(|c| c.kind) != Some(TokenKind::Colon) {
+                    continue;
+                }
+                significant.next();
+                let value = significant.next()?;
+                let (start, end) = (value.start as usize, value.end as usize);
+                if errors
+                    .iter()
+                    .any(|e| e.range.start < end.max(start + 1) && e.range.end >= start)
+                {
+                    return None;
+                }
+                let raw = &text[start..end];
+                return match (value.kind, dialect) {
+                    (TokenKind::String | TokenKind::RawString, Dialect::Ron) => {
+                        string::decode_ron(raw).ok().map(|s| s.into_owned())
+                    }
+                    (TokenKind::String, Dialect::Json) => {
+                        string::decode_json(raw).ok().map(|s| s.into_owned())
+                    }
+                    _ => None,
+                };
+            }
+            _ => {}
+        }
+    }
+    None
+}

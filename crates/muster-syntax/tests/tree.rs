@@ -494,3 +494,27 @@ fn detached_spans_find_values_and_their_nearest_enclosing_value() {
     assert!(found.exact);
     assert_eq!(found.node.range(), 0..text.len());
 }
+
+#[test]
+fn the_top_level_id_is_found_by_lexing_alone() {
+    use muster_syntax::{Dialect, top_level_string};
+    let ron = "// a comment with id: \"no\"\nScenario(\n    sides: [(id: \"inner\")],\n    id: \"jeng\\u{e9}land\",\n)";
+    assert_eq!(
+        top_level_string(ron, Dialect::Ron, "id").as_deref(),
+        Some("jengéland")
+    );
+    let json = "{\"sides\": [{\"id\": \"inner\"}], \"id\": \"jengland\"}";
+    assert_eq!(
+        top_level_string(json, Dialect::Json, "id").as_deref(),
+        Some("jengland")
+    );
+    assert_eq!(
+        top_level_string("Scenario(id: 3)", Dialect::Ron, "id"),
+        None
+    );
+    assert_eq!(
+        top_level_string("Scenario(name: \"x\")", Dialect::Ron, "id"),
+        None
+    );
+    assert_eq!(top_level_string("(id: \"cut", Dialect::Ron, "id"), None);
+}

@@ -47,7 +47,7 @@ impl Document {
         }
     }
 
-    fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         let value = match self {
             Document::System(d) => serde_json::to_value(d),
             Document::Counters(d) => serde_json::to_value(d),
@@ -167,9 +167,6 @@ pub fn load_text(file: SourceFile) -> Loaded {
         }
         Some(kind) => parse_kind(&loaded, kind, &mut sink),
     };
-    if let Some(doc) = &doc {
-        schema::check_document(&doc.to_json(), doc.kind(), &mut sink);
-    }
     let diagnostics = sink.finish();
     loaded.doc = doc;
     loaded.diagnostics = diagnostics;

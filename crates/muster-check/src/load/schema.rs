@@ -22,6 +22,14 @@ fn validator(kind: FileKind) -> Option<&'static Validator> {
         .as_ref()
 }
 
+/// Builds the validators of `kinds` now (a caller starts this on a thread of its own,
+/// so that building them overlaps with reading the files that need them).
+pub fn prepare(kinds: &[FileKind]) {
+    for kind in kinds {
+        let _ = validator(*kind);
+    }
+}
+
 pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
     let Some(validator) = validator(kind) else {
         return;

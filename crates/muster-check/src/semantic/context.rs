@@ -323,6 +323,8 @@ pub struct ScenarioCx<'a> {
     /// The compiled open table, for table maps.
     pub table: Option<&'a muster_model::table::TableTerrain>,
     pub groups: Vec<GroupCx<'a>>,
+    /// Zones already resolved to hexes, by the zone's address in the scenario.
+    zones: std::sync::Mutex<std::collections::HashMap<usize, Result<Vec<HexId>, String>>>,
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -352,6 +354,7 @@ impl<'a> ScenarioCx<'a> {
             map,
             table,
             groups: Vec::new(),
+            zones: Default::default(),
         };
         cx.groups = cx.build_groups();
         Some(cx)
@@ -670,8 +673,30 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
-    /// The hexes of a zone; `Err` names a label that is not on the map.
+    /// The hexes of a zone; `Err` names a label that is not on the map. Computed once
+    /// per zone of the scenario: several checks and the summary ask.
     pub fn zone_hexes(&self, zone: &muster_model::scenario::Zone) -> Result<Vec<HexId>, String> {
+        let key = std::ptr::from_ref(zone) as usize;
+        if let Some(found) = self
+            .zones
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+        {
+            return found.clone();
+        }
+        let found = self.compute_zone_hexes(zone);
+        self.zones
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key, found.clone());
+        found
+    }
+
+    fn compute_zone_hexes(
+        &self,
+        zone: &muster_model::scenario::Zone,
+    ) -> Result<Vec<HexId>, String> {
         use muster_model::scenario::{Region, Zone};
         let Some(map) = self.map else {
             return Ok(Vec::new());
@@ -756,25 +781,33 @@ pub fn flood_from_edge(
     map: &TerrainMap,
     edge: muster_hex::Edge,
     barrier: &[String],
-) -> std::collections::BTreeSet<HexId> {
+) -> std::collections::HashSet<HexId> {
     let grid = map.grid();
-    let open = |h: &HexId| {
-        !map.terrain_id_at(*h)
+    let rows = usize::from(grid.rows);
+    let slot = |h: HexId| usize::from(h.col - 1) * rows + usize::from(h.row - 1);
+    let open = |h: HexId| {
+        !map.terrain_id_at(h)
             .is_some_and(|t| barrier.iter().any(|b| b == t))
     };
-    let mut seen: std::collections::BTreeSet<HexId> = grid
+    let mut seen = vec![false; grid.len()];
+    let mut frontier: Vec<HexId> = grid
         .hexes()
-        .filter(|h| grid.edges_of(*h).contains(&edge) && open(h))
+        .filter(|h| grid.edges_of(*h).contains(&edge) && open(*h))
         .collect();
-    let mut frontier: Vec<HexId> = seen.iter().copied().collect();
+    for h in &frontier {
+        seen[slot(*h)] = true;
+    }
+    let mut out: std::collections::HashSet<HexId> = frontier.iter().copied().collect();
     while let Some(h) = frontier.pop() {
         for n in grid.neighbours(h) {
-            if open(&n) && seen.insert(n) {
+            if !seen[slot(n)] && open(n) {
+                seen[slot(n)] = true;
+                out.insert(n);
                 frontier.push(n);
             }
         }
     }
-    seen
+    out
 }
 
 /// The report for a label a check names that is not on the map, with the nearest label

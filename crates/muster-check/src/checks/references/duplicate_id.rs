@@ -44,12 +44,11 @@ fn dupes<'a>(sink: &mut Sink, what: &str, items: impl Iterator<Item = (String, &
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    let others: Vec<_> = cx
+    let others: Vec<String> = cx
         .db
-        .same_id(cx.doc.kind(), cx.doc.id())
-        .iter()
-        .filter(|&&i| i != cx.index)
-        .map(|&i| cx.db.files[i].file.name.clone())
+        .files_with_id(cx.doc.kind(), cx.doc.id())
+        .into_iter()
+        .filter(|name| *name != cx.db.files[cx.index].file.name)
         .collect();
     if !others.is_empty() {
         sink.push(
