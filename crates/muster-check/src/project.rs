@@ -273,18 +273,27 @@ impl Db {
         names
     }
 
-    /// What makes a scenario's own compiled map: its map file and its terrain
-    /// modifications. `None` for a scenario without modifications.
-    fn modification_key(&self, index: usize) -> Option<(PathBuf, String)> {
+    /// A scenario with terrain modifications, and the index of its map file.
+    fn modified_scenario(
+        &self,
+        index: usize,
+    ) -> Option<(&muster_model::scenario::Scenario, usize)> {
         let Some(Document::Scenario(s)) = self.doc(index) else {
             return None;
         };
         if s.terrain_modifications.is_empty() {
             return None;
         }
-        let Resolution::Found(m) = self.resolve(index, &s.map, FileKind::Map) else {
-            return None;
-        };
+        match self.resolve(index, &s.map, FileKind::Map) {
+            Resolution::Found(m) => Some((s, m)),
+            _ => None,
+        }
+    }
+
+    /// What makes a scenario's own compiled map: its map file and its terrain
+    /// modifications. `None` for a scenario without modifications.
+    fn modification_key(&self, index: usize) -> Option<(PathBuf, String)> {
+        let (s, m) = self.modified_scenario(index)?;
         Some((
             normalize(&self.files[m].file.path),
             serde_json::to_string(&s.terrain_modifications).ok()?,
@@ -387,15 +396,7 @@ impl Db {
     /// The scenario's map compiled with its terrain modifications applied (for
     /// `compile`: the table names this scenario). `None` without modifications.
     pub fn compile_scenario(&self, index: usize) -> Option<TerrainMap> {
-        let Some(Document::Scenario(s)) = self.doc(index) else {
-            return None;
-        };
-        if s.terrain_modifications.is_empty() {
-            return None;
-        }
-        let Resolution::Found(m) = self.resolve(index, &s.map, FileKind::Map) else {
-            return None;
-        };
+        let (s, m) = self.modified_scenario(index)?;
         let Some(Document::Map(map)) = self.doc(m) else {
             return None;
         };
