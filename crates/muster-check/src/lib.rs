@@ -124,13 +124,21 @@ fn scenario_ids(
     paths: &[PathBuf],
     display: &(dyn Fn(&Path) -> String + Sync),
 ) -> std::collections::HashMap<String, Vec<String>> {
-    let found: Vec<(String, String)> = paths
+    let mut found: Vec<(String, usize)> = paths
         .par_iter()
-        .filter_map(|p| Some((top_field(p, "id")?, display(p))))
+        .enumerate()
+        .filter_map(|(i, p)| Some((top_field(p, "id")?, i)))
         .collect();
+    // Only ids used more than once are kept: the rest have nothing to report.
+    found.sort_unstable();
     let mut out: std::collections::HashMap<String, Vec<String>> = Default::default();
-    for (id, name) in found {
-        out.entry(id).or_default().push(name);
+    for group in found.chunk_by(|a, b| a.0 == b.0) {
+        if group.len() > 1 {
+            out.insert(
+                group[0].0.clone(),
+                group.iter().map(|(_, i)| display(&paths[*i])).collect(),
+            );
+        }
     }
     out
 }
@@ -248,24 +256,25 @@ pub fn validate_project(
             hooks::prepare();
         }
     });
-    let rest: Vec<PathBuf> = all.iter().filter(|p| !is_leaf(p)).cloned().collect();
+    let (leaves, rest): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().partition(|p| is_leaf(p));
     // Scenarios named alone need only what they reference.
-    let mut base = if other_targets.is_empty() && leaf_targets.len() < all.len() {
+    let mut base = if other_targets.is_empty() && leaf_targets.len() < leaves.len() {
         needed_by(&leaf_targets, &rest).unwrap_or(rest)
     } else {
         rest
     };
     base.extend(other_targets.iter().cloned());
     let mut db = Db::load(root, &base, display);
-    let mut leaves: Vec<PathBuf> = all
-        .iter()
-        .filter(|p| is_leaf(p))
-        .chain(&leaf_targets)
-        .map(|p| project::normalize(p))
+    drop(base);
+    let mut leaves: Vec<PathBuf> = leaves
+        .into_iter()
+        .chain(leaf_targets.iter().cloned())
+        .map(|p| project::normalize(&p))
         .collect();
-    leaves.sort();
+    leaves.sort_unstable();
     leaves.dedup();
     db.set_leaf_ids(scenario_ids(&leaves, display));
+    drop(leaves);
     let others: Vec<usize> = other_targets
         .iter()
         .filter_map(|t| db.index_of(t))

@@ -248,7 +248,8 @@ impl Db {
     }
 
     /// Makes the scenario ids of the whole project known before its scenarios are
-    /// checked as leaves (id -> names of the files that use it).
+    /// checked as leaves (id -> names of the files that use it; ids used once may be
+    /// left out, since they have nothing to report).
     pub fn set_leaf_ids(&mut self, ids: HashMap<String, Vec<String>>) {
         self.leaf_ids = Some(ids);
     }
