@@ -9,7 +9,18 @@
 //!
 //! [compile]
 //! out = "build/tables"             # where `muster compile` and `muster watch --compile` write
+//!
+//! [limits]
+//! max-hexes = 9801                 # hexes of a map's grid (columns x rows), 1 to 9801
+//! max-raster-cells = 100000        # cells of an open table's raster, 1 to 16777216
 //! ```
+//!
+//! `[limits]` bounds what one map may cost. Defaults: `max-hexes` 9801 (99 x 99, all
+//! that `CCRR` hex numbers can name; a grid wider or deeper than 99 is refused whatever
+//! the limit) and `max-raster-cells` 100,000 (a 72 x 48 inch table at a quarter inch is
+//! 55,296). A map beyond them is reported by `maps::grid-too-large` at its size and is
+//! not compiled. Without `[compile] out`, `muster compile` writes to
+//! `target/muster/<id>.terrain.json` under the project root.
 //!
 //! Its own mistakes are diagnostics with spans, like any data file's.
 
@@ -45,6 +56,81 @@ struct ConfigFile {
     checks: BTreeMap<Spanned<String>, Spanned<Level>>,
     #[serde(default)]
     compile: Option<CompileSection>,
+    #[serde(default)]
+    limits: Option<LimitsSection>,
+}
+
+/// `[limits]`, with the span of every value for its diagnostics.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LimitsSection {
+    max_hexes: Option<Spanned<i64>>,
+    max_raster_cells: Option<Spanned<i64>>,
+}
+
+/// The largest `max-raster-cells` a project may set (4096 x 4096).
+pub const MAX_RASTER_CELLS_CEILING: u64 = 4096 * 4096;
+
+pub use muster_map::Limits;
+
+/// Only `[limits]`, read leniently: the rest of the file and its mistakes are
+/// [`parse`]'s business.
+#[derive(Debug, Default, Deserialize)]
+struct LimitsOnly {
+    #[serde(default)]
+    limits: Option<LimitsSection>,
+}
+
+impl LimitsSection {
+    /// The limits, and the span, text and help of each value out of range.
+    fn read(&self) -> (Limits, Vec<(std::ops::Range<usize>, String, String)>) {
+        let mut limits = Limits::DEFAULT;
+        let mut wrong = Vec::new();
+        let ceiling = Limits::DEFAULT.max_hexes;
+        if let Some(v) = &self.max_hexes {
+            match u64::try_from(*v.get_ref()) {
+                Ok(n) if (1..=ceiling).contains(&n) => limits.max_hexes = n,
+                _ => wrong.push((
+                    v.span(),
+                    format!("`max-hexes` is {}, outside 1 to {ceiling}", v.get_ref()),
+                    format!("{ceiling} is 99 x 99, every hex `CCRR` numbers can name"),
+                )),
+            }
+        }
+        if let Some(v) = &self.max_raster_cells {
+            match u64::try_from(*v.get_ref()) {
+                Ok(n) if (1..=MAX_RASTER_CELLS_CEILING).contains(&n) => limits.max_raster_cells = n,
+                _ => wrong.push((
+                    v.span(),
+                    format!(
+                        "`max-raster-cells` is {}, outside 1 to {MAX_RASTER_CELLS_CEILING}",
+                        v.get_ref()
+                    ),
+                    "use a coarser `raster` on the map rather than a larger limit".to_string(),
+                )),
+            }
+        }
+        (limits, wrong)
+    }
+}
+
+/// The resource limits of the project at `root` (defaults where `muster.toml` sets none
+/// or sets them wrongly; [`parse`] reports those mistakes).
+pub fn load_limits(root: &Path) -> Limits {
+    read_config_text(&root.join(CONFIG_FILE))
+        .and_then(|text| toml::from_str::<LimitsOnly>(&text).ok())
+        .and_then(|c| c.limits)
+        .map_or(Limits::DEFAULT, |l| l.read().0)
+}
+
+/// The text of `muster.toml` when it is a regular file of a sensible size (a FIFO would
+/// block the read).
+fn read_config_text(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > crate::source::MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
 }
 
 #[derive(Debug, Deserialize)]
@@ -67,6 +153,8 @@ pub struct Config {
     pub check_paths: Vec<PathBuf>,
     pub compile_out: Option<PathBuf>,
     pub levels: BTreeMap<String, Level>,
+    /// `[limits]`: what one map may cost.
+    pub limits: Limits,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -100,9 +188,9 @@ impl Config {
 /// Reads `root/muster.toml` if there is one.
 pub fn load(root: &Path, display: &dyn Fn(&Path) -> String) -> Config {
     let path = root.join(CONFIG_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => parse(SourceFile::new(&path, display(&path), text), root),
-        Err(_) => Config::default(),
+    match read_config_text(&path) {
+        Some(text) => parse(SourceFile::new(&path, display(&path), text), root),
+        None => Config::default(),
     }
 }
 
@@ -189,6 +277,13 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
                 }
             }
             config.compile_out = parsed.compile.map(|c| root.join(c.out));
+            if let Some(section) = parsed.limits {
+                let (limits, wrong) = section.read();
+                config.limits = limits;
+                for (span, message, help) in wrong {
+                    sink.push(Report::new(&INVALID, Loc::Span(span), message).help(help));
+                }
+            }
         }
     }
     config.diagnostics = sink.finish();
@@ -231,6 +326,25 @@ mod tests {
         assert_eq!(c.diagnostics[0].code, "config::invalid");
         let c = parse_text("[checks]\n\"structure::syntax\" = \"off\"\n");
         assert_eq!(c.diagnostics[0].code, "config::cannot-relax");
+    }
+
+    #[test]
+    fn limits_have_defaults_and_ranges() {
+        let c = parse_text("");
+        assert_eq!(c.limits, Limits::DEFAULT);
+        let c = parse_text("[limits]\nmax-hexes = 400\nmax-raster-cells = 5000\n");
+        assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+        assert_eq!(c.limits.max_hexes, 400);
+        assert_eq!(c.limits.max_raster_cells, 5000);
+        let c = parse_text("[limits]\nmax-hexes = 0\nmax-raster-cells = -3\n");
+        let wrong: Vec<&str> = c
+            .diagnostics
+            .iter()
+            .map(|d| &d.file.text[d.span.clone()])
+            .collect();
+        assert_eq!(wrong, ["0", "-3"]);
+        assert!(c.diagnostics[0].message.contains("outside 1 to 9801"));
+        assert_eq!(c.limits, Limits::DEFAULT);
     }
 
     #[test]

@@ -16,6 +16,9 @@ use crate::source::{LineCol, SourceFile};
 pub enum Severity {
     Error,
     Warning,
+    /// Something the author should know that is not a problem in itself (a check that
+    /// could not run); never changes the exit code.
+    Info,
 }
 
 impl fmt::Display for Severity {
@@ -23,6 +26,7 @@ impl fmt::Display for Severity {
         f.write_str(match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "info",
         })
     }
 }
@@ -85,6 +89,7 @@ impl miette::Diagnostic for Diagnostic {
         Some(match self.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
+            Severity::Info => miette::Severity::Advice,
         })
     }
 

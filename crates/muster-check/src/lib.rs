@@ -10,6 +10,7 @@
 //! **Boundary:** nothing here prints, watches files or decides exit codes; that is the
 //! CLI's job. Problems in user data are [`Diagnostic`]s, never `Err` and never panics.
 
+pub mod catalog;
 pub mod checks;
 pub mod config;
 pub mod diagnostic;
@@ -26,6 +27,7 @@ pub mod source;
 pub mod suggest;
 pub mod summary;
 pub mod suppress;
+pub mod template;
 pub mod watch;
 
 use std::path::{Path, PathBuf};

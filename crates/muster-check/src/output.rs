@@ -43,6 +43,7 @@ pub struct JsonDiagnostic {
 pub enum JsonSeverity {
     Error,
     Warning,
+    Info,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -69,6 +70,7 @@ impl JsonDiagnostic {
             severity: match d.severity {
                 Severity::Error => JsonSeverity::Error,
                 Severity::Warning => JsonSeverity::Warning,
+                Severity::Info => JsonSeverity::Info,
             },
             message: d.message.clone(),
             help: d.help.clone(),
@@ -101,7 +103,10 @@ impl JsonReport {
             version: 1,
             files_checked,
             errors,
-            warnings: diagnostics.len() - errors,
+            warnings: diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .count(),
             diagnostics: diagnostics
                 .iter()
                 .map(JsonDiagnostic::from_diagnostic)
@@ -221,6 +226,7 @@ pub mod sarif {
         match severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "note",
         }
     }
 

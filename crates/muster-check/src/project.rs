@@ -1,7 +1,7 @@
 //! A project: the root folder that references may not leave, the files loaded from it,
 //! the index of ids, and the compiled maps scenarios are checked against.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -43,6 +43,11 @@ pub fn is_data_file(path: &Path) -> bool {
 }
 
 /// Every data file under `dir`, sorted, skipping hidden folders and `target`.
+///
+/// Nothing is skipped without a word: entries with a data file name that are not regular
+/// files (symlinks, FIFOs, devices) are listed so that the loader reads or refuses them
+/// with a diagnostic, and so is every folder that cannot be read. Symlinked folders are
+/// not followed, so the walk never leaves `dir`.
 pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = WalkDir::new(dir)
         .follow_links(false)
@@ -51,11 +56,19 @@ pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
             let name = e.file_name().to_string_lossy();
             e.depth() == 0 || !(name.starts_with('.') || name == "target")
         })
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && is_data_file(e.path()))
-        .map(|e| e.into_path())
+        .filter_map(|entry| match entry {
+            Ok(e) => {
+                let linked_folder =
+                    e.depth() > 0 && e.file_type().is_symlink() && e.path().is_dir();
+                ((!e.file_type().is_dir() && is_data_file(e.path())) || linked_folder)
+                    .then(|| e.into_path())
+            }
+            // A folder (or the entry of one) that cannot be read: the loader says why.
+            Err(err) => err.path().map(Path::to_path_buf),
+        })
         .collect();
     out.sort();
+    out.dedup();
     out
 }
 
@@ -98,6 +111,13 @@ pub struct Db {
     modified: Mutex<HashMap<(PathBuf, String), Arc<TerrainMap>>>,
     /// Scenario ids of the whole project when scenarios are checked as leaves.
     leaf_ids: Option<HashMap<String, Vec<String>>>,
+    /// The root with every symlink resolved: what a file's canonical path must start with.
+    canonical_root: PathBuf,
+    /// Paths inside the root (lexically) whose canonical path leaves it: a symlink to a
+    /// file elsewhere. They are never read, and references to them are `outside-root`.
+    escaping: HashSet<PathBuf>,
+    /// The project's resource limits (`[limits]` in `muster.toml`).
+    pub limits: crate::config::Limits,
 }
 
 /// A reference is a path when it has a folder separator or a data file extension;
@@ -124,8 +144,12 @@ impl Db {
         display: &(dyn Fn(&Path) -> String + Sync),
         cache: Option<&ParseCache>,
     ) -> Db {
+        let root = normalize(root);
         let mut db = Db {
-            root: normalize(root),
+            canonical_root: std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()),
+            escaping: HashSet::new(),
+            limits: crate::config::load_limits(&root),
+            root,
             files: Vec::new(),
             by_path: HashMap::new(),
             by_id: HashMap::new(),
@@ -152,15 +176,23 @@ impl Db {
             pending.sort();
             pending.dedup();
             pending.retain(|p| !self.by_path.contains_key(p));
-            let loaded: Vec<Arc<Loaded>> = pending
+            let loaded: Vec<(Arc<Loaded>, bool)> = pending
                 .par_iter()
-                .map(|p| match cache {
-                    Some(cache) => cache.get_or_load(p, display),
-                    None => Arc::new(load_path(p, &display(p))),
+                .map(|p| match self.escapes(p) {
+                    Some(target) => (Arc::new(escaping_file(p, &display(p), &target)), true),
+                    None => match cache {
+                        Some(cache) => (cache.get_or_load(p, display), false),
+                        None => (Arc::new(load_path(p, &display(p))), false),
+                    },
                 })
                 .collect();
+            for (l, escaping) in &loaded {
+                if *escaping {
+                    self.escaping.insert(normalize(&l.file.path));
+                }
+            }
             pending.clear();
-            for l in loaded {
+            for (l, _) in loaded {
                 for (reference, _) in references_of(&l) {
                     if is_path_reference(&reference) {
                         let target = normalize(&l.file.dir().join(&reference));
@@ -172,6 +204,17 @@ impl Db {
                 self.insert(l);
             }
         }
+    }
+
+    /// Where `path` really leads when it lies inside the root by name but, through a
+    /// symlink, outside it by its canonical path. Paths outside the root by name (files
+    /// named on the command line with `--root` elsewhere) are left alone.
+    fn escapes(&self, path: &Path) -> Option<PathBuf> {
+        if !path.starts_with(&self.root) {
+            return None;
+        }
+        let real = std::fs::canonicalize(path).ok()?;
+        (!real.starts_with(&self.canonical_root)).then_some(real)
     }
 
     /// Compiles the maps, open tables and scenario maps of the files from `from` on.
@@ -342,7 +385,7 @@ impl Db {
         };
         if is_path_reference(reference) {
             let target = normalize(&self.files[from].file.dir().join(reference));
-            if !target.starts_with(&self.root) {
+            if !target.starts_with(&self.root) || self.escaping.contains(&target) {
                 return Resolution::OutsideRoot;
             }
             return match self.by_path.get(&target) {
@@ -350,6 +393,13 @@ impl Db {
                     Some(k) if k != kind => Resolution::WrongKind(k),
                     _ => Resolution::Found(i),
                 },
+                // Not loaded: a symlink out of the root is still `outside-root`.
+                None if target.exists()
+                    && std::fs::canonicalize(&target)
+                        .is_ok_and(|real| !real.starts_with(&self.canonical_root)) =>
+                {
+                    Resolution::OutsideRoot
+                }
                 None => candidates(),
             };
         }
@@ -401,7 +451,7 @@ impl Db {
         let Some(Document::Map(map)) = self.doc(m) else {
             return None;
         };
-        muster_map::grid_of(map)?;
+        muster_map::grid_within(map, &self.limits)?;
         let system = self.system_of(m, &map.system)?;
         let hash = muster_map::source_hash(self.files[m].file.text.as_bytes());
         TerrainMap::new(muster_map::compile_for(
@@ -419,14 +469,14 @@ impl Db {
         };
         let system = self.system_of(index, &map.system)?;
         let hash = muster_map::source_hash(self.files[index].file.text.as_bytes());
-        muster_map::compile_table(map, system, &hash)
+        muster_map::compile_table_within(map, system, &hash, &self.limits)
     }
 
     fn compile_map(&self, index: usize) -> Option<TerrainMap> {
         let Some(Document::Map(map)) = self.doc(index) else {
             return None;
         };
-        muster_map::grid_of(map)?;
+        muster_map::grid_within(map, &self.limits)?;
         let Resolution::Found(sys) = self.resolve(index, &map.system, FileKind::System) else {
             return None;
         };
@@ -436,6 +486,28 @@ impl Db {
         let hash = muster_map::source_hash(self.files[index].file.text.as_bytes());
         TerrainMap::new(muster_map::compile(map, system, &hash)).ok()
     }
+}
+
+/// A file inside the project by name that leads outside it through a symlink: refused
+/// unread, so that nothing of the target's content can reach any output.
+fn escaping_file(path: &Path, name: &str, target: &Path) -> Loaded {
+    use crate::report::{Loc, Report, Sink};
+    let mut loaded = Loaded::plain(crate::source::SourceFile::new(path, name, String::new()));
+    let mut sink = Sink::new(&loaded.file);
+    sink.push(
+        Report::new(
+            &crate::checks::references::outside_root::META,
+            Loc::Span(0..0),
+            format!(
+                "`{name}` is a symlink to `{}`, outside the project root",
+                target.display()
+            ),
+        )
+        .help("copy the file into the project instead of linking to it")
+        .note("muster reads no file outside the project root, whatever path leads to it"),
+    );
+    loaded.diagnostics = sink.finish();
+    loaded
 }
 
 /// The file references a document makes, with the kind each must name.

@@ -73,6 +73,20 @@ pub enum Command {
     },
     /// List every check with its code, severity and summary.
     Checks,
+    /// What the project holds: systems, armies, counters, maps, hooks, terrain, a map's
+    /// edges. Works from any folder inside the project.
+    List {
+        #[command(subcommand)]
+        what: ListWhat,
+        /// Output format: aligned columns, or one JSON object (`{"counters": [...]}`).
+        #[arg(long, value_enum, default_value_t = ListFormat::Human, global = true)]
+        format: ListFormat,
+    },
+    /// Write a new scenario, map or project from a template.
+    New {
+        #[command(subcommand)]
+        what: NewWhat,
+    },
     /// Print the JSON Schema of a file kind, or write all schemas into a folder.
     Schema {
         /// `system`, `counters`, `map`, `scenario`, `terrain-table` or `report`.
@@ -101,4 +115,103 @@ pub enum Format {
 pub enum SummaryFormat {
     Human,
     Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ListWhat {
+    /// Rules systems, with their counter sheets, maps and scenarios.
+    Systems,
+    /// Armies of the counter sheets, with their counters and copies.
+    Armies {
+        /// Only the armies of this system.
+        #[arg(long)]
+        system: Option<String>,
+    },
+    /// Counters: id, name, kind, strength and copies on the sheet.
+    Counters {
+        /// Only the counters of this army (`muster list armies` lists them).
+        #[arg(long)]
+        army: Option<String>,
+        /// Only the counters of this system.
+        #[arg(long)]
+        system: Option<String>,
+    },
+    /// Maps, with their system and size.
+    Maps {
+        /// Only the maps of this system.
+        #[arg(long)]
+        system: Option<String>,
+    },
+    /// Special-rule hooks (`muster explain HOOK` shows one).
+    Hooks {
+        /// Only the hooks a scenario of this system may use.
+        #[arg(long)]
+        system: Option<String>,
+    },
+    /// Terrain effects chart rows: movement cost and effects of each terrain, hexside
+    /// feature and table feature.
+    Terrain {
+        /// Only the terrain of this system.
+        #[arg(long)]
+        system: Option<String>,
+    },
+    /// A map's edge hexes per edge (enterable and impassable), its labels and the entry
+    /// hexes its scenarios use.
+    Edges {
+        /// The map's id (`muster list maps`).
+        map: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NewWhat {
+    /// A scenario skeleton in `scenarios/<system>/NAME.scenario.ron`: both sides, one
+    /// setup line per counter of each army at placeholder hexes (`setup::placeholder`
+    /// warns until each is replaced).
+    Scenario {
+        /// The scenario's id and file name (`my-battle`).
+        name: String,
+        /// The rules system (`muster list systems`).
+        #[arg(long)]
+        system: String,
+        /// The map (`muster list maps`).
+        #[arg(long)]
+        map: String,
+        /// The two armies, first side first (`muster list armies`). Default: the two
+        /// armies whose ids start with the map's id.
+        #[arg(long, value_delimiter = ',', num_args = 1..)]
+        armies: Option<Vec<String>>,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A hex map skeleton in `maps/<system>/NAME.map.ron`, every hex the base terrain.
+    Map {
+        /// The map's id and file name.
+        name: String,
+        /// The rules system whose terrain the map uses.
+        #[arg(long)]
+        system: String,
+        #[arg(long, default_value_t = 15)]
+        columns: u16,
+        #[arg(long, default_value_t = 12)]
+        rows: u16,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A new project in DIR: `muster.toml`, `scenarios/`, `maps/`, a README, a GitHub
+    /// Actions workflow that uploads SARIF, and a pre-commit hook config.
+    Project {
+        dir: PathBuf,
+        /// Overwrite files that exist.
+        #[arg(long)]
+        force: bool,
+    },
 }

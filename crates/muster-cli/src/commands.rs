@@ -24,7 +24,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             paths,
             format,
             deny_warnings,
-        } => validate(&cwd, cli.root, &paths, format, deny_warnings),
+        } => {
+            let hint = crate::outside::hint(&cwd, cli.root.as_deref(), &paths);
+            let code = validate(&cwd, cli.root, &paths, format, deny_warnings)?;
+            crate::outside::report(hint, code);
+            Ok(code)
+        }
         Command::Watch {
             paths,
             no_clear,
@@ -34,7 +39,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             let project = Project::open(&cwd, cli.root, &paths)?;
             watch::run(&cwd, project, &paths, !no_clear, compile, debounce_ms)
         }
-        Command::Compile { input, output } => compile(&cwd, cli.root, &input, output),
+        Command::Compile { input, output } => {
+            let hint =
+                crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
+            let code = compile(&cwd, cli.root, &input, output)?;
+            crate::outside::report(hint, code);
+            Ok(code)
+        }
         Command::Summary {
             scenario,
             format,
@@ -53,6 +64,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
+        Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
+        Command::New { what } => crate::new::run(&cwd, cli.root, what),
     }
 }
 
@@ -165,9 +178,6 @@ fn compile(
     };
     let handler = render::handler(render::use_colour());
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
-    for d in &diagnostics {
-        err!("{}", render::diagnostic(&handler, d));
-    }
     // A scenario's own terrain (its terrain modifications applied, compiled for this
     // scenario so that the table names it), else the map's.
     let own = match db.doc(index) {
@@ -179,6 +189,29 @@ fn compile(
         _ => map_index.and_then(|i| db.terrain_map(i)),
     };
     let table = map_index.and_then(|i| db.table(i));
+    let id = match (hex_map, table) {
+        (Some(map), _) => Some(map.table().map.clone()),
+        (None, Some(t)) => Some(t.map.clone()),
+        (None, None) => None,
+    };
+    // Where the table goes, refused before anything is printed when it would overwrite
+    // what muster reads.
+    let output = match (&id, output) {
+        (_, Some(o)) => Some(o),
+        (Some(id), None) => Some(match &project.config.compile_out {
+            Some(dir) => dir.join(format!("{id}.json")),
+            None => default_output(&project.root, id),
+        }),
+        (None, None) => None,
+    };
+    if let Some(output) = &output
+        && let Some(why) = overwrites_input(&project.root, &db, input, output)
+    {
+        return Err(why);
+    }
+    for d in &diagnostics {
+        err!("{}", render::diagnostic(&handler, d));
+    }
     let (json, id, what) = match (hex_map, table) {
         (Some(map), _) => (
             muster_map::to_json(map.table()),
@@ -213,24 +246,89 @@ fn compile(
             ));
         }
     };
-    let output = match (output, &project.config.compile_out) {
-        (Some(o), _) => o,
-        (None, Some(dir)) => dir.join(format!("{id}.json")),
-        (None, None) => {
-            return Err("give `-o OUT.json` or set `[compile] out` in muster.toml".to_string());
-        }
+    let Some(output) = output else {
+        return Err(format!("`{}` has no compiled table", input.display()));
     };
+    let shown = display_name(cwd)(&output);
     if failed {
         errln!("{}", render::summary_line(1, &diagnostics));
-        errln!(
-            "muster: not writing `{}` because of the errors above",
-            output.display()
-        );
+        errln!("muster: not writing `{shown}` because of the errors above");
         return Ok(ExitCode::from(1));
     }
     write_json(&json, &output)?;
-    outln!("compiled `{id}` ({what}) to {}", output.display());
+    outln!("compiled `{id}` ({what}) to {shown}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where `compile` writes without `-o` or `[compile] out`: under the project's
+/// `target/muster/`, which no data folder contains.
+fn default_output(root: &Path, id: &str) -> PathBuf {
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = name.trim_start_matches('.');
+    let name = if name.is_empty() { "map" } else { name };
+    root.join("target")
+        .join("muster")
+        .join(format!("{name}.terrain.json"))
+}
+
+/// Why `output` must not be written: it is a file muster reads (the file compiled, any
+/// file loaded with it, `muster.toml`), or it lies under the project's `scenarios/` or
+/// `maps/`. Paths are compared by where they really lead, through any symlink.
+fn overwrites_input(root: &Path, db: &Db, input: &Path, output: &Path) -> Option<String> {
+    let target = real_path(output);
+    let shown = output.display();
+    let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
+        input.to_path_buf(),
+        root.join(muster_check::config::CONFIG_FILE),
+    ]);
+    for path in inputs {
+        if path.exists() && real_path(&path) == target {
+            return Some(format!(
+                "refusing to write `{shown}`: muster reads it as input; give `-o` a path outside `scenarios/` and `maps/`, such as `target/muster/out.json`"
+            ));
+        }
+    }
+    for dir in project::DATA_DIRS {
+        let data = real_path(&root.join(dir));
+        if target.starts_with(&data) {
+            return Some(format!(
+                "refusing to write `{shown}`: it is under `{dir}/`, where muster reads data; give `-o` a path outside `scenarios/` and `maps/`, such as `target/muster/out.json`"
+            ));
+        }
+    }
+    None
+}
+
+/// The canonical path of `path`, or of its nearest existing folder joined with the rest
+/// when it does not exist yet.
+fn real_path(path: &Path) -> PathBuf {
+    let path = project::normalize(path);
+    let mut rest = Vec::new();
+    let mut at = path.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            return rest
+                .iter()
+                .rev()
+                .fold(real, |p: PathBuf, part| p.join(part));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return path,
+        }
+    }
 }
 
 fn summary(

@@ -6,6 +6,9 @@
 mod cli;
 mod commands;
 mod io;
+mod list;
+mod new;
+mod outside;
 mod project;
 mod render;
 mod watch;

@@ -81,14 +81,23 @@ pub fn summary_line(files: usize, diagnostics: &[Diagnostic]) -> String {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
-    let warnings = diagnostics.len() - errors;
+    let warnings = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let infos = diagnostics.len() - errors - warnings;
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
+    let mut line = format!(
         "checked {}: {}, {}",
         plural(files, "file"),
         plural(errors, "error"),
         plural(warnings, "warning")
-    )
+    );
+    // Shown only when there are some, so that a clean run reads as before.
+    if infos > 0 {
+        line.push_str(&format!(", {}", plural(infos, "info")));
+    }
+    line
 }
 
 /// `file:line:col: severity[code]: message` for editor problem matchers and grep.
@@ -107,6 +116,7 @@ pub fn github(d: &Diagnostic) -> String {
     let command = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "notice",
     };
     let mut message = d.message.clone();
     if let Some(help) = &d.help {

@@ -226,16 +226,50 @@ impl HexGrid {
     }
 
     /// Hexes within `radius` of `center` that are on the map (a zone such as `H-5`).
+    ///
+    /// The work is bounded by the map, whatever the radius: a disc with more hexes than the
+    /// map is found by measuring the distance to every hex of the map instead.
     pub fn within(&self, center: HexId, radius: u32) -> Vec<HexId> {
-        let mut out: Vec<HexId> = self
-            .layout
-            .to_axial(center)
-            .range(radius)
-            .filter_map(|h| self.layout.id_of_axial(h))
-            .filter(|h| self.contains(*h))
-            .collect();
+        let r = u64::from(radius);
+        let disc = r.saturating_mul(r + 1).saturating_mul(3).saturating_add(1);
+        let mut out: Vec<HexId> = if disc > self.len() as u64 {
+            self.hexes()
+                .filter(|h| self.distance(center, *h) <= radius)
+                .collect()
+        } else {
+            self.layout
+                .to_axial(center)
+                .range(radius)
+                .filter_map(|h| self.layout.id_of_axial(h))
+                .filter(|h| self.contains(*h))
+                .collect()
+        };
         out.sort();
         out
+    }
+
+    /// The largest distance between two hexes of the map: no zone needs a larger radius
+    /// to reach every hex from a hex on the map. 0 for an empty map.
+    pub fn extent(&self) -> u32 {
+        if self.is_empty() {
+            return 0;
+        }
+        let (c, r) = (self.columns, self.rows);
+        // The farthest pairs are corners; rows next to the corners cover the half-hex
+        // shift of alternate columns.
+        let mut corners = Vec::new();
+        for col in [1, c] {
+            for row in [1, 2.min(r), r.saturating_sub(1).max(1), r] {
+                corners.push(HexId::new(col, row));
+            }
+        }
+        let mut far = 0;
+        for a in &corners {
+            for b in &corners {
+                far = far.max(self.distance(*a, *b));
+            }
+        }
+        far
     }
 
     /// The hexes of a printed range such as `0307 à 0309` (one column) or
@@ -336,6 +370,49 @@ mod tests {
         assert_eq!(grid.within(h("0606"), 1).len(), 7);
         assert_eq!(grid.within(h("0606"), 2).len(), 19);
         assert_eq!(grid.within(h("0101"), 1).len(), 3);
+    }
+
+    #[test]
+    fn a_huge_radius_costs_no_more_than_the_map() {
+        // A 65535-hex disc has about 12.9 billion hexes; the map has 180. The answer is
+        // every hex of the map, found by looking at those 180 only.
+        let grid = lrf(12, 15);
+        assert_eq!(grid.within(h("0811"), 65535).len(), 180);
+        assert_eq!(grid.within(h("0811"), u32::MAX).len(), 180);
+        // Both ways of finding a zone agree where they meet.
+        for radius in 0..12 {
+            let brute: Vec<HexId> = grid
+                .hexes()
+                .filter(|x| grid.distance(h("0606"), *x) <= radius)
+                .collect();
+            assert_eq!(sorted(grid.within(h("0606"), radius)), sorted(brute));
+        }
+    }
+
+    #[test]
+    fn the_extent_is_the_largest_distance_on_the_map() {
+        for (c, r) in [
+            (1, 1),
+            (1, 9),
+            (9, 1),
+            (12, 15),
+            (15, 10),
+            (2, 30),
+            (30, 2),
+            (7, 7),
+        ] {
+            for layout in [HexLayout::EvenColumnsDown, HexLayout::OddColumnsDown] {
+                let grid = HexGrid::new(c, r, layout);
+                let far = grid
+                    .hexes()
+                    .flat_map(|a| grid.hexes().map(move |b| (a, b)))
+                    .map(|(a, b)| grid.distance(a, b))
+                    .max()
+                    .unwrap();
+                assert_eq!(grid.extent(), far, "{c} x {r} {layout:?}");
+            }
+        }
+        assert_eq!(lrf(0, 5).extent(), 0);
     }
 
     #[test]

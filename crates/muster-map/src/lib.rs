@@ -30,16 +30,108 @@ use sha2::{Digest, Sha256};
 
 pub use muster_hex;
 
-/// The hex grid a map source describes (`None` for open tables).
+/// The widest and deepest a hex map can be: `CCRR` numbers name columns and rows 01 to 99.
+pub const MAX_CCRR: u16 = 99;
+
+/// The resources one map may take, set in `muster.toml`'s `[limits]`. Maps beyond them are
+/// not compiled (nothing proportional to their size is allocated) and the validator says
+/// why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Hexes of a hex map's grid (columns x rows).
+    pub max_hexes: u64,
+    /// Cells of an open table's raster (width / raster x depth / raster).
+    pub max_raster_cells: u64,
+}
+
+impl Limits {
+    /// 99 x 99, all that `CCRR` can number; a 72 x 48 inch table at a quarter inch.
+    pub const DEFAULT: Limits = Limits {
+        max_hexes: MAX_CCRR as u64 * MAX_CCRR as u64,
+        max_raster_cells: 100_000,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// Why a map's size cannot be compiled.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeProblem {
+    /// `columns` or `rows` beyond what `CCRR` numbers can name.
+    Unnumbered { field: &'static str, value: u16 },
+    /// More hexes than [`Limits::max_hexes`].
+    TooManyHexes { hexes: u64, limit: u64 },
+    /// A table `width`, `depth` or `raster` that is zero, negative or not a number.
+    NotPositive { field: &'static str, value: f64 },
+    /// More raster cells than [`Limits::max_raster_cells`].
+    TooManyCells { cells: f64, limit: u64 },
+}
+
+/// What keeps a map's grid from being compiled within `limits` (empty when it can be).
+/// Costs nothing proportional to the map's size.
+pub fn size_problems(source: &MapSource, limits: &Limits) -> Vec<SizeProblem> {
+    let mut out = Vec::new();
+    match source.grid {
+        MapGrid::Hex { columns, rows, .. } => {
+            for (field, value) in [("columns", columns), ("rows", rows)] {
+                if value > MAX_CCRR {
+                    out.push(SizeProblem::Unnumbered { field, value });
+                }
+            }
+            let hexes = u64::from(columns) * u64::from(rows);
+            if out.is_empty() && hexes > limits.max_hexes {
+                out.push(SizeProblem::TooManyHexes {
+                    hexes,
+                    limit: limits.max_hexes,
+                });
+            }
+        }
+        MapGrid::Table {
+            width,
+            depth,
+            raster,
+            ..
+        } => {
+            for (field, value) in [("width", width), ("depth", depth), ("raster", raster)] {
+                if !(value.is_finite() && value > 0.0) {
+                    out.push(SizeProblem::NotPositive { field, value });
+                }
+            }
+            let cells = (width / raster).ceil() * (depth / raster).ceil();
+            if out.is_empty() && cells > limits.max_raster_cells as f64 {
+                out.push(SizeProblem::TooManyCells {
+                    cells,
+                    limit: limits.max_raster_cells,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The hex grid a map source describes (`None` for open tables, and for grids wider or
+/// deeper than `CCRR` can number: those are never compiled).
 pub fn grid_of(source: &MapSource) -> Option<HexGrid> {
     match source.grid {
         MapGrid::Hex {
             columns,
             rows,
             layout,
-        } => Some(HexGrid::new(columns, rows, layout)),
-        MapGrid::Table { .. } => None,
+        } if columns <= MAX_CCRR && rows <= MAX_CCRR => Some(HexGrid::new(columns, rows, layout)),
+        _ => None,
     }
+}
+
+/// The hex grid of a map that can be compiled within `limits`.
+pub fn grid_within(source: &MapSource, limits: &Limits) -> Option<HexGrid> {
+    if !size_problems(source, limits).is_empty() {
+        return None;
+    }
+    grid_of(source)
 }
 
 /// Why an area could not be resolved.
@@ -276,6 +368,20 @@ pub fn compile_table(
     system: &RulesSystem,
     source_hash: &str,
 ) -> Option<TableTerrain> {
+    compile_table_within(source, system, source_hash, &Limits::DEFAULT)
+}
+
+/// [`compile_table`] within `limits`: `None`, with nothing allocated for the raster, when
+/// the table's size is not positive and finite or its raster has too many cells.
+pub fn compile_table_within(
+    source: &MapSource,
+    system: &RulesSystem,
+    source_hash: &str,
+    limits: &Limits,
+) -> Option<TableTerrain> {
+    if !size_problems(source, limits).is_empty() {
+        return None;
+    }
     let MapGrid::Table {
         width,
         depth,
@@ -317,9 +423,10 @@ pub fn compile_table(
             _ => None,
         })
         .collect();
-    let cell = if *raster > 0.0 { *raster } else { 1.0 };
-    let columns = (width / cell).ceil().clamp(0.0, 4096.0) as u32;
-    let rows = (depth / cell).ceil().clamp(0.0, 4096.0) as u32;
+    // Positive and finite, and the cells within the limit: `size_problems` said so.
+    let cell = *raster;
+    let columns = (width / cell).ceil().clamp(0.0, 65_536.0) as u32;
+    let rows = (depth / cell).ceil().clamp(0.0, 65_536.0) as u32;
     let mut cells = Vec::with_capacity((columns * rows) as usize);
     for r in 0..rows {
         for c in 0..columns {
@@ -596,12 +703,19 @@ pub fn to_json<T: serde::Serialize>(table: &T) -> String {
 
 /// Writes `contents` to `path` atomically: a temporary file in the same folder, then a
 /// rename over the target, so readers never see a half-written file.
+///
+/// The temporary file is named `.muster-tmp-<pid>-<random>`; those left in the folder by
+/// processes that no longer run (killed mid-write) are removed first.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    remove_stale_temp_files(dir);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
+        .rand_bytes(8)
+        .tempfile_in(dir)?;
     tmp.write_all(contents)?;
     // Temporary files are private; the result should read like any file written here:
     // keep the permissions of the file being replaced, or use the usual 0644.
@@ -615,4 +729,39 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// How the temporary files of [`write_atomic`] begin: `.muster-tmp-<pid>-<random>`.
+pub const TEMP_PREFIX: &str = ".muster-tmp-";
+
+/// Removes the temporary files of [`write_atomic`] in `dir` whose process no longer runs
+/// (on systems without `/proc`, those more than a day old). Best effort: a file that
+/// cannot be removed is left.
+pub fn remove_stale_temp_files(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let proc_fs = Path::new("/proc/self").exists();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let stale = if proc_fs {
+            !Path::new("/proc").join(pid.to_string()).exists()
+        } else {
+            entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 24 * 60 * 60)
+        };
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }

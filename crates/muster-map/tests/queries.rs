@@ -84,3 +84,136 @@ fn atomic_write_replaces_the_file_whole() {
         "no temp file left behind"
     );
 }
+
+#[test]
+fn atomic_writes_name_their_temp_files_and_clean_those_of_dead_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    // The pid of a process that has ended.
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .arg("--list")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = dir
+        .path()
+        .join(format!("{}{dead}-abcdefgh", muster_map::TEMP_PREFIX));
+    std::fs::write(&stale, b"half").unwrap();
+    // A live writer's temp file (this process) and someone else's file stay.
+    let live = dir.path().join(format!(
+        "{}{}-inflight",
+        muster_map::TEMP_PREFIX,
+        std::process::id()
+    ));
+    std::fs::write(&live, b"busy").unwrap();
+    let other = dir.path().join(".muster-tmp-notapid");
+    std::fs::write(&other, b"x").unwrap();
+    muster_map::write_atomic(&dir.path().join("t.json"), b"table").unwrap();
+    assert!(!stale.exists());
+    assert!(live.exists());
+    assert!(other.exists());
+}
+
+fn hex_map(columns: u16, rows: u16) -> MapSource {
+    MapSource {
+        id: "m".into(),
+        name: "m".into(),
+        system: "s".into(),
+        grid: muster_model::map::MapGrid::Hex {
+            columns,
+            rows,
+            layout: muster_hex::HexLayout::EvenColumnsDown,
+        },
+        base: "clear".into(),
+        overlays: vec![muster_model::map::Overlay::Terrain {
+            terrain: "woods".into(),
+            area: muster_model::map::Area::All,
+        }],
+        assumed: Default::default(),
+    }
+}
+
+#[test]
+fn a_grid_beyond_ccrr_is_refused_before_anything_is_built() {
+    use muster_map::{Limits, SizeProblem, grid_of, size_problems};
+    let (system, _) = read::<RulesSystem>("scenarios/lrf/lrf.system.ron");
+    let huge = hex_map(9999, 9999);
+    assert_eq!(grid_of(&huge), None);
+    assert_eq!(
+        size_problems(&huge, &Limits::DEFAULT),
+        [
+            SizeProblem::Unnumbered {
+                field: "columns",
+                value: 9999
+            },
+            SizeProblem::Unnumbered {
+                field: "rows",
+                value: 9999
+            }
+        ]
+    );
+    // Compiling it anyway builds an empty grid: nothing proportional to 9999 x 9999.
+    let table = compile(&huge, &system, "h");
+    assert!(table.hexes.is_empty());
+    // 99 x 99 is the largest; a lower project limit refuses it.
+    assert!(size_problems(&hex_map(99, 99), &Limits::DEFAULT).is_empty());
+    let small = Limits {
+        max_hexes: 100,
+        ..Limits::DEFAULT
+    };
+    assert_eq!(
+        size_problems(&hex_map(12, 15), &small),
+        [SizeProblem::TooManyHexes {
+            hexes: 180,
+            limit: 100
+        }]
+    );
+    assert_eq!(muster_map::grid_within(&hex_map(12, 15), &small), None);
+}
+
+#[test]
+fn table_sizes_must_be_positive_finite_and_within_the_raster_limit() {
+    use muster_map::{Limits, SizeProblem, size_problems};
+    let (system, _) = read::<RulesSystem>("scenarios/cdg/cdg.system.ron");
+    let table = |width: f64, depth: f64, raster: f64| MapSource {
+        grid: muster_model::map::MapGrid::Table {
+            width,
+            depth,
+            edges: Vec::new(),
+            raster,
+        },
+        ..hex_map(1, 1)
+    };
+    for raster in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let map = table(48.0, 36.0, raster);
+        let found = size_problems(&map, &Limits::DEFAULT);
+        assert!(
+            matches!(
+                found.as_slice(),
+                [SizeProblem::NotPositive {
+                    field: "raster",
+                    ..
+                }]
+            ),
+            "{raster}: {found:?}"
+        );
+        assert!(muster_map::compile_table(&map, &system, "h").is_none());
+    }
+    for width in [0.0, -3.0, f64::NAN] {
+        let found = size_problems(&table(width, 36.0, 1.0), &Limits::DEFAULT);
+        assert!(matches!(
+            found.as_slice(),
+            [SizeProblem::NotPositive { field: "width", .. }]
+        ));
+    }
+    // A thousandth of an inch: refused at the limit, no raster built.
+    let fine = table(48.0, 36.0, 0.001);
+    assert!(matches!(
+        size_problems(&fine, &Limits::DEFAULT).as_slice(),
+        [SizeProblem::TooManyCells { .. }]
+    ));
+    assert!(muster_map::compile_table(&fine, &system, "h").is_none());
+    let ok = muster_map::compile_table(&table(48.0, 36.0, 4.0), &system, "h").unwrap();
+    assert_eq!((ok.raster.columns, ok.raster.rows), (12, 9));
+}

@@ -3,6 +3,9 @@
 //! function over a context; [`REGISTRY`] lists them all.
 
 pub mod battles;
+// The group of `checks::skipped`, named after its code like every other group.
+#[allow(clippy::module_inception)]
+pub mod checks;
 pub mod config;
 pub mod counters;
 pub mod derived;
@@ -133,6 +136,15 @@ pub static REGISTRY: &[Registered] = &[
         geometry::reversed_range::run
     ),
     file!(geometry::crooked_range::META, geometry::crooked_range::run),
+    file!(maps::grid_too_large::META, maps::grid_too_large::run),
+    file!(
+        maps::table_size_not_positive::META,
+        maps::table_size_not_positive::run
+    ),
+    file!(
+        geometry::radius_beyond_map::META,
+        geometry::radius_beyond_map::run
+    ),
     file!(maps::path_gap::META, maps::path_gap::run),
     file!(
         maps::hexside_not_adjacent::META,
@@ -159,6 +171,7 @@ pub static REGISTRY: &[Registered] = &[
         setup::on_unit_unmatched::run
     ),
     scenario!(setup::spacing::META, setup::spacing::run),
+    scenario!(setup::placeholder::META, setup::placeholder::run),
     scenario!(stacking::over_stacked::META, stacking::over_stacked::run),
     scenario!(
         stacking::enemy_shared_hex::META,
@@ -261,6 +274,7 @@ pub static REGISTRY: &[Registered] = &[
     scenario!(battles::foreign_unit::META, battles::foreign_unit::run),
     scenario!(battles::atypical_size::META, battles::atypical_size::run),
     scenario!(traps::not_before_foot::META, traps::not_before_foot::run),
+    scenario!(checks::skipped::META, checks::skipped::run),
     loader!(suppression::MISSING_REASON),
     loader!(suppression::UNKNOWN_CODE),
     loader!(suppression::NOT_ALLOWED),

@@ -89,39 +89,121 @@ impl Loaded {
 }
 
 /// Reads and parses a file. `name` is how diagnostics will name it.
+///
+/// Only regular files are read: the path's metadata is checked first, so a FIFO or a
+/// device is refused without being opened (opening a FIFO for reading blocks). The size
+/// limit is enforced on the bytes actually read, not only on the metadata, so a file that
+/// grows, or a symlink to `/dev/zero`, never makes muster read more than the limit.
 pub fn load_path(path: &Path, name: &str) -> Loaded {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size > MAX_FILE_BYTES {
+    let refuse = |report: Report| {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
         let mut sink = Sink::new(&loaded.file);
-        sink.push(
-            Report::new(
-                &structure::TOO_LARGE,
-                Loc::Span(0..0),
-                format!(
-                    "file is {} bytes, above muster's limit of {} bytes",
-                    size, MAX_FILE_BYTES
-                ),
-            )
-            .help("split the data into several files; scenario files are normally a few kilobytes"),
-        );
-        let out = sink.finish();
-        loaded.diagnostics = out;
-        return loaded;
-    }
-    match std::fs::read(path) {
-        Ok(bytes) => load_bytes(path, name, bytes),
+        sink.push(report);
+        loaded.diagnostics = sink.finish();
+        loaded
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
         Err(err) => {
-            let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
-            let mut sink = Sink::new(&loaded.file);
-            sink.push(Report::new(
-                &structure::UNREADABLE,
-                Loc::Span(0..0),
-                format!("cannot read the file: {err}"),
-            ));
-            loaded.diagnostics = sink.finish();
-            loaded
+            return refuse(unreadable(format!(
+                "cannot read the file: {}",
+                io_words(&err)
+            )));
         }
+    };
+    if meta.is_dir()
+        && let Err(err) = std::fs::read_dir(path)
+    {
+        return refuse(
+            unreadable(format!(
+                "cannot read the folder `{name}`: {}",
+                io_words(&err)
+            ))
+            .help("make the folder readable (`chmod u+rx`) or move it out of the project")
+            .note("none of the files in it were checked"),
+        );
+    }
+    if meta.is_dir() && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return refuse(
+            unreadable(format!(
+                "`{name}` is a symlink to a folder, which muster does not follow"
+            ))
+            .help("move the files into the project, or name the folder the link points to"),
+        );
+    }
+    if !meta.is_file() {
+        let what = not_regular(&meta.file_type());
+        return refuse(
+            unreadable(format!("`{name}` is {what}, not a regular file"))
+                .help("muster reads only regular RON or JSON files; give the data file itself"),
+        );
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return refuse(too_large(format!("the file is {} bytes", meta.len())));
+    }
+    match read_at_most(path, MAX_FILE_BYTES) {
+        Ok(Some(bytes)) => load_bytes(path, name, bytes),
+        Ok(None) => refuse(too_large(
+            "more than that could be read from it".to_string(),
+        )),
+        Err(err) => refuse(unreadable(format!(
+            "cannot read the file: {}",
+            io_words(&err)
+        ))),
+    }
+}
+
+/// The bytes of `path`, or `None` when it yields more than `limit` bytes (at most
+/// `limit + 1` are ever read).
+fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
+fn unreadable(message: String) -> Report {
+    Report::new(&structure::UNREADABLE, Loc::Span(0..0), message)
+}
+
+fn too_large(what: String) -> Report {
+    Report::new(
+        &structure::TOO_LARGE,
+        Loc::Span(0..0),
+        format!("{what}, above muster's limit of {MAX_FILE_BYTES} bytes"),
+    )
+    .help("split the data into several files; scenario files are normally a few kilobytes")
+}
+
+/// An IO error in muster's words where the cause is common, else the system's.
+fn io_words(err: &std::io::Error) -> String {
+    match err.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::NotFound => "it does not exist".to_string(),
+        _ => err.to_string(),
+    }
+}
+
+/// What a path that is not a regular file is, in words.
+fn not_regular(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
     }
 }
 
@@ -214,5 +296,42 @@ fn parse_as<T: DeserializeOwned>(loaded: &Loaded, sink: &mut Sink) -> Option<T> 
             sink.push(structure::from_de_error(&loaded.file, &err));
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn reads_stop_one_byte_past_the_limit() {
+        // `/dev/zero` never ends: the read is bounded by the limit, not by the file.
+        let zero = Path::new("/dev/zero");
+        if zero.exists() {
+            assert_eq!(read_at_most(zero, 1024).unwrap(), None);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.system.ron");
+        std::fs::write(&path, b"0123456789").unwrap();
+        assert_eq!(read_at_most(&path, 10).unwrap().unwrap().len(), 10);
+        assert_eq!(read_at_most(&path, 9).unwrap(), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_unopened() {
+        let zero = Path::new("/dev/zero");
+        if !zero.exists() {
+            return;
+        }
+        let loaded = load_path(zero, "zero.scenario.ron");
+        assert_eq!(loaded.diagnostics.len(), 1);
+        assert_eq!(loaded.diagnostics[0].code, "structure::unreadable");
+        assert!(
+            loaded.diagnostics[0].message.contains("a device"),
+            "{}",
+            loaded.diagnostics[0].message
+        );
     }
 }

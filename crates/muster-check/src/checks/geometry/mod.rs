@@ -3,4 +3,5 @@
 pub mod crooked_range;
 pub mod malformed_hex;
 pub mod off_map;
+pub mod radius_beyond_map;
 pub mod reversed_range;

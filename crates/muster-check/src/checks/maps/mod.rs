@@ -1,6 +1,8 @@
 //! Maps: overlays must draw what a printed map could have.
 
 pub mod duplicate_label;
+pub mod grid_too_large;
 pub mod hexside_not_adjacent;
 pub mod overlay_conflict;
 pub mod path_gap;
+pub mod table_size_not_positive;

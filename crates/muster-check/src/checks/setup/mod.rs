@@ -4,4 +4,5 @@ pub mod count_mismatch;
 pub mod exceeds_counter_sheet;
 pub mod impassable_terrain;
 pub mod on_unit_unmatched;
+pub mod placeholder;
 pub mod spacing;

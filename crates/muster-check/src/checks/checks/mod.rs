@@ -1,0 +1,3 @@
+//! About the checking itself: checks that could not run, and why.
+
+pub mod skipped;

@@ -1,0 +1,84 @@
+//! `geometry::radius-beyond-map`: a zone radius larger than the map itself.
+
+use crate::declare_check;
+use crate::report::{Report, Sink};
+use crate::semantic::FileCx;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every radius (`Zone(center: ..., radius: ...)` in a map or a scenario,
+    /// `Near(label: ..., radius: ...)` deployment zones, `near: (label, radius)` exit
+    /// goals) is at most the map's extent: the largest distance between two of its hexes.
+    ///
+    /// ## Why is this bad?
+    /// A larger radius reaches nothing more, so it is a typing slip (`65535` for `5`);
+    /// zones are computed within the map, so it costs no more than the map either.
+    ///
+    /// ## Example
+    /// ```ron
+    /// Terrain(terrain: "woods", area: Zone(center: "0606", radius: 65535)),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// Terrain(terrain: "woods", area: Zone(center: "0606", radius: 2)),
+    /// ```
+    pub META = ("geometry::radius-beyond-map", Error, "a zone radius larger than the map");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    let Some(grid) = cx.grid else { return };
+    let extent = u64::from(grid.extent());
+    let mut found = Vec::new();
+    radii(&cx.doc.to_json(), "", None, &mut found);
+    for (pointer, radius) in found {
+        if radius > extent {
+            sink.push(
+                Report::new(
+                    &META,
+                    pointer,
+                    format!(
+                        "radius {radius} reaches beyond the map, on which no two hexes are more than {extent} apart"
+                    ),
+                )
+                .help(format!(
+                    "radii on this {} x {} map run from 0 to {extent}",
+                    grid.columns, grid.rows
+                )),
+            );
+        }
+    }
+}
+
+/// Every radius in a document: `radius` of a `Zone` or `Near`, and the second element of
+/// a `near` pair, with its JSON pointer.
+fn radii(value: &serde_json::Value, at: &str, key: Option<&str>, out: &mut Vec<(String, u64)>) {
+    match value {
+        serde_json::Value::Object(fields) => {
+            for (k, v) in fields {
+                let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                if k == "radius"
+                    && matches!(key, Some("Zone" | "Near"))
+                    && let Some(n) = v.as_u64()
+                {
+                    out.push((here, n));
+                    continue;
+                }
+                if k == "near"
+                    && let Some([_, n]) = v.as_array().map(Vec::as_slice)
+                    && let Some(n) = n.as_u64()
+                {
+                    out.push((format!("{here}/1"), n));
+                    continue;
+                }
+                radii(v, &here, Some(k), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                radii(v, &format!("{at}/{i}"), None, out);
+            }
+        }
+        _ => {}
+    }
+}

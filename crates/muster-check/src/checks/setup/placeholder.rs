@@ -1,0 +1,114 @@
+use std::ops::Range;
+
+use crate::declare_check;
+use crate::report::{Loc, Report, Sink};
+use crate::semantic::ScenarioCx;
+use crate::source::SourceFile;
+use crate::template::PLACEHOLDER_MARK;
+
+declare_check! {
+    /// ## What it does
+    /// Reports every setup line marked with a comment that starts `// muster: placeholder`. `muster new scenario`
+    /// writes one such line per counter, on a hex of its own, so that the skeleton
+    /// validates; the mark says that the hexes are the generator's, not the battle's.
+    /// The mark applies to its own line when data comes before it, else to the next line
+    /// with data (like `// muster: allow(...)`). The warning goes away when the comment is
+    /// deleted.
+    ///
+    /// ## Why is this bad?
+    /// A placeholder hex looks like any other: a scenario published with them validates
+    /// and plays, with every unit in the wrong place.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0202", "0302"])), // muster: placeholder
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub META = ("setup::placeholder", Warning, "a setup line still at the placeholder hexes of `muster new`");
+}
+
+/// The marks of a file: the comment's span and the 1-based line it applies to.
+fn marks(file: &SourceFile) -> Vec<(Range<usize>, usize)> {
+    let text = &file.text;
+    let mut out = Vec::new();
+    for comment in file.tree().comments() {
+        let span = comment.range();
+        // The comment is the mark itself (`// muster: placeholder`), not prose that
+        // mentions it.
+        let body = text[span.clone()]
+            .trim_start_matches('/')
+            .trim_start_matches('*')
+            .trim_end_matches("*/")
+            .trim();
+        if !body.starts_with(PLACEHOLDER_MARK) {
+            continue;
+        }
+        let line = file.line_col(span.start).line;
+        let line_start = file.offset_of(line, 1);
+        let target = if text[line_start..span.start].trim().is_empty() {
+            let next = file
+                .tree()
+                .tokens()
+                .find(|t| t.range.0 >= span.end && !t.kind.is_trivia())
+                .map_or(text.len(), |t| t.range.0);
+            file.line_col(next).line
+        } else {
+            line
+        };
+        out.push((span, target));
+    }
+    out
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let file = &cx.file.loaded.file;
+    let marks = marks(file);
+    if marks.is_empty() {
+        return;
+    }
+    for g in &cx.groups {
+        let Some(found) = file.find(&g.pointer) else {
+            continue;
+        };
+        let range = found.node.range();
+        let lines = file.line_col(range.start).line..=file.line_col(range.end).line;
+        let Some((mark, _)) = marks.iter().find(|(_, line)| lines.contains(line)) else {
+            continue;
+        };
+        let counters: Vec<String> =
+            g.units
+                .iter()
+                .map(|u| format!("`{}`", u.counter_id))
+                .fold(Vec::new(), |mut acc, c| {
+                    if !acc.contains(&c) {
+                        acc.push(c);
+                    }
+                    acc
+                });
+        let hexes: Vec<String> = g.hexes.iter().map(|(h, _)| format!("`{h}`")).collect();
+        let at = if hexes.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", hexes.join(", "))
+        };
+        sink.push(
+            Report::new(
+                &META,
+                format!("{}/at", g.pointer),
+                format!(
+                    "{} still set{} up at the placeholder hex{}{at}",
+                    counters.join(", "),
+                    if counters.len() == 1 { "s" } else { "" },
+                    if hexes.len() == 1 { "" } else { "es" }
+                ),
+            )
+            .label(Loc::Span(mark.clone()), "marked here")
+            .help("put the hexes the rulebook gives, then delete the `// muster: placeholder` comment")
+            .note("`muster new scenario` puts every counter on a hex of its own so that the skeleton validates; those hexes say nothing about the battle"),
+        );
+    }
+}
