@@ -1,0 +1,467 @@
+//! `cargo xtask fuzz [--time S] [--seed N] [TARGET..]`: structure-aware mutation fuzzing
+//! on stable Rust, in process.
+//!
+//! Seeds are the bundled data and the check fixtures. A mutation works on the tokens of
+//! `muster-syntax`'s lexer, so most mutants still parse and reach the checks: a token
+//! deleted, duplicated or swapped with another; a number made extreme (0, -1, 65535,
+//! 1e308, NaN); a string replaced by a hex id, an empty string or multi-byte text; a
+//! value wrapped in brackets; a line duplicated; the text cut short. Each execution is
+//! watched: a panic, a run over one second, a span outside the file or a peak RSS above
+//! 500 MB is a finding, saved under `target/fuzz/<target>/` as a reproducer with what
+//! went wrong; the run then fails.
+//!
+//! Targets: `loader` (syntax tree, typed read, loader diagnostics), `checks` (a mutated
+//! scenario checked against the bundled project), `compile` (a mutated map compiled to
+//! its terrain table or open table). `render` and `lsp` do not exist yet.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use muster_check::load::{Document, load_bytes};
+use muster_check::project::{Db, project_files};
+use muster_syntax::{Dialect, TokenKind};
+
+const TARGETS: [&str; 3] = ["loader", "checks", "compile"];
+const SLOW: Duration = Duration::from_secs(1);
+const MAX_RSS_KB: i64 = 500 * 1024;
+
+/// What one target found in one campaign.
+#[derive(Default)]
+pub struct Outcome {
+    pub executions: u64,
+    pub seconds: f64,
+    pub findings: Vec<String>,
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let mut seconds = 10u64;
+    let mut seed = 0x6d75_7374_6572u64;
+    let mut targets: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--time" => seconds = it.next().and_then(|s| s.parse().ok()).ok_or("--time S")?,
+            "--seed" => seed = it.next().and_then(|s| s.parse().ok()).ok_or("--seed N")?,
+            t if TARGETS.contains(&t) => targets.push(t.to_string()),
+            other => {
+                return Err(format!(
+                    "unknown fuzz target or option `{other}` (targets: {})",
+                    TARGETS.join(", ")
+                ));
+            }
+        }
+    }
+    if targets.is_empty() {
+        targets = TARGETS.iter().map(|t| t.to_string()).collect();
+    }
+    let seeds = seeds(root)?;
+    println!(
+        "fuzz: {} seeds, {seconds} s per target, seed {seed}",
+        seeds.len()
+    );
+    println!("| target | executions | per second | findings |");
+    println!("|---|---|---|---|");
+    let mut failed = false;
+    for target in &targets {
+        let outcome = campaign(root, target, &seeds, Duration::from_secs(seconds), seed)?;
+        println!(
+            "| {target} | {} | {:.0} | {} |",
+            outcome.executions,
+            outcome.executions as f64 / outcome.seconds.max(1e-9),
+            outcome.findings.len()
+        );
+        for f in &outcome.findings {
+            println!("  {f}");
+        }
+        failed |= !outcome.findings.is_empty();
+    }
+    if failed {
+        Err("the fuzzer found problems; reproducers are under target/fuzz/".to_string())
+    } else {
+        Ok(())
+    }
+}
+
+/// The bundled data and every fixture, with their file names (the name decides the
+/// kind of a file without a top-level struct name).
+fn seeds(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut paths = project_files(root);
+    paths.extend(muster_check::project::data_files_under(
+        &root.join("crates/muster-check/tests/fixtures"),
+    ));
+    let mut out = Vec::new();
+    for p in paths {
+        let name = p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let bytes = std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        if bytes.len() <= 256 * 1024 {
+            out.push((name, bytes));
+        }
+    }
+    if out.is_empty() {
+        return Err("no seeds found".to_string());
+    }
+    Ok(out)
+}
+
+/// The current input, for the watchdog to save when a run takes too long.
+struct Current {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+fn save(root: &Path, target: &str, what: &str, name: &str, bytes: &[u8]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    let dir = root.join("target/fuzz").join(target);
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join(format!("{what}-{:016x}-{name}", h.finish()));
+    let _ = std::fs::write(&file, bytes);
+    format!("{what}: {}", file.display())
+}
+
+fn campaign(
+    root: &Path,
+    target: &str,
+    seeds: &[(String, Vec<u8>)],
+    time: Duration,
+    seed: u64,
+) -> Result<Outcome, String> {
+    let mut rng = fastrand::Rng::with_seed(seed ^ target.len() as u64);
+    let pool: Vec<&(String, Vec<u8>)> = seeds
+        .iter()
+        .filter(|(name, _)| match target {
+            "checks" => name.ends_with(".scenario.ron"),
+            "compile" => name.ends_with(".map.ron"),
+            _ => true,
+        })
+        .collect();
+    if pool.is_empty() {
+        return Err(format!("no seeds for `{target}`"));
+    }
+    let harness = Harness::new(root, target)?;
+    // The watchdog: a run that takes longer than `SLOW` is saved and ends the campaign
+    // (a thread cannot be stopped from outside, so the process exits).
+    let current = Arc::new(Mutex::new(Current {
+        name: String::new(),
+        bytes: Vec::new(),
+    }));
+    let started = Arc::new(AtomicU64::new(0));
+    let epoch = Instant::now();
+    {
+        let (current, started, root, target) = (
+            Arc::clone(&current),
+            Arc::clone(&started),
+            root.to_path_buf(),
+            target.to_string(),
+        );
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(100));
+                let since = started.load(Ordering::Relaxed);
+                if since == 0 {
+                    continue;
+                }
+                let now = epoch.elapsed().as_millis() as u64;
+                if now.saturating_sub(since) > SLOW.as_millis() as u64 * 5 {
+                    let c = current.lock().unwrap_or_else(|p| p.into_inner());
+                    let saved = save(&root, &target, "timeout", &c.name, &c.bytes);
+                    eprintln!("fuzz: a run of `{target}` took over 5 s; {saved}");
+                    std::process::exit(1);
+                }
+            }
+        });
+    }
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut outcome = Outcome::default();
+    let begin = Instant::now();
+    while begin.elapsed() < time && outcome.findings.len() < 10 {
+        let (name, original) = pool[rng.usize(..pool.len())];
+        let mut bytes = original.clone();
+        for _ in 0..rng.usize(1..4) {
+            bytes = mutate(&mut rng, &bytes);
+        }
+        {
+            let mut c = current.lock().unwrap_or_else(|p| p.into_inner());
+            c.name.clone_from(name);
+            c.bytes.clone_from(&bytes);
+        }
+        started.store(epoch.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
+        let run_start = Instant::now();
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| harness.run(name, &bytes)));
+        let took = run_start.elapsed();
+        started.store(0, Ordering::Relaxed);
+        outcome.executions += 1;
+        let problem = match result {
+            Err(_) => Some("panic".to_string()),
+            Ok(Err(span)) => Some(format!("span outside the file: {span}")),
+            Ok(Ok(())) if took > SLOW => Some(format!("slow ({} ms)", took.as_millis())),
+            Ok(Ok(())) => None,
+        }
+        .or_else(|| (max_rss_kb() > MAX_RSS_KB).then(|| "peak RSS above 500 MB".to_string()));
+        if let Some(problem) = problem {
+            let saved = save(root, target, "finding", name, &bytes);
+            outcome.findings.push(format!("{problem}; {saved}"));
+            if problem.starts_with("peak RSS") {
+                break;
+            }
+        }
+    }
+    std::panic::set_hook(previous_hook);
+    outcome.seconds = begin.elapsed().as_secs_f64();
+    Ok(outcome)
+}
+
+fn max_rss_kb() -> i64 {
+    nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_SELF)
+        .map_or(0, |u| u.max_rss())
+}
+
+/// What a target needs between runs: for `checks`, the bundled project loaded once and
+/// a scratch folder inside it; for `compile`, the rules systems.
+struct Harness {
+    target: String,
+    db: Option<Mutex<Db>>,
+    scratch: PathBuf,
+    systems: Vec<muster_model::system::RulesSystem>,
+}
+
+impl Harness {
+    fn new(root: &Path, target: &str) -> Result<Harness, String> {
+        let mut harness = Harness {
+            target: target.to_string(),
+            db: None,
+            scratch: PathBuf::new(),
+            systems: Vec::new(),
+        };
+        let display = |p: &Path| p.display().to_string();
+        match target {
+            "checks" => {
+                // A copy of the bundled project: mutants are written into it, never
+                // into the repository's own data.
+                let project = root.join("target/fuzz/project");
+                let _ = std::fs::remove_dir_all(&project);
+                for sub in ["scenarios", "maps"] {
+                    crate::copy_dir(&root.join(sub), &project.join(sub))
+                        .map_err(|e| format!("copying the project: {e}"))?;
+                }
+                let base: Vec<PathBuf> = project_files(&project)
+                    .into_iter()
+                    .filter(|p| !p.to_string_lossy().ends_with(".scenario.ron"))
+                    .collect();
+                harness.db = Some(Mutex::new(Db::load(&project, &base, &display)));
+                harness.scratch = project.join("scenarios/lrf/fuzz-case.scenario.ron");
+            }
+            "compile" => {
+                for p in project_files(root) {
+                    if p.to_string_lossy().ends_with(".system.ron") {
+                        let loaded = muster_check::load::load_path(&p, &display(&p));
+                        if let Some(Document::System(s)) = loaded.doc {
+                            harness.systems.push(s);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(harness)
+    }
+
+    /// One execution; `Err` describes a span outside the file.
+    fn run(&self, name: &str, bytes: &[u8]) -> Result<(), String> {
+        match self.target.as_str() {
+            "loader" => {
+                let loaded = load_bytes(Path::new(name), name, bytes.to_vec());
+                spans_inside(&loaded.diagnostics)
+            }
+            "checks" => {
+                let Some(db) = &self.db else { return Ok(()) };
+                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
+                if std::fs::write(&self.scratch, bytes).is_err() {
+                    return Ok(());
+                }
+                let display = |p: &Path| p.display().to_string();
+                let (_, diagnostics) = db.check_leaves(
+                    std::slice::from_ref(&self.scratch),
+                    &display,
+                    &muster_check::Config::default(),
+                );
+                let _ = std::fs::remove_file(&self.scratch);
+                spans_inside(&diagnostics)
+            }
+            "compile" => {
+                let loaded = load_bytes(Path::new(name), name, bytes.to_vec());
+                if let Some(Document::Map(map)) = &loaded.doc
+                    && let Some(system) = self.systems.iter().find(|s| s.id == map.system)
+                {
+                    if muster_map::grid_of(map).is_some() {
+                        let table = muster_map::compile(map, system, "fuzz");
+                        let _ = muster_map::to_json(&table);
+                    } else if let Some(table) = muster_map::compile_table(map, system, "fuzz") {
+                        let _ = muster_map::to_json(&table);
+                    }
+                }
+                spans_inside(&loaded.diagnostics)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn spans_inside(diagnostics: &[muster_check::Diagnostic]) -> Result<(), String> {
+    for d in diagnostics {
+        let text = &d.file.text;
+        let spans = std::iter::once(&d.span).chain(d.labels.iter().map(|l| &l.span));
+        for span in spans {
+            if span.start > span.end
+                || span.end > text.len()
+                || !text.is_char_boundary(span.start)
+                || !text.is_char_boundary(span.end)
+            {
+                return Err(format!(
+                    "{} {}..{} in a file of {} bytes",
+                    d.code,
+                    span.start,
+                    span.end,
+                    text.len()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Extreme numbers, odd strings and stray tokens that mutations put in.
+const NUMBERS: [&str; 9] = [
+    "0",
+    "-1",
+    "255",
+    "256",
+    "65535",
+    "4294967296",
+    "1e308",
+    "NaN",
+    "-0.0",
+];
+const STRINGS: [&str; 8] = [
+    "\"\"",
+    "\"9999\"",
+    "\"0000\"",
+    "\"0101\"",
+    "\"é漢\"",
+    "\"\\u{0}\"",
+    "\"a\\\"b\"",
+    "\"x\"",
+];
+const INSERTS: [&str; 10] = ["(", ")", "[", "]", "{", "}", ",", ":", "\u{feff}", "// c\n"];
+
+/// One structure-aware mutation of `bytes`.
+fn mutate(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return byte_mutation(rng, bytes);
+    };
+    let tree = muster_syntax::parse(text, Dialect::Ron);
+    let tokens: Vec<(TokenKind, std::ops::Range<usize>)> = tree
+        .tokens()
+        .filter(|t| !t.kind.is_trivia())
+        .map(|t| (t.kind, t.range()))
+        .collect();
+    if tokens.is_empty() || rng.u8(..20) == 0 {
+        return byte_mutation(rng, bytes);
+    }
+    let pick = |rng: &mut fastrand::Rng| tokens[rng.usize(..tokens.len())].clone();
+    let replace = |range: std::ops::Range<usize>, with: &str| {
+        let mut out = String::with_capacity(text.len() + with.len());
+        out.push_str(&text[..range.start]);
+        out.push_str(with);
+        out.push_str(&text[range.end..]);
+        out.into_bytes()
+    };
+    match rng.u8(..9) {
+        0 => {
+            let (_, r) = pick(rng);
+            replace(r, "")
+        }
+        1 => {
+            let (_, r) = pick(rng);
+            let token = text[r.clone()].to_string();
+            replace(r.start..r.start, &format!("{token} "))
+        }
+        2 => {
+            let (_, a) = pick(rng);
+            let (_, b) = pick(rng);
+            let (first, second) = if a.start <= b.start { (a, b) } else { (b, a) };
+            if first.end > second.start {
+                return bytes.to_vec();
+            }
+            let mut out = String::new();
+            out.push_str(&text[..first.start]);
+            out.push_str(&text[second.clone()]);
+            out.push_str(&text[first.end..second.start]);
+            out.push_str(&text[first.clone()]);
+            out.push_str(&text[second.end..]);
+            out.into_bytes()
+        }
+        3 | 4 => {
+            let numbers: Vec<_> = tokens.iter().filter(|t| t.0 == TokenKind::Number).collect();
+            match numbers.get(rng.usize(..numbers.len().max(1))) {
+                Some((_, r)) => replace(r.clone(), NUMBERS[rng.usize(..NUMBERS.len())]),
+                None => byte_mutation(rng, bytes),
+            }
+        }
+        5 => {
+            let strings: Vec<_> = tokens.iter().filter(|t| t.0 == TokenKind::String).collect();
+            match strings.get(rng.usize(..strings.len().max(1))) {
+                Some((_, r)) => replace(r.clone(), STRINGS[rng.usize(..STRINGS.len())]),
+                None => byte_mutation(rng, bytes),
+            }
+        }
+        6 => {
+            let (_, r) = pick(rng);
+            replace(r.start..r.start, INSERTS[rng.usize(..INSERTS.len())])
+        }
+        7 => {
+            // Duplicate a whole line.
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let k = rng.usize(..lines.len().max(1));
+            let mut out = String::new();
+            for (i, line) in lines.iter().enumerate() {
+                out.push_str(line);
+                if i == k {
+                    out.push_str(line);
+                }
+            }
+            out.into_bytes()
+        }
+        _ => {
+            // Cut the text short at a token boundary.
+            let (_, r) = pick(rng);
+            text.as_bytes()[..r.start].to_vec()
+        }
+    }
+}
+
+fn byte_mutation(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    if out.is_empty() {
+        out.push(rng.u8(..));
+        return out;
+    }
+    let at = rng.usize(..out.len());
+    match rng.u8(..3) {
+        0 => {
+            out.remove(at);
+        }
+        1 => out.insert(at, rng.u8(..)),
+        _ => out[at] = rng.u8(..),
+    }
+    out
+}
