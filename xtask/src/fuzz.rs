@@ -340,7 +340,17 @@ fn spans_inside(diagnostics: &[muster_check::Diagnostic]) -> Result<(), String> 
 }
 
 /// Extreme numbers, odd strings and stray tokens that mutations put in.
-const NUMBERS: [&str; 9] = ["0", "-1", "255", "256", "65535", "4294967296", "1e308", "NaN", "-0.0"];
+const NUMBERS: [&str; 9] = [
+    "0",
+    "-1",
+    "255",
+    "256",
+    "65535",
+    "4294967296",
+    "1e308",
+    "NaN",
+    "-0.0",
+];
 const STRINGS: [&str; 8] = [
     "\"\"",
     "\"9999\"",
@@ -434,7 +444,7 @@ fn mutate(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
         _ => {
             // Cut the text short at a token boundary.
             let (_, r) = pick(rng);
-            text[..r.start].as_bytes().to_vec()
+            text.as_bytes()[..r.start].to_vec()
         }
     }
 }

@@ -7,6 +7,10 @@
 //! - `fresh-clone`: clones the repository's committed state into an empty temporary
 //!   folder and runs the README's two commands there;
 //! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
+//! - `fuzz [--time S] [--seed N] [TARGET..]`: structure-aware mutation fuzzing of the
+//!   loader, the checks and the map compiler (see `fuzz.rs`);
+//! - `soak [--events N] [--seed S]`: `muster watch` under N random file changes, its
+//!   state compared with a fresh validation after every round (see `soak.rs`);
 //! - `corpus N DIR`: writes N valid scenarios (RON under `DIR/ron`, JSON twins under
 //!   `DIR/json`) from the bundled Les Rois Francs and PRESTAGS battles;
 //! - `bench [--files N] [--runs R] [--scaling]`: builds muster in release and prints
@@ -16,6 +20,8 @@
 
 mod bench;
 mod corpus;
+mod fuzz;
+mod soak;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -82,9 +88,20 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             bench::run(&root(), files, runs, scaling)
         }
         Some("rusage") => bench::rusage(&args[1..]),
+        Some("fuzz") => fuzz::run(&root(), &args[1..]),
+        Some("soak") => {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            run(
+                "build muster (release)",
+                &cargo,
+                &["build", "--quiet", "--release", "-p", "muster-cli"],
+            )?;
+            soak::run(&root(), &root().join("target/release/muster"), &args[1..])
+        }
         _ => Err(
             "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | \
-             corpus N DIR | bench [--files N] [--runs R] [--scaling]>"
+             corpus N DIR | bench [--files N] [--runs R] [--scaling] | \
+             fuzz [--time S] [--seed N] [TARGET..] | soak [--events N] [--seed S]>"
                 .to_string(),
         ),
     }

@@ -93,13 +93,12 @@ impl miette::Diagnostic for Diagnostic {
         })
     }
 
+    /// The help alone: the note is a line of its own, which the renderer adds (miette
+    /// has no slot for it).
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        match (&self.help, &self.note) {
-            (Some(h), Some(n)) => Some(Box::new(format!("{h}\nnote: {n}"))),
-            (Some(h), None) => Some(Box::new(h)),
-            (None, Some(n)) => Some(Box::new(format!("note: {n}"))),
-            (None, None) => None,
-        }
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display + 'a>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

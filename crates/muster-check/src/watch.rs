@@ -84,6 +84,15 @@ impl DepGraph {
     pub fn knows(&self, path: &Path) -> bool {
         self.deps.contains_key(path)
     }
+
+    /// The known files inside folder `dir` (a folder that was deleted or moved away).
+    pub fn files_under(&self, dir: &Path) -> Vec<PathBuf> {
+        self.deps
+            .keys()
+            .filter(|f| f.starts_with(dir) && f.as_path() != dir)
+            .cloned()
+            .collect()
+    }
 }
 
 /// What a batch of changes requires.
@@ -143,6 +152,14 @@ pub fn plan(changes: &[FsChange], graph: &DepGraph) -> Recheck {
                     continue;
                 }
                 if !is_relevant(path) {
+                    // A folder deleted or moved away (`rm -rf`, a rename): the files it
+                    // held are gone, whatever events arrived for them.
+                    if matches!(change, FsChange::Removed(_)) {
+                        for file in graph.files_under(path) {
+                            touched.insert(file.clone());
+                            recheck.removed.insert(file);
+                        }
+                    }
                     continue;
                 }
                 touched.insert(path.clone());
@@ -175,6 +192,22 @@ pub fn plan(changes: &[FsChange], graph: &DepGraph) -> Recheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deleted_folder_removes_its_files_and_rechecks_their_dependents() {
+        let g = graph();
+        let r = plan(&[FsChange::Removed(PathBuf::from("/p/maps"))], &g);
+        assert_eq!(
+            r.removed,
+            BTreeSet::from([
+                PathBuf::from("/p/maps/a.map.ron"),
+                PathBuf::from("/p/maps/b.map.ron")
+            ])
+        );
+        assert!(r.files.contains(Path::new("/p/scenarios/a.scenario.ron")));
+        assert!(r.files.contains(Path::new("/p/scenarios/b.scenario.ron")));
+        assert!(!r.is_empty());
+    }
 
     fn graph() -> DepGraph {
         DepGraph::from_edges(

@@ -44,6 +44,10 @@ fn render(diagnostics: &[muster_check::Diagnostic]) -> String {
     let mut out = String::new();
     for d in diagnostics {
         handler.render_report(&mut out, d).unwrap();
+        // The note on a line of its own, as `muster`'s human format prints it.
+        if let Some(note) = &d.note {
+            out.push_str(&format!("  note: {note}\n"));
+        }
         out.push('\n');
     }
     out

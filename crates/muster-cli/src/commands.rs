@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use muster_check::load::Document;
-use muster_check::output::{JsonReport, sarif};
 use muster_check::project::{self, Db, Resolution};
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::{ScenarioSummary, summarize};
@@ -14,7 +13,7 @@ use muster_model::FileKind;
 use crate::cli::{Cli, Command, Format, SummaryFormat};
 use crate::io::{err, errln, out, outln};
 use crate::project::{Project, display_name, expand, write_json};
-use crate::{render, watch};
+use crate::{emit, render, watch};
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
     let cwd =
@@ -109,37 +108,7 @@ fn validate(
     let (checked, diagnostics) =
         muster_check::validate_project(&project.root, &expand(paths), &project.config, &name);
     let files = checked + usize::from(project.config.file.is_some());
-    match format {
-        Format::Human => {
-            let handler = render::handler(render::use_colour());
-            out!("{}", render::human(&handler, &diagnostics));
-            outln!("{}", render::summary_line(files, &diagnostics));
-        }
-        Format::Json => {
-            let report = JsonReport::new(files, &diagnostics);
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-            );
-        }
-        Format::Sarif => {
-            outln!(
-                "{}",
-                serde_json::to_string_pretty(&sarif::log(&diagnostics))
-                    .map_err(|e| e.to_string())?
-            );
-        }
-        Format::Github => {
-            for d in &diagnostics {
-                outln!("{}", render::github(d));
-            }
-        }
-        Format::Short => {
-            for d in &diagnostics {
-                outln!("{}", render::short(d));
-            }
-        }
-    }
+    out!("{}", emit::for_format(format).emit(files, &diagnostics)?);
     Ok(exit_for(&diagnostics, deny_warnings))
 }
 

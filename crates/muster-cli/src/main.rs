@@ -5,6 +5,7 @@
 
 mod cli;
 mod commands;
+mod emit;
 mod io;
 mod list;
 mod new;

@@ -31,7 +31,15 @@ pub fn diagnostic(handler: &GraphicalReportHandler, d: &Diagnostic) -> String {
             d.file.name, at.line, at.column, d.severity, d.code, d.message
         );
     }
+    if let Some(note) = &d.note {
+        out.push_str(&note_line(note));
+    }
     out
+}
+
+/// The note of a diagnostic, on a line of its own under the help.
+pub fn note_line(note: &str) -> String {
+    format!("  note: {note}\n")
 }
 
 /// Diagnostics on one line beyond which the rest are listed one line each, without

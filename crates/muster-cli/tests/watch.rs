@@ -208,6 +208,19 @@ fn watch_follows_edits_renames_deletes_and_new_folders() {
         "{:#?}",
         round.lines
     );
+    w.settle();
+
+    // A folder deleted at once (`rm -rf`) takes its files' diagnostics with it.
+    let copy = extra.join("copy.scenario.ron");
+    std::fs::write(&copy, edit(&copy, "turns: 7,", "turns: 0,")).unwrap();
+    // (The deleted Montfaucon map above still gives its scenario one error.)
+    let round = w.next_round();
+    assert!(round.summary().contains("2 errors"), "{:#?}", round.lines);
+    w.settle();
+    std::fs::remove_dir_all(&extra).unwrap();
+    let round = w.next_round();
+    assert!(round.summary().contains("1 error,"), "{:#?}", round.lines);
+    assert!(!round.has("copy.scenario.ron:"), "{:#?}", round.lines);
 }
 
 #[test]

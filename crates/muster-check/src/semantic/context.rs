@@ -140,27 +140,29 @@ impl<'a> FileCx<'a> {
                 }
             }
             Document::Scenario(s) => {
+                // Every kind of force, so that a new kind must say where its hexes are.
                 for (i, side) in s.sides.iter().enumerate() {
-                    let Forces::Placed { setup } = &side.forces else {
-                        continue;
-                    };
-                    for (j, group) in setup.iter().enumerate() {
-                        let base = format!("/sides/{i}/forces/Placed/setup/{j}/at");
-                        placement_refs(&base, &group.at, &mut out);
+                    match &side.forces {
+                        Forces::Placed { setup } => {
+                            for (j, group) in setup.iter().enumerate() {
+                                let base = format!("/sides/{i}/forces/Placed/setup/{j}/at");
+                                placement_refs(&base, &group.at, &mut out);
+                            }
+                        }
+                        Forces::Zoned(z) => {
+                            for (k, stack) in z.sample.iter().enumerate() {
+                                out.push(hex_ref(
+                                    format!("/sides/{i}/forces/Zoned/sample/{k}/hex"),
+                                    &stack.hex,
+                                ));
+                            }
+                        }
+                        // Positions on an open table are inches, not hexes.
+                        Forces::Table(_) => {}
                     }
                 }
                 for (i, n) in s.neutrals.iter().enumerate() {
                     placement_refs(&format!("/neutrals/{i}/at"), &n.at, &mut out);
-                }
-                for (i, side) in s.sides.iter().enumerate() {
-                    if let Forces::Zoned(z) = &side.forces {
-                        for (k, stack) in z.sample.iter().enumerate() {
-                            out.push(hex_ref(
-                                format!("/sides/{i}/forces/Zoned/sample/{k}/hex"),
-                                &stack.hex,
-                            ));
-                        }
-                    }
                 }
                 for (i, r) in s.reinforcements.iter().enumerate() {
                     for (k, h) in r.entry.iter().enumerate() {
@@ -222,14 +224,20 @@ impl<'a> FileCx<'a> {
                         from,
                         to,
                     }),
-                    _ => {}
+                    Placement::Hexes(_) | Placement::OnUnit { .. } => {}
                 };
                 for (i, side) in s.sides.iter().enumerate() {
-                    let Forces::Placed { setup } = &side.forces else {
-                        continue;
-                    };
-                    for (j, group) in setup.iter().enumerate() {
-                        placement(format!("/sides/{i}/forces/Placed/setup/{j}/at"), &group.at);
+                    match &side.forces {
+                        Forces::Placed { setup } => {
+                            for (j, group) in setup.iter().enumerate() {
+                                placement(
+                                    format!("/sides/{i}/forces/Placed/setup/{j}/at"),
+                                    &group.at,
+                                );
+                            }
+                        }
+                        // Zones, samples and table positions write no straight range.
+                        Forces::Zoned(_) | Forces::Table(_) => {}
                     }
                 }
                 for (i, n) in s.neutrals.iter().enumerate() {
@@ -427,8 +435,11 @@ impl<'a> ScenarioCx<'a> {
             });
         };
         for (i, side) in self.scenario.sides.iter().enumerate() {
-            let Forces::Placed { setup } = &side.forces else {
-                continue;
+            // Only counters placed group by group are expanded unit by unit; zoned forces
+            // are counts by type and table forces are units of bases.
+            let setup = match &side.forces {
+                Forces::Placed { setup } => setup,
+                Forces::Zoned(_) | Forces::Table(_) => continue,
             };
             let army = self.side_army(i);
             for (j, group) in setup.iter().enumerate() {
