@@ -77,11 +77,13 @@ fn rounds_until_quiet(rx: &Receiver<String>) -> Result<Option<Vec<String>>, Stri
     let mut last = None;
     let mut lines = Vec::new();
     loop {
-        match rx.recv_timeout(Duration::from_millis(if last.is_none() && lines.is_empty() {
-            5_000
-        } else {
-            400
-        })) {
+        match rx.recv_timeout(Duration::from_millis(
+            if last.is_none() && lines.is_empty() {
+                5_000
+            } else {
+                400
+            },
+        )) {
             Ok(line) => {
                 let done = line.starts_with("[watch] checked");
                 lines.push(line);
@@ -169,7 +171,11 @@ fn soak(
     let mut last_rss = 0u64;
     let (mut done, mut rounds, mut compared) = (0usize, 0usize, 0usize);
     while done < events {
-        let burst = if rng.u8(..10) == 0 { rng.usize(2..6) } else { 1 };
+        let burst = if rng.u8(..10) == 0 {
+            rng.usize(2..6)
+        } else {
+            1
+        };
         for _ in 0..burst {
             change(&mut rng, dir, &scenarios, &originals)?;
             done += 1;
