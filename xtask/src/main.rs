@@ -2,8 +2,9 @@
 //!
 //! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code;
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite,
-//!   `muster validate` on the bundled data, the SARIF output against the official
-//!   schema when `MUSTER_SARIF_SCHEMA` names it, then `fresh-clone`;
+//!   `muster validate` on the bundled data, 30 s of fuzzing per target, the SARIF
+//!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
+//!   `fresh-clone`;
 //! - `fresh-clone`: clones the repository's committed state into an empty temporary
 //!   folder and runs the README's two commands there;
 //! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
@@ -169,6 +170,8 @@ fn ci() -> Result<(), String> {
         &cargo,
         &["run", "--quiet", "-p", "muster-cli", "--", "validate"],
     )?;
+    println!("==> fuzz: 30 s per target");
+    fuzz::run(&root(), &["--time".to_string(), "30".to_string()])?;
     println!("==> SARIF output against the official schema");
     match std::env::var_os("MUSTER_SARIF_SCHEMA") {
         Some(file) => sarif_schema(Path::new(&file))?,

@@ -1,0 +1,67 @@
+//! Inputs that `cargo xtask fuzz` once found slow, panicking or spanning outside the
+//! file, kept as regressions. Each file says which bundled file it replaces and which
+//! diagnostic it must now produce; it is checked in a copy of the bundled project.
+
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn header<'t>(text: &'t str, key: &str) -> &'t str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("// {key}: ")))
+        .unwrap_or_else(|| panic!("a regression names `{key}`"))
+        .trim()
+}
+
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let (replaces, expect) = (header(&text, "replaces"), header(&text, "expect"));
+        let project = tempfile::tempdir().unwrap();
+        for sub in ["scenarios", "maps"] {
+            copy_dir(&repo().join(sub), &project.path().join(sub));
+        }
+        let target = project.path().join(replaces);
+        assert!(target.is_file(), "{replaces} is a bundled file");
+        std::fs::write(&target, &text).unwrap();
+        let display = |p: &Path| p.display().to_string();
+        let (_, diagnostics) = muster_check::validate_project(
+            project.path(),
+            &[target],
+            &muster_check::Config::default(),
+            &display,
+        );
+        assert!(
+            diagnostics.iter().any(|d| d.code == expect),
+            "{}: expected `{expect}`, got {:?}",
+            file.display(),
+            diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+        );
+        for d in &diagnostics {
+            assert!(d.span.end <= d.file.text.len(), "{}: span inside", d.code);
+        }
+    }
+}
