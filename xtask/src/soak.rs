@@ -188,7 +188,8 @@ fn soak(
         let got = shown(&lines);
         if got != expected {
             return Err(format!(
-                "after {done} events the watch shows {got:?} but a fresh validate gives {expected:?}"
+                "after {done} events the watch shows {got:?} but a fresh validate gives {expected:?}; the watch's last round:\n{}",
+                lines.join("\n")
             ));
         }
         compared += 1;
@@ -225,7 +226,11 @@ fn change(
     let k = rng.usize(..scenarios.len());
     let (path, original) = (&scenarios[k], &originals[k]);
     let extra = dir.join("scenarios/soak");
-    match rng.u8(..8) {
+    let what = rng.u8(..8);
+    if std::env::var_os("MUSTER_SOAK_TRACE").is_some() {
+        eprintln!("soak: change {what} on {}", path.display());
+    }
+    match what {
         // An error and its fix.
         0 | 1 => {
             let broken = original.replacen("turns: ", "turns: 0, // ", 1);

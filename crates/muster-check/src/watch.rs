@@ -29,11 +29,17 @@ pub struct DepGraph {
     deps: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
     /// Files with at least one reference that did not resolve.
     dangling: BTreeSet<PathBuf>,
+    /// The project root: what lies above it (a project kept inside a `target` folder)
+    /// says nothing about whether a file is data.
+    root: PathBuf,
 }
 
 impl DepGraph {
     pub fn from_db(db: &Db) -> Self {
-        let mut graph = DepGraph::default();
+        let mut graph = DepGraph {
+            root: db.root.clone(),
+            ..DepGraph::default()
+        };
         for (i, loaded) in db.files.iter().enumerate() {
             let path = normalize(&loaded.file.path);
             let mut deps = BTreeSet::new();
@@ -151,7 +157,7 @@ pub fn plan(changes: &[FsChange], graph: &DepGraph) -> Recheck {
                     recheck.config_changed = true;
                     continue;
                 }
-                if !is_relevant(path) {
+                if !is_relevant(path.strip_prefix(&graph.root).unwrap_or(path)) {
                     // A folder deleted or moved away (`rm -rf`, a rename): the files it
                     // held are gone, whatever events arrived for them.
                     if matches!(change, FsChange::Removed(_)) {
@@ -192,6 +198,36 @@ pub fn plan(changes: &[FsChange], graph: &DepGraph) -> Recheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_project_inside_a_target_folder_is_watched() {
+        let mut g = DepGraph::from_edges(
+            &[(
+                "/home/a/target/p/scenarios/a.scenario.ron",
+                "/home/a/target/p/maps/a.map.ron",
+            )],
+            &[],
+        );
+        g.root = PathBuf::from("/home/a/target/p");
+        let r = plan(
+            &[FsChange::Written(PathBuf::from(
+                "/home/a/target/p/maps/a.map.ron",
+            ))],
+            &g,
+        );
+        assert!(
+            r.files
+                .contains(Path::new("/home/a/target/p/scenarios/a.scenario.ron"))
+        );
+        // Inside the project, `target/` is still build output.
+        let r = plan(
+            &[FsChange::Written(PathBuf::from(
+                "/home/a/target/p/target/x.map.ron",
+            ))],
+            &g,
+        );
+        assert!(r.is_empty());
+    }
 
     #[test]
     fn a_deleted_folder_removes_its_files_and_rechecks_their_dependents() {
