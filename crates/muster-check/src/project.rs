@@ -539,6 +539,26 @@ mod tests {
     }
 
     #[test]
+    fn the_parse_cache_forgets_files_that_are_gone() {
+        let dir = std::env::temp_dir().join(format!("muster-evict-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cache = ParseCache::default();
+        let display = |p: &Path| p.display().to_string();
+        let files: Vec<PathBuf> = (0..20)
+            .map(|i| {
+                let p = dir.join(format!("f{i}.scenario.ron"));
+                std::fs::write(&p, "Scenario()").unwrap();
+                cache.get_or_load(&p, &display);
+                p
+            })
+            .collect();
+        assert_eq!(cache.len(), 20);
+        cache.retain(&files[..5]);
+        assert_eq!(cache.len(), 5);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_parse_cache_reuses_unchanged_files_only() {
         let dir = std::env::temp_dir().join(format!("muster-cache-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -608,5 +628,23 @@ impl ParseCache {
             );
         }
         loaded
+    }
+
+    /// Forgets every parse but those of `keep` (the files of the last load): deleted
+    /// and renamed files leave the cache, so watch mode's memory follows the project,
+    /// not its history.
+    pub fn retain(&self, keep: &[PathBuf]) {
+        let keep: std::collections::HashSet<PathBuf> = keep.iter().map(|p| normalize(p)).collect();
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.retain(|path, _| keep.contains(path));
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().map_or(0, |e| e.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }

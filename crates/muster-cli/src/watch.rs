@@ -59,6 +59,9 @@ impl State<'_> {
         let mut files = project::project_files(&self.project.root);
         files.extend(targets.iter().cloned());
         let db = Db::load_cached(&self.project.root, &files, &name, Some(&self.cache));
+        // Files deleted or renamed since the last round leave the cache.
+        let loaded: Vec<PathBuf> = db.files.iter().map(|l| l.file.path.clone()).collect();
+        self.cache.retain(&loaded);
         let recheck: Vec<PathBuf> = match only {
             Some(r) if !r.config_changed => {
                 let mut list: Vec<PathBuf> = r
