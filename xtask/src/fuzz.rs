@@ -236,6 +236,11 @@ fn max_rss_kb() -> i64 {
 struct Harness {
     target: String,
     db: Option<Mutex<Db>>,
+    /// The project copy and the files loaded into `db`, to load it again after a run
+    /// that panicked half-way through (its scenario was never dropped).
+    project: PathBuf,
+    base: Vec<PathBuf>,
+    base_len: usize,
     scratch: PathBuf,
     systems: Vec<muster_model::system::RulesSystem>,
 }
@@ -245,6 +250,9 @@ impl Harness {
         let mut harness = Harness {
             target: target.to_string(),
             db: None,
+            project: PathBuf::new(),
+            base: Vec::new(),
+            base_len: 0,
             scratch: PathBuf::new(),
             systems: Vec::new(),
         };
@@ -263,8 +271,12 @@ impl Harness {
                     .into_iter()
                     .filter(|p| !p.to_string_lossy().ends_with(".scenario.ron"))
                     .collect();
-                harness.db = Some(Mutex::new(Db::load(&project, &base, &display)));
+                let db = Db::load(&project, &base, &display);
+                harness.base_len = db.files.len();
+                harness.db = Some(Mutex::new(db));
                 harness.scratch = project.join("scenarios/lrf/fuzz-case.scenario.ron");
+                harness.project = project;
+                harness.base = base;
             }
             "compile" => {
                 for p in project_files(root) {
@@ -291,10 +303,13 @@ impl Harness {
             "checks" => {
                 let Some(db) = &self.db else { return Ok(()) };
                 let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
+                let display = |p: &Path| p.display().to_string();
+                if db.files.len() != self.base_len {
+                    *db = Db::load(&self.project, &self.base, &display);
+                }
                 if std::fs::write(&self.scratch, bytes).is_err() {
                     return Ok(());
                 }
-                let display = |p: &Path| p.display().to_string();
                 let (_, diagnostics) = db.check_leaves(
                     std::slice::from_ref(&self.scratch),
                     &display,

@@ -41,7 +41,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let mut turns: Vec<(String, u8, u8)> = Vec::new();
     for (i, v) in s.victory.iter().enumerate() {
         match v {
-            VictoryCondition::ArmyMorale { before_turn: Some(t) } => turns.push((format!("/victory/{i}/ArmyMorale/before_turn"), *t, last + 1)),
+            VictoryCondition::ArmyMorale { before_turn: Some(t) } => turns.push((format!("/victory/{i}/ArmyMorale/before_turn"), *t, last.saturating_add(1))),
             VictoryCondition::FewestLosses { after_turn, .. } => turns.push((format!("/victory/{i}/FewestLosses/after_turn"), *after_turn, last)),
             VictoryCondition::LargestMargin { after_turn, .. } => turns.push((format!("/victory/{i}/LargestMargin/after_turn"), *after_turn, last)),
             VictoryCondition::ExitUnits { after_turn, .. } => turns.push((format!("/victory/{i}/ExitUnits/after_turn"), *after_turn, last)),
