@@ -118,6 +118,8 @@ pub struct Db {
     escaping: HashSet<PathBuf>,
     /// The project's resource limits (`[limits]` in `muster.toml`).
     pub limits: crate::config::Limits,
+    /// Canonical paths of the folders files were loaded from.
+    folders: Mutex<HashMap<PathBuf, PathBuf>>,
 }
 
 /// A reference is a path when it has a folder separator or a data file extension;
@@ -148,6 +150,7 @@ impl Db {
         let mut db = Db {
             canonical_root: std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()),
             escaping: HashSet::new(),
+            folders: Mutex::new(HashMap::new()),
             limits: crate::config::load_limits(&root),
             root,
             files: Vec::new(),
@@ -213,7 +216,27 @@ impl Db {
         if !path.starts_with(&self.root) {
             return None;
         }
-        let real = std::fs::canonicalize(path).ok()?;
+        // The folder's canonical path is resolved once per folder (a project holds many
+        // files per folder); only a file that is itself a symlink is resolved alone.
+        let is_link = std::fs::symlink_metadata(path)
+            .ok()?
+            .file_type()
+            .is_symlink();
+        let real = match (is_link, path.parent(), path.file_name()) {
+            (false, Some(dir), Some(name)) => {
+                let mut folders = self.folders.lock().unwrap_or_else(|p| p.into_inner());
+                let dir = match folders.get(dir) {
+                    Some(real) => real.clone(),
+                    None => {
+                        let real = std::fs::canonicalize(dir).ok()?;
+                        folders.insert(dir.to_path_buf(), real.clone());
+                        real
+                    }
+                };
+                dir.join(name)
+            }
+            _ => std::fs::canonicalize(path).ok()?,
+        };
         (!real.starts_with(&self.canonical_root)).then_some(real)
     }
 
