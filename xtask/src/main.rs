@@ -181,9 +181,8 @@ fn ci() -> Result<(), String> {
 }
 
 /// Clones the committed state of the repository into an empty temporary folder, with
-/// nothing beside it, and runs the README's two commands there. The build folder is
-/// shared with this checkout (`CARGO_TARGET_DIR`) so that dependencies are not built
-/// twice; nothing else is.
+/// nothing beside it, and runs the README's two commands there, with a build folder of
+/// its own (`target/fresh-clone`).
 fn fresh_clone() -> Result<(), String> {
     let root = root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -191,9 +190,13 @@ fn fresh_clone() -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&parent);
     std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     let clone = parent.join("muster");
+    // A build folder of its own: cargo leaves the absolute path out of a workspace
+    // crate's artifact names, so sharing this checkout's would let the clone's test
+    // binaries, which name the clone's (deleted) folder, pass for this checkout's.
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
+        .unwrap_or_else(|| root.join("target"))
+        .join("fresh-clone");
     let result = (|| {
         let status = Command::new("git")
             .args(["clone", "--quiet", "--no-hardlinks"])
