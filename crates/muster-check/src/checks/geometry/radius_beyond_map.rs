@@ -29,6 +29,9 @@ declare_check! {
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(grid) = cx.grid else { return };
     let extent = u64::from(grid.extent());
+    if !may_exceed(cx.loaded.file.tree(), extent) {
+        return;
+    }
     let mut found = Vec::new();
     radii(&cx.doc.to_json(), "", None, &mut found);
     for (pointer, radius) in found {
@@ -52,6 +55,34 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 
 /// Every radius in a document: `radius` of a `Zone` or `Near`, and the second element of
 /// a `near` pair, with its JSON pointer.
+/// Whether any radius written in the file may exceed `extent`: a look at the tokens
+/// (`radius: N`, and any `near`) so that the walk over the whole document runs only
+/// for files that may have something to report.
+fn may_exceed(tree: &muster_syntax::Tree, extent: u64) -> bool {
+    use muster_syntax::TokenKind;
+    let tokens: Vec<_> = tree.tokens().filter(|t| !t.kind.is_trivia()).collect();
+    let beyond =
+        |t: &muster_syntax::TokenRef<'_>| t.text.parse::<u64>().map_or(true, |n| n > extent);
+    tokens.iter().enumerate().any(|(i, t)| {
+        match t.text.trim_matches('"') {
+            // `radius: N`
+            "radius" => match (tokens.get(i + 1), tokens.get(i + 2)) {
+                (Some(colon), Some(value)) if colon.kind == TokenKind::Colon => {
+                    value.kind != TokenKind::Number || beyond(value)
+                }
+                _ => false,
+            },
+            // `near: ("H", N)` or `near: Some(("H", N))`: the first number after it.
+            "near" => tokens[i + 1..]
+                .iter()
+                .take(8)
+                .find(|t| t.kind == TokenKind::Number)
+                .is_none_or(beyond),
+            _ => false,
+        }
+    })
+}
+
 fn radii(value: &serde_json::Value, at: &str, key: Option<&str>, out: &mut Vec<(String, u64)>) {
     match value {
         serde_json::Value::Object(fields) => {
