@@ -1,10 +1,10 @@
 //! Generated files stay in sync with the code, and the tidy rules hold.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::repo;
+
+use std::path::{Path, PathBuf};
 
 #[test]
 fn schemas_and_checks_reference_are_up_to_date() {

@@ -1,25 +1,13 @@
 //! Scenarios checked as leaves, a batch at a time, give exactly the diagnostics of
 //! checking the whole project at once, duplicate ids across batches included.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{copy_project, repo};
+
+use std::path::Path;
 
 use muster_check::{Config, Diagnostic};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 fn key(d: &Diagnostic) -> (String, usize, usize, &'static str, String) {
     (
@@ -33,10 +21,7 @@ fn key(d: &Diagnostic) -> (String, usize, usize, &'static str, String) {
 
 #[test]
 fn leaves_in_batches_give_the_diagnostics_of_one_pass() {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["scenarios", "maps"] {
-        copy_dir(&repo().join(sub), &dir.path().join(sub));
-    }
+    let dir = copy_project();
     let jengland =
         std::fs::read_to_string(repo().join("scenarios/lrf/jengland.scenario.ron")).unwrap();
     let copies = dir.path().join("scenarios/copies");

@@ -3,15 +3,15 @@
 //!
 //! This is its own test binary because it reads a process-wide counter.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::repo;
+
+use std::path::Path;
 use std::sync::atomic::Ordering;
 
 use muster_check::project::{Db, data_files_under, project_files};
 use muster_check::report::INEXACT_PLACES;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 #[test]
 fn every_place_over_the_bundled_data_and_fixtures_resolves_exactly() {

@@ -3,23 +3,11 @@
 //! diagnostic it must now produce (`nothing`: it must check clean, without a panic);
 //! it is checked in a copy of the bundled project.
 
+mod common;
+
+use common::copy_project;
+
 use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 fn header<'t>(text: &'t str, key: &str) -> &'t str {
     text.lines()
@@ -41,10 +29,7 @@ fn fuzz_findings_stay_fixed() {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
         let (replaces, expect) = (header(&text, "replaces"), header(&text, "expect"));
-        let project = tempfile::tempdir().unwrap();
-        for sub in ["scenarios", "maps"] {
-            copy_dir(&repo().join(sub), &project.path().join(sub));
-        }
+        let project = copy_project();
         let target = project.path().join(replaces);
         assert!(target.is_file(), "{replaces} is a bundled file");
         std::fs::write(&target, &text).unwrap();

@@ -171,9 +171,9 @@ fn a_symlink_to_a_valid_map_outside_the_root_is_reported_not_used() {
     let real = outside.path().join("jengland.map.ron");
     std::fs::copy(dir.path().join("maps/lrf/jengland.map.ron"), &real).unwrap();
     // Elsewhere than `scenarios/` and `maps/`: found only through the reference.
-    std::fs::create_dir_all(dir.path().join("shared")).unwrap();
-    std::os::unix::fs::symlink(&real, dir.path().join("shared/linked.map.ron")).unwrap();
-    use_map(dir.path(), "../../shared/linked.map.ron");
+    std::fs::create_dir_all(dir.path().join("extra-maps")).unwrap();
+    std::os::unix::fs::symlink(&real, dir.path().join("extra-maps/linked.map.ron")).unwrap();
+    use_map(dir.path(), "../../extra-maps/linked.map.ron");
     let out = run(dir.path(), &["validate", "--format", "short"]);
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");

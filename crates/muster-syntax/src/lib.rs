@@ -239,26 +239,11 @@ pub fn from_str<T: serde::de::DeserializeOwned>(text: &str, dialect: Dialect) ->
 }
 
 /// The text of a string field of the top-level struct or object (`id: "jengland"` in
-/// `Scenario(id: "jengland", ...)`), found by lexing only, without building a tree or
-/// reading the rest: how muster learns every scenario's id before checking any. `None`
-/// when the field is absent, not a string, or the text does not lex.
+/// `Scenario(id: "jengland", ...)`), found by lexing only, without building a tree: how
+/// muster learns every scenario's id before checking any. The text may be the first
+/// part of a file (a value cut at its end reads as `None`). `None` when the field is
+/// absent, not a string, or its value does not lex.
 pub fn top_level_string(text: &str, dialect: Dialect, field: &str) -> Option<String> {
-    // The id is near the top of a file: lex a prefix first, the whole text only if the
-    // field is not found there.
-    const PREFIX: usize = 2048;
-    if text.len() > PREFIX {
-        let mut cut = PREFIX;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        if let Some(found) = top_level_string_in(&text[..cut], dialect, field) {
-            return Some(found);
-        }
-    }
-    top_level_string_in(text, dialect, field)
-}
-
-fn top_level_string_in(text: &str, dialect: Dialect, field: &str) -> Option<String> {
     let (tokens, errors) = lexer::lex(text, dialect);
     let mut depth = 0usize;
     let mut significant = tokens.iter().filter(|t| !t.kind.is_trivia()).peekable();
