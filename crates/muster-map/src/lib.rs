@@ -182,7 +182,8 @@ pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> T
 }
 
 /// Compiles a hex map with a scenario's terrain modifications applied: ignored terrain
-/// becomes the map's base terrain.
+/// becomes the map's base terrain, and ignored hexside features (roads) are removed from
+/// their hexsides. Access restrictions and river flows are kept.
 pub fn compile_for(
     source: &MapSource,
     system: &RulesSystem,
@@ -267,15 +268,24 @@ pub fn compile_for(
         }
     }
     if let Some((_, mods)) = scenario {
+        // One test for hex terrain and hexside features alike: a road is terrain the
+        // scenario may ignore (see `TerrainModification`).
+        let ignored = |id: &String| {
+            mods.iter().any(|m| match m {
+                TerrainModification::Ignore(list) => list.contains(id),
+                TerrainModification::IgnoreAllExcept(keep) => !keep.contains(id),
+            })
+        };
         for slot in terrain.values_mut() {
-            let ignored = mods.iter().any(|m| match m {
-                TerrainModification::Ignore(list) => list.contains(slot),
-                TerrainModification::IgnoreAllExcept(keep) => !keep.contains(slot),
-            });
-            if ignored {
+            if ignored(slot) {
                 *slot = source.base.clone();
             }
         }
+        for (features, _) in sides.values_mut() {
+            features.retain(|f| !ignored(f));
+        }
+        // A hexside left with no feature is no longer listed, unless access blocks it.
+        sides.retain(|_, (features, access_blocked)| !features.is_empty() || *access_blocked);
     }
 
     let used: BTreeSet<&String> = terrain.values().collect();

@@ -53,14 +53,20 @@ pub struct Scenario {
     pub victory: Vec<VictoryCondition>,
 }
 
-/// A scenario's change to the map's terrain.
+/// A scenario's change to the map's terrain. The names are those of the system's terrain
+/// types and hexside features alike: a road drawn on hexsides is terrain that a scenario
+/// can ignore (PRESTAGS 5.51 and 5.53 speak of the terrain in a road hex *other* than
+/// the road). Ignored terrain counts as the map's base terrain; an ignored hexside
+/// feature is taken off its hexsides. Access restrictions, labels and river flows stay.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum TerrainModification {
-    /// These terrain types count as the map's base terrain ("ignore all woods hexes").
+    /// These terrain types (or hexside features) are ignored ("ignore all woods hexes");
+    /// everything else, roads included, is kept.
     Ignore(Vec<String>),
-    /// Every terrain type except these counts as the base terrain ("ignore all terrain
-    /// except slopes").
+    /// Everything except these is ignored: every other terrain type counts as the base
+    /// terrain and every other hexside feature, roads included, is removed ("ignore all
+    /// terrain except slopes").
     IgnoreAllExcept(Vec<String>),
 }
 
