@@ -256,6 +256,35 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
         "scenarios/lrf/jengland.scenario.ron",
     ];
     let m_one = median_of(runs.max(5), || measure(&xtask, root, &one))?;
+    // Drawing the PRESTAGS mapsheet (36 x 56) with Hastings' sample deployment: the
+    // whole command (load, validate, draw, write), and the drawing alone in this process.
+    const DRAWN: &str = "scenarios/prestags/5-7-hastings.scenario.ron";
+    let drawn_svg = work.join("hastings.svg");
+    let render = [
+        muster.to_str().unwrap_or("muster"),
+        "render",
+        DRAWN,
+        "-o",
+        drawn_svg.to_str().unwrap_or("hastings.svg"),
+    ];
+    let m_render = median_of(runs.max(5), || measure(&xtask, root, &render))?;
+    let draw_ms = {
+        let name = |p: &Path| p.display().to_string();
+        let config = muster_check::Config::default();
+        let (db, indexes, diagnostics) =
+            muster_check::validate_paths(root, &[root.join(DRAWN)], &config, &name);
+        let index = *indexes
+            .first()
+            .ok_or("the Hastings scenario did not load")?;
+        let options = muster_render::Options::default();
+        median_ms(20, || {
+            let drawn = muster_render::render(&db, index, &diagnostics, &options);
+            if drawn.unavailable.is_some() || drawn.svg.len() < 100_000 {
+                return Err("the Hastings board was not drawn".to_string());
+            }
+            Ok(())
+        })?
+    };
     let stress = work.join("stress");
     stress_project(root, &stress)?;
     let big = [
@@ -310,6 +339,14 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
         m_json.wall_ms / json_floor
     );
     row("one file: jengland in the bundled project", &m_one, None);
+    row(
+        "`muster render` Hastings (36x56 mapsheet, sample deployment), whole command",
+        &m_render,
+        None,
+    );
+    println!(
+        "| drawing the Hastings board alone (in process, median of 20) | {draw_ms:.1} | | | target 50 ms |"
+    );
     row("99x99 map with 1,000 overlays", &m_big, None);
     row(
         "2,000 diagnostics in one file, human format",

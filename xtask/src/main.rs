@@ -1,6 +1,7 @@
 //! `cargo xtask <task>`: repository chores as Rust code.
 //!
-//! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code;
+//! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code, and the
+//!   README's pictures (`docs/pictures/`, see `pictures.rs`);
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite,
 //!   `muster validate` on the bundled data, 30 s of fuzzing per target, the SARIF
 //!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
@@ -22,6 +23,7 @@
 mod bench;
 mod corpus;
 mod fuzz;
+mod pictures;
 mod soak;
 
 use std::path::{Path, PathBuf};
@@ -130,6 +132,9 @@ fn codegen() -> Result<(), String> {
         }
         muster_map::write_atomic(&target, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    for path in pictures::write(&root)? {
         println!("wrote {}", path.display());
     }
     Ok(())

@@ -1,10 +1,17 @@
 //! The balance sheet of a scenario (`muster summary`): forces per side, strength,
-//! commanders, baggage, reinforcements, morale threshold and what each side could
-//! lose, plus how many values in the data are assumed rather than printed.
+//! commanders, baggage, where every unit sets up (by counter id), reinforcements,
+//! morale threshold and what each side could lose, the victory conditions and special
+//! rules in words, plus how many values in the data are assumed rather than printed.
 
 use std::collections::BTreeMap;
 
-use muster_model::scenario::MoraleThreshold;
+use muster_hex::{HexGrid, HexId};
+use muster_model::counters::Army;
+use muster_model::map::Area;
+use muster_model::scenario::{
+    Arrival, BandEntry, Deployment, Forces, Goal, MoraleThreshold, Outcome, Placement, Region,
+    Share, UnitGroup, VictoryCondition, VictoryLevel, Zone,
+};
 use muster_model::system::UnitRole;
 use serde::Serialize;
 
@@ -22,6 +29,11 @@ pub struct ScenarioSummary {
     pub plays_first: String,
     pub sides: Vec<SideSummary>,
     pub neutrals: Vec<NameCount>,
+    /// Where the neutral units set up.
+    pub neutral_setup: Vec<SetupLine>,
+    /// The victory conditions in words, in the scenario's order.
+    pub victory: Vec<VictoryLine>,
+    pub special_rules: Vec<SpecialRuleLine>,
     /// Values marked `assumed` in the counters of this scenario's armies and in its map.
     pub assumed: Vec<AssumedValue>,
 }
@@ -49,6 +61,10 @@ pub struct SideSummary {
     pub morale_threshold: Option<String>,
     /// Everything the side could lose, scored as the system scores losses.
     pub could_lose: Option<u32>,
+    /// Where each unit sets up: one line per counter of each setup group (placed
+    /// forces), per unit kind of each deployment group (zoned forces), per unit or band
+    /// (table forces).
+    pub setup: Vec<SetupLine>,
     /// Zone-deployed forces (PRESTAGS).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zoned: Option<ZonedSummary>,
@@ -68,6 +84,8 @@ pub struct ZonedSummary {
     pub panic_percent: f64,
     pub stacking_limit: u8,
     pub zones: Vec<ZoneSize>,
+    /// The scenario's sample deployment, stack by stack.
+    pub sample: Vec<SampleLine>,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,6 +93,63 @@ pub struct ZoneSize {
     pub group: String,
     /// Hexes of the zone on the map (`None` when it cannot be resolved).
     pub hexes: Option<usize>,
+    /// Where the group sets up (or enters), in words.
+    pub placement: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SampleLine {
+    pub hex: String,
+    pub units: Vec<NameCount>,
+    /// Units carried by the fleet in the hex.
+    pub aboard: Vec<NameCount>,
+}
+
+/// Where some units set up.
+#[derive(Debug, Serialize)]
+pub struct SetupLine {
+    /// The setup group, deployment group, unit or band, from 1: lines of one group
+    /// share its hexes, the owner choosing which unit goes where.
+    pub group: usize,
+    /// Counter id (placed forces), unit kind (zoned forces), unit or band id (table).
+    pub counter: String,
+    pub name: String,
+    pub count: usize,
+    /// The hexes named for the group: the list, every hex of a range or of a spaced
+    /// run; empty when the place is not a list of hexes.
+    pub hexes: Vec<String>,
+    /// Where, in words.
+    pub placement: String,
+    /// Table units: centre of the front edge, inches from the north-west corner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<(f64, f64)>,
+    /// Table units: degrees clockwise from north.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct VictoryLine {
+    /// The condition's variant (`FewestLosses`).
+    pub kind: &'static str,
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SpecialRuleLine {
+    pub hook: String,
+    pub params: serde_json::Value,
+    /// The parameters compactly, `key: value, ...`.
+    pub params_text: String,
+    /// The author's text.
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CounterCount {
+    pub counter: String,
+    pub name: String,
+    pub count: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -117,7 +192,7 @@ pub struct UnitLine {
 #[derive(Debug, Serialize)]
 pub struct ReinforcementLine {
     pub turn: u8,
-    pub units: Vec<NameCount>,
+    pub units: Vec<CounterCount>,
     pub entry: Vec<String>,
 }
 
@@ -204,7 +279,8 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                         units: r
                             .units
                             .iter()
-                            .map(|g| NameCount {
+                            .map(|g| CounterCount {
+                                counter: g.counter.clone(),
                                 name: counter_name(&g.counter),
                                 count: usize::from(g.count),
                             })
@@ -233,6 +309,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                     .system
                     .and_then(|sys| sys.army_morale.as_ref())
                     .map(|m| max_losses(cx, i, m)),
+                setup: side_setup(cx, i),
                 zoned: zoned_summary(cx, i),
                 table: table_summary(cx, i),
             }
@@ -356,6 +433,30 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         plays_first: s.plays_first.clone(),
         sides,
         neutrals,
+        neutral_setup: s
+            .neutrals
+            .iter()
+            .enumerate()
+            .flat_map(|(k, n)| placed_lines(k + 1, cx.army(&n.army), &n.units, &n.at))
+            .collect(),
+        victory: s
+            .victory
+            .iter()
+            .map(|v| VictoryLine {
+                kind: victory_kind(v),
+                text: victory_text(cx, v),
+            })
+            .collect(),
+        special_rules: s
+            .special_rules
+            .iter()
+            .map(|r| SpecialRuleLine {
+                hook: r.hook.clone(),
+                params: r.params.clone(),
+                params_text: params_text(&r.params),
+                text: r.text.clone(),
+            })
+            .collect(),
         assumed,
     }
 }
@@ -389,7 +490,34 @@ fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
                     .map(|h| h.len()),
                 (None, _) => None,
             };
-            ZoneSize { group, hexes }
+            ZoneSize {
+                group,
+                hexes,
+                placement: deployment_text(cx, d),
+            }
+        })
+        .collect();
+    let sample = f
+        .sample
+        .iter()
+        .map(|st| SampleLine {
+            hex: st.hex.clone(),
+            units: st
+                .units
+                .iter()
+                .map(|u| NameCount {
+                    name: u.kind.clone(),
+                    count: usize::from(u.count),
+                })
+                .collect(),
+            aboard: st
+                .aboard
+                .iter()
+                .map(|u| NameCount {
+                    name: u.kind.clone(),
+                    count: usize::from(u.count),
+                })
+                .collect(),
         })
         .collect();
     Some(ZonedSummary {
@@ -405,6 +533,7 @@ fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
         },
         stacking_limit: f.stacking_limit,
         zones,
+        sample,
     })
 }
 
@@ -486,4 +615,555 @@ fn table_summary(cx: &ScenarioCx, index: usize) -> Option<TableSummary> {
             .map(|z| (z.id.clone(), area(&z.area)))
             .collect(),
     })
+}
+
+/// Name of the side with this id, for sentences (the id when there is no such side).
+fn side_name<'a>(cx: &'a ScenarioCx, id: &'a str) -> &'a str {
+    cx.scenario.side(id).map_or(id, |s| s.name.as_str())
+}
+
+/// A counter named anywhere in the scenario's armies, as `Name (id)`.
+fn counter_label(cx: &ScenarioCx, id: &str) -> String {
+    let armies = cx
+        .scenario
+        .sides
+        .iter()
+        .filter_map(|s| s.army.as_deref())
+        .chain(cx.scenario.neutrals.iter().map(|n| n.army.as_str()));
+    armies
+        .filter_map(|a| cx.army(a))
+        .flat_map(|a| a.counters.iter())
+        .find(|c| c.id == id)
+        .map_or_else(|| format!("`{id}`"), |c| format!("{} ({id})", c.name))
+}
+
+/// Name of a unit kind of the system (the id when the system has no such kind).
+fn kind_name(cx: &ScenarioCx, id: &str) -> String {
+    cx.unit_kind(id).map_or(id.to_string(), |k| k.name.clone())
+}
+
+fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn level_words(level: VictoryLevel) -> &'static str {
+    match level {
+        VictoryLevel::Draw => "a draw",
+        VictoryLevel::Minor => "a minor victory",
+        VictoryLevel::Major => "a major victory",
+        VictoryLevel::Decisive => "a decisive victory",
+    }
+}
+
+/// A set of hexes in words.
+pub fn area_text(area: &Area) -> String {
+    match area {
+        Area::All => "every hex".to_string(),
+        Area::Column(c) => format!("column {c:02}"),
+        Area::Row(r) => format!("row {r:02}"),
+        Area::Range(a, b) => format!("{a}-{b}"),
+        Area::List(hexes) => hexes.join(", "),
+        Area::Zone { center, radius } => {
+            format!("within {} of {center}", plural(*radius, "hex", "hexes"))
+        }
+    }
+}
+
+/// A deployment zone in words.
+pub fn zone_text(zone: &Zone) -> String {
+    match zone {
+        Zone::Near { label, radius } => format!(
+            "within {} of {label} ({label}-{radius})",
+            plural(*radius, "hex", "hexes")
+        ),
+        Zone::AnyOf(zones) => zones.iter().map(zone_text).collect::<Vec<_>>().join(" or "),
+        Zone::Excluding { zone, region } => {
+            format!("{}, except {}", zone_text(zone), region_text(region))
+        }
+        Zone::AllSea => "all-sea hexes".to_string(),
+        Zone::Hexes(area) => format!("hexes {}", area_text(area)),
+    }
+}
+
+fn region_text(region: &Region) -> String {
+    match region {
+        Region::Bank { edge, barrier } => format!(
+            "the hexes reached from the {edge} edge without crossing {}",
+            barrier.join(" or ")
+        ),
+    }
+}
+
+fn arrival_text(a: &Arrival) -> String {
+    format!("enters at the {} edge on turn {}", a.edge, a.turn)
+}
+
+/// Where a deployment group sets up or enters, what carries it and what it must hold.
+fn deployment_text(cx: &ScenarioCx, d: &Deployment) -> String {
+    let mut parts = Vec::new();
+    match (&d.zone, &d.arrives) {
+        (Some(zone), _) => parts.push(zone_text(zone)),
+        (None, Some(a)) => parts.push(arrival_text(a)),
+        (None, None) => parts.push("enters during play".to_string()),
+    }
+    if let (Some(_), Some(a)) = (&d.zone, &d.arrives) {
+        parts.push(arrival_text(a));
+    }
+    if let Some(kind) = &d.aboard {
+        parts.push(format!("aboard {} ({kind})", kind_name(cx, kind)));
+    }
+    if let Some(share) = d.vp_share {
+        parts.push(match share {
+            Share::Half => "holds half the force's victory points".to_string(),
+        });
+    }
+    parts.join("; ")
+}
+
+/// Where a setup group goes, in words, with the hexes it names.
+fn placement_text(army: Option<&Army>, at: &Placement) -> (String, Vec<String>) {
+    let run = |a: &str, b: &str| -> Vec<String> {
+        match (HexId::parse(a), HexId::parse(b)) {
+            (Ok(a), Ok(b)) => HexGrid::straight_range(a, b)
+                .map(|hexes| hexes.iter().map(HexId::to_string).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    match at {
+        Placement::Hexes(list) => (
+            format!(
+                "{} {}",
+                if list.len() == 1 { "hex" } else { "hexes" },
+                list.join(", ")
+            ),
+            list.clone(),
+        ),
+        Placement::Range(a, b) => (format!("range {a}-{b}, one unit a hex"), run(a, b)),
+        Placement::OnUnit { kind, counter } => {
+            let counter = counter.as_ref().map(|c| {
+                let name = army
+                    .and_then(|a| a.counters.iter().find(|x| &x.id == c))
+                    .map_or(String::new(), |x| format!(" \"{}\"", x.name));
+                format!("{c}{name}")
+            });
+            let text = match (kind, counter) {
+                (Some(k), Some(c)) => format!("stacked on a friendly {k} unit, {c}"),
+                (Some(k), None) => format!("stacked on a friendly {k} unit"),
+                (None, Some(c)) => format!("stacked on {c}"),
+                (None, None) => "stacked on a friendly unit".to_string(),
+            };
+            (text, Vec::new())
+        }
+        Placement::Spaced { from, to, min_gap } => (
+            format!("spaced along {from}-{to}, gap {min_gap}"),
+            run(from, to),
+        ),
+    }
+}
+
+/// One line per counter of a setup group (or of a neutral placement).
+fn placed_lines(
+    group: usize,
+    army: Option<&Army>,
+    units: &[UnitGroup],
+    at: &Placement,
+) -> Vec<SetupLine> {
+    let (placement, hexes) = placement_text(army, at);
+    units
+        .iter()
+        .map(|u| SetupLine {
+            group,
+            counter: u.counter.clone(),
+            name: army
+                .and_then(|a| a.counters.iter().find(|c| c.id == u.counter))
+                .map_or(u.counter.clone(), |c| c.name.clone()),
+            count: usize::from(u.count),
+            hexes: hexes.clone(),
+            placement: placement.clone(),
+            at: None,
+            facing: None,
+        })
+        .collect()
+}
+
+/// The units of a deployment group: those listed, else the whole force less what the
+/// other groups list.
+fn deployment_units(f: &muster_model::scenario::ZonedForces, k: usize) -> Vec<(String, u16)> {
+    let d = &f.deploy[k];
+    if !d.units.is_empty() {
+        return d.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+    }
+    let mut left: Vec<(String, u16)> = f.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+    for (j, other) in f.deploy.iter().enumerate() {
+        if j == k {
+            continue;
+        }
+        for u in &other.units {
+            if let Some(e) = left.iter_mut().find(|e| e.0 == u.kind) {
+                e.1 = e.1.saturating_sub(u.count);
+            }
+        }
+    }
+    left.retain(|e| e.1 > 0);
+    left
+}
+
+fn shape_text(shape: &muster_model::map::Shape) -> String {
+    use muster_model::map::Shape;
+    match shape {
+        Shape::Rect { x, y, w, h } => format!("the {w} x {h} in. rectangle at ({x}, {y})"),
+        Shape::Circle { x, y, r } => format!("the circle of radius {r} in. around ({x}, {y})"),
+        Shape::Polygon(p) => format!("a polygon of {} corners", p.len()),
+        Shape::Line(p) => format!("a line of {} points", p.len()),
+    }
+}
+
+fn band_entry_text(entry: &BandEntry) -> String {
+    match entry {
+        BandEntry::OnTable(shape) => format!("on the table in {}", shape_text(shape)),
+        BandEntry::AtEdge { edge, turn } => match turn {
+            Some(t) => format!("enters at the {edge} edge on turn {t}"),
+            None => format!("enters at the {edge} edge on a turn rolled on a die"),
+        },
+        BandEntry::Rolled { edges } => format!(
+            "enters on a rolled turn at a rolled edge among {}",
+            edges.join(", ")
+        ),
+    }
+}
+
+/// Where each unit of side `index` sets up.
+fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
+    let Some(side) = cx.scenario.sides.get(index) else {
+        return Vec::new();
+    };
+    match &side.forces {
+        Forces::Placed { setup } => {
+            let army = cx.side_army(index);
+            setup
+                .iter()
+                .enumerate()
+                .flat_map(|(k, g)| placed_lines(k + 1, army, &g.units, &g.at))
+                .collect()
+        }
+        Forces::Zoned(f) => f
+            .deploy
+            .iter()
+            .enumerate()
+            .flat_map(|(k, d)| {
+                let placement = deployment_text(cx, d);
+                deployment_units(f, k)
+                    .into_iter()
+                    .map(move |(kind, count)| SetupLine {
+                        group: k + 1,
+                        name: kind_name(cx, &kind),
+                        counter: kind,
+                        count: usize::from(count),
+                        hexes: Vec::new(),
+                        placement: placement.clone(),
+                        at: None,
+                        facing: None,
+                    })
+            })
+            .collect(),
+        Forces::Table(f) => {
+            let units = f.units.iter().map(|u| SetupLine {
+                group: 0,
+                counter: u.id.clone(),
+                name: u.name.clone(),
+                count: 1,
+                hexes: Vec::new(),
+                placement: format!(
+                    "{} in {} at ({}, {}), facing {}°",
+                    plural(u.bases, "base", "bases"),
+                    format!("{:?}", u.formation).to_lowercase(),
+                    u.at.0,
+                    u.at.1,
+                    u.facing
+                ),
+                at: Some(u.at),
+                facing: Some(u.facing),
+            });
+            let bands = f.bands.iter().map(|b| SetupLine {
+                group: 0,
+                counter: b.id.clone(),
+                name: b.name.clone(),
+                count: b.figures.iter().map(|x| usize::from(x.count)).sum(),
+                hexes: Vec::new(),
+                placement: band_entry_text(&b.entry),
+                at: None,
+                facing: None,
+            });
+            units
+                .chain(bands)
+                .enumerate()
+                .map(|(k, line)| SetupLine {
+                    group: k + 1,
+                    ..line
+                })
+                .collect()
+        }
+    }
+}
+
+fn victory_kind(v: &VictoryCondition) -> &'static str {
+    match v {
+        VictoryCondition::ArmyMorale { .. } => "ArmyMorale",
+        VictoryCondition::FewestLosses { .. } => "FewestLosses",
+        VictoryCondition::LargestMargin { .. } => "LargestMargin",
+        VictoryCondition::ExitUnits { .. } => "ExitUnits",
+        VictoryCondition::Otherwise { .. } => "Otherwise",
+        VictoryCondition::ExtraTurns { .. } => "ExtraTurns",
+        VictoryCondition::ShiftOnEliminations { .. } => "ShiftOnEliminations",
+        VictoryCondition::Goals { .. } => "Goals",
+        VictoryCondition::IfBoth(_) => "IfBoth",
+        VictoryCondition::WinsIfAllMet { .. } => "WinsIfAllMet",
+        VictoryCondition::IfNeither(_) => "IfNeither",
+    }
+}
+
+/// What breaks each side, for the army morale condition: its morale threshold, else
+/// the printed break point or the figures at which its morale fails.
+fn breaking_points(cx: &ScenarioCx) -> Vec<String> {
+    cx.scenario
+        .sides
+        .iter()
+        .filter_map(|side| {
+            let at = match (&side.morale_threshold, &side.forces) {
+                (Some(MoraleThreshold::Fixed(n)), _) => n.to_string(),
+                (
+                    Some(MoraleThreshold::ByLosses {
+                        counter,
+                        thresholds,
+                    }),
+                    _,
+                ) => format!(
+                    "{} as units of {} are lost",
+                    thresholds
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                    counter_label(cx, counter)
+                ),
+                (None, Forces::Table(t)) => match (&t.break_point, &t.morale) {
+                    (Some(b), _) => format!("break point {}", b.printed),
+                    (None, Some(m)) => format!("{} figures lost", m.figures),
+                    (None, None) => return None,
+                },
+                (None, Forces::Placed { .. } | Forces::Zoned(_)) => return None,
+            };
+            Some(format!("{}: {at}", side.name))
+        })
+        .collect()
+}
+
+/// One victory condition in words, sides named by their names.
+pub fn victory_text(cx: &ScenarioCx, v: &VictoryCondition) -> String {
+    let outcome = |o: &Outcome| match o {
+        Outcome::Draw => "a draw".to_string(),
+        Outcome::Wins(side) => format!("victory for {}", side_name(cx, side)),
+    };
+    match v {
+        VictoryCondition::ArmyMorale { before_turn } => {
+            let mut text =
+                "An army at or past its morale threshold gives the other side a major victory"
+                    .to_string();
+            if let Some(t) = before_turn {
+                text += &format!(", before turn {t}");
+            }
+            let points = breaking_points(cx);
+            if !points.is_empty() {
+                text += &format!(" ({})", points.join("; "));
+            }
+            text + "."
+        }
+        VictoryCondition::FewestLosses { after_turn, level } => format!(
+            "At the end of turn {after_turn}, the side with fewer losses wins ({}); equal losses are a draw.",
+            level_words(*level)
+        ),
+        VictoryCondition::LargestMargin { after_turn, level } => format!(
+            "At the end of turn {after_turn}, the side whose morale threshold exceeds its losses by more wins ({}); equal margins are a draw.",
+            level_words(*level)
+        ),
+        VictoryCondition::ExitUnits {
+            side,
+            counter,
+            hexes,
+            after_turn,
+            tiers,
+        } => format!(
+            "At the end of turn {after_turn}, {} scores by units of {} exited through {}: {}.",
+            side_name(cx, side),
+            counter_label(cx, counter),
+            area_text(hexes),
+            tiers
+                .iter()
+                .map(|t| format!("{} or more for {}", t.at_least, level_words(t.level)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        VictoryCondition::Otherwise { side, level } => format!(
+            "Otherwise, {} for {}.",
+            level_words(*level),
+            side_name(cx, side)
+        ),
+        VictoryCondition::ExtraTurns {
+            side,
+            requires,
+            turns,
+            counter,
+            count,
+            level,
+        } => format!(
+            "After {} or better, {} may play {} more {}; eliminating {} of {} in them gives {}.",
+            level_words(*requires),
+            side_name(cx, side),
+            turns,
+            if *turns == 1 { "turn" } else { "turns" },
+            plural(*count, "unit", "units"),
+            counter_label(cx, counter),
+            level_words(*level)
+        ),
+        VictoryCondition::ShiftOnEliminations {
+            side,
+            counters,
+            count,
+        } => format!(
+            "Eliminating {} among {} moves the result one level in favour of {}.",
+            plural(*count, "unit", "units"),
+            counters
+                .iter()
+                .map(|c| counter_label(cx, c))
+                .collect::<Vec<_>>()
+                .join(", "),
+            side_name(cx, side)
+        ),
+        VictoryCondition::Goals { side, any_of } => format!(
+            "Victory for {} by {}.",
+            side_name(cx, side),
+            any_of
+                .iter()
+                .map(|all| all
+                    .iter()
+                    .map(|g| goal_text(cx, g))
+                    .collect::<Vec<_>>()
+                    .join(" and "))
+                .collect::<Vec<_>>()
+                .join(", or by ")
+        ),
+        VictoryCondition::IfBoth(o) => {
+            format!("If both sides fulfil their goals: {}.", outcome(o))
+        }
+        VictoryCondition::WinsIfAllMet { side } => format!(
+            "Outright victory for {} if every one of their goal alternatives is met, whatever the other side achieved.",
+            side_name(cx, side)
+        ),
+        VictoryCondition::IfNeither(o) => {
+            format!("If neither side fulfils its goals: {}.", outcome(o))
+        }
+    }
+}
+
+/// One goal in words, as what a side does ("controlling A").
+pub fn goal_text(cx: &ScenarioCx, goal: &Goal) -> String {
+    let excluding = |kinds: &[String]| {
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(" (not counting {})", kinds.join(", "))
+        }
+    };
+    let by_turn = |t: &Option<u8>| t.map_or(String::new(), |t| format!(" by turn {t}"));
+    match goal {
+        Goal::Level(level) => format!("reaching a {level} victory"),
+        Goal::Control {
+            labels,
+            consecutive_turns,
+        } => {
+            let mut text = format!(
+                "controlling {} {}",
+                if labels.len() == 1 { "hex" } else { "hexes" },
+                labels.join(" and ")
+            );
+            if *consecutive_turns > 0 {
+                text += &format!(" for {consecutive_turns} consecutive turns");
+            }
+            text
+        }
+        Goal::ControlHex { hex } => format!("controlling hex {hex}"),
+        Goal::Exit {
+            units,
+            edge,
+            near,
+            by_road,
+            by_turn: turn,
+            excluding: kinds,
+        } => {
+            let mut text = format!(
+                "exiting {} off the {edge} edge",
+                plural(*units, "unit", "units")
+            );
+            if let Some((label, radius)) = near {
+                text += &format!(" within {} of {label}", plural(*radius, "hex", "hexes"));
+            }
+            if let Some(n) = by_road {
+                text += &format!(", {n} of them by road");
+            }
+            text + &by_turn(turn) + &excluding(kinds)
+        }
+        Goal::InSea {
+            units,
+            by_turn: turn,
+            excluding: kinds,
+        } => format!(
+            "having {} in all-sea hexes{}{}",
+            plural(*units, "unit", "units"),
+            by_turn(turn),
+            excluding(kinds)
+        ),
+        Goal::Eliminate { side, group } => format!(
+            "eliminating the whole `{group}` group of {}",
+            side_name(cx, side)
+        ),
+        Goal::Escort { kind, edge } => {
+            format!("getting the {kind} figures off the table at the {edge} edge")
+        }
+        Goal::Prevent => "preventing the other side's goals".to_string(),
+    }
+}
+
+/// Hook parameters compactly: `key: value, ...`, strings unquoted.
+pub fn params_text(params: &serde_json::Value) -> String {
+    use serde_json::Value;
+    fn value(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => {
+                format!(
+                    "[{}]",
+                    items.iter().map(value).collect::<Vec<_>>().join(", ")
+                )
+            }
+            Value::Object(map) => format!(
+                "{{{}}}",
+                map.iter()
+                    .map(|(k, v)| format!("{k}: {}", value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => other.to_string(),
+        }
+    }
+    match params {
+        Value::Null => String::new(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", value(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => value(other),
+    }
 }

@@ -44,6 +44,17 @@ pub enum Command {
         /// Debounce window in milliseconds.
         #[arg(long, default_value_t = 200)]
         debounce_ms: u64,
+        /// Also serve a live preview: an index of the project's maps and scenarios and a
+        /// page per file with the board, the order of battle and the diagnostics, updated
+        /// on every save without reload. Bound to 127.0.0.1:7878 by default; port 0 lets
+        /// the system pick one (the address is printed).
+        #[arg(
+            long,
+            value_name = "ADDR",
+            num_args = 0..=1,
+            default_missing_value = "127.0.0.1:7878"
+        )]
+        serve: Option<String>,
     },
     /// Compile a map (or a scenario's map) into a terrain table for engines.
     Compile {
@@ -53,6 +64,26 @@ pub enum Command {
         /// `<[compile] out>/<map id>.json` from `muster.toml`.
         #[arg(short, long)]
         output: Option<PathBuf>,
+    },
+    /// Draw a map or a scenario: terrain, hexsides, labels; every counter on its hex;
+    /// reinforcement entries, deployment zones, objectives; and the current diagnostics
+    /// outlined where they sit. A file with errors still draws whatever can be placed.
+    Render {
+        /// A `*.map.ron` or `*.scenario.ron` file (or its `.json` twin).
+        input: PathBuf,
+        /// Where to write, by extension: `.svg`, `.png` or `.html` (a self-contained page
+        /// with the order of battle and the diagnostics); `-` writes the SVG to standard
+        /// output. Written atomically. Default: `<[compile] out>/<id>.svg`, else
+        /// `target/muster/<id>.svg`.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Draw the board as it stands at the start of this turn: the reinforcements that
+        /// have arrived by then wait at their entry hexes.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..))]
+        turn: u8,
+        /// Leave counters and units out (terrain, zones, entries and objectives only).
+        #[arg(long)]
+        no_units: bool,
     },
     /// The balance sheet of a scenario: forces per side, strength, morale figures.
     Summary {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use muster_check::load::Document;
 use muster_check::project::{self, Db, Resolution};
 use muster_check::semantic::{FileCx, ScenarioCx};
-use muster_check::summary::{ScenarioSummary, summarize};
+use muster_check::summary::summarize;
 use muster_check::{Diagnostic, Severity, checks, hooks, schema};
 use muster_model::FileKind;
 
@@ -34,14 +34,33 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             no_clear,
             compile,
             debounce_ms,
+            serve,
         } => {
             let project = Project::open(&cwd, cli.root, &paths)?;
-            watch::run(&cwd, project, &paths, !no_clear, compile, debounce_ms)
+            let options = watch::Options {
+                clear: !no_clear,
+                compile_dir: compile,
+                debounce_ms,
+                serve,
+            };
+            watch::run(&cwd, project, &paths, options)
         }
         Command::Compile { input, output } => {
             let hint =
                 crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
             let code = compile(&cwd, cli.root, &input, output)?;
+            crate::outside::report(hint, code);
+            Ok(code)
+        }
+        Command::Render {
+            input,
+            output,
+            turn,
+            no_units,
+        } => {
+            let hint =
+                crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
+            let code = crate::picture::run(&cwd, cli.root, &input, output, turn, !no_units)?;
             crate::outside::report(hint, code);
             Ok(code)
         }
@@ -83,7 +102,7 @@ fn open_project(cwd: &Path, root: Option<PathBuf>, targets: &[PathBuf]) -> Resul
     Ok(project)
 }
 
-fn load(
+pub(crate) fn load(
     cwd: &Path,
     root: Option<PathBuf>,
     targets: &[PathBuf],
@@ -252,7 +271,12 @@ fn default_output(root: &Path, id: &str) -> PathBuf {
 /// Why `output` must not be written: it is a file muster reads (the file compiled, any
 /// file loaded with it, `muster.toml`), or it lies under the project's `scenarios/` or
 /// `maps/`. Paths are compared by where they really lead, through any symlink.
-fn overwrites_input(root: &Path, db: &Db, input: &Path, output: &Path) -> Option<String> {
+pub(crate) fn overwrites_input(
+    root: &Path,
+    db: &Db,
+    input: &Path,
+    output: &Path,
+) -> Option<String> {
     let target = real_path(output);
     let shown = output.display();
     let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
@@ -307,7 +331,7 @@ fn summary(
     format: SummaryFormat,
     list_assumed: bool,
 ) -> Result<ExitCode, String> {
-    let (_project, db, indexes, diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
+    let (project, db, indexes, mut diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
     let index = *indexes
         .first()
         .ok_or_else(|| format!("`{}` could not be loaded", scenario.display()))?;
@@ -322,180 +346,28 @@ fn summary(
             scenario.display()
         ));
     };
+    // The scenario's errors and those of the files it uses: they make the figures doubtful.
+    let files = crate::summary::dependencies(&db, index);
+    diagnostics.extend(muster_check::validate(&db, &files[1..], &project.config));
+    let errors = crate::summary::errors_in(&db, &files, &diagnostics);
     let s = summarize(&cx);
     match format {
-        SummaryFormat::Json => outln!(
-            "{}",
-            serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?
-        ),
-        SummaryFormat::Human => out!("{}", human_summary(&s, list_assumed)),
-    }
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    if errors > 0 {
-        errln!("muster: the scenario has {errors} error(s); run `muster validate` for details");
+        SummaryFormat::Json => {
+            outln!(
+                "{}",
+                serde_json::to_string_pretty(&crate::summary::JsonSummary {
+                    errors: errors.count,
+                    summary: &s
+                })
+                .map_err(|e| e.to_string())?
+            );
+            if errors.count > 0 {
+                errln!("muster: {}", crate::summary::warning(&errors, false));
+            }
+        }
+        SummaryFormat::Human => out!("{}", crate::summary::human(&s, &errors, list_assumed)),
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn human_summary(s: &ScenarioSummary, list_assumed: bool) -> String {
-    let mut out = format!("{} ({})\n", s.name, s.id);
-    if let Some(m) = &s.map {
-        out += &format!("map: {} ({})\n", m.id, m.size);
-    }
-    out += &format!("turns: {}", s.turns);
-    if s.extra_turns > 0 {
-        out += &format!(" (+{} optional)", s.extra_turns);
-    }
-    out += &format!(
-        "; deploys first: {}; plays first: {}\n",
-        s.deploys_first, s.plays_first
-    );
-    for side in &s.sides {
-        out += &format!("\n{} [{}]\n", side.name, side.id);
-        if side.zoned.is_none() && side.table.is_none() {
-            out += &format!(
-                "  commanders: {}\n",
-                if side.commanders.is_empty() {
-                    "none".to_string()
-                } else {
-                    side.commanders.join(", ")
-                }
-            );
-            out += &format!(
-                "  combat units: {} (total strength {})\n",
-                side.combat_units, side.combat_strength
-            );
-            if side.baggage > 0 {
-                out += &format!("  baggage: {}\n", side.baggage);
-            }
-            out += "  by kind: ";
-            out += &side
-                .by_kind
-                .iter()
-                .map(|k| format!("{} {}", k.count, k.name))
-                .collect::<Vec<_>>()
-                .join(", ");
-            out += "\n  units:\n";
-            for u in &side.by_unit {
-                out += &format!(
-                    "    {} x {} ({}, strength {})\n",
-                    u.count, u.name, u.kind, u.strength
-                );
-            }
-        }
-        for r in &side.reinforcements {
-            out += &format!(
-                "  reinforcements turn {}: {} at {}\n",
-                r.turn,
-                r.units
-                    .iter()
-                    .map(|u| format!("{} x {}", u.count, u.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                r.entry.join(" / ")
-            );
-        }
-        if let Some(t) = &side.morale_threshold {
-            out += &format!("  morale threshold: {t}\n");
-        }
-        if let Some(z) = &side.zoned {
-            out += &format!(
-                "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
-                z.units
-                    .iter()
-                    .map(|u| format!("{} {}", u.count, u.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                z.leaders
-                    .iter()
-                    .map(|u| format!("{} {}", u.count, u.name))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
-                z.vp_printed,
-                z.panic_level,
-                z.panic_percent,
-                z.stacking_limit
-            );
-            for zone in &z.zones {
-                out += &format!(
-                    "  zone {}: {}\n",
-                    zone.group,
-                    zone.hexes
-                        .map_or("enters during play".to_string(), |h| format!("{h} hexes"))
-                );
-            }
-        }
-        if let Some(t) = &side.table {
-            for troop in &t.troops {
-                out += &format!(
-                    "  {} x {} ({} bases)\n",
-                    troop.units, troop.troop, troop.bases
-                );
-            }
-            if !t.figures.is_empty() {
-                out += &format!(
-                    "  figures: {}\n",
-                    t.figures
-                        .iter()
-                        .map(|f| format!("{} {}", f.count, f.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-            if !t.leaders.is_empty() {
-                out += &format!("  leaders: {}\n", t.leaders.join(", "));
-            }
-            if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
-                out += &format!(
-                    "  break point: {} computed, {} printed\n",
-                    t.break_point_computed
-                        .map_or("?".to_string(), |v| v.to_string()),
-                    t.break_point_printed
-                        .map_or("-".to_string(), |v| v.to_string())
-                );
-            }
-            if t.vp_printed.is_some() || t.vp_computed.is_some() {
-                out += &format!(
-                    "  victory points: {} computed, {} printed\n",
-                    t.vp_computed.map_or("?".to_string(), |v| v.to_string()),
-                    t.vp_printed.map_or("-".to_string(), |v| v.to_string())
-                );
-            }
-            if let Some(m) = &t.morale {
-                out += &format!("  army morale: {m}\n");
-            }
-            for (id, area) in &t.zones {
-                out += &format!("  zone {id}: {area:.0} square inches\n");
-            }
-        }
-        if let Some(l) = side.could_lose {
-            out += &format!("  could lose in all: {l}\n");
-        }
-    }
-    if !s.neutrals.is_empty() {
-        out += &format!(
-            "\nneutral: {}\n",
-            s.neutrals
-                .iter()
-                .map(|n| n.name.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    out += &format!(
-        "\nassumed values (not printed in the rulebook): {}\n",
-        s.assumed.len()
-    );
-    if list_assumed {
-        for a in &s.assumed {
-            out += &format!("  {} `{}`: {}\n", a.item, a.field, a.reason);
-        }
-    }
-    out
 }
 
 fn explain(code: &str) -> Result<ExitCode, String> {

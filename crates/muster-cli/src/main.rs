@@ -10,8 +10,11 @@ mod io;
 mod list;
 mod new;
 mod outside;
+mod picture;
 mod project;
 mod render;
+mod serve;
+mod summary;
 mod watch;
 
 use std::process::ExitCode;

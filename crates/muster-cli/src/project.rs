@@ -74,10 +74,15 @@ pub fn write_table(map: &muster_map::TerrainMap, output: &Path) -> Result<(), St
 
 /// Writes compiled JSON atomically, creating the folder if needed.
 pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
+    write_bytes(json.as_bytes(), output)
+}
+
+/// Writes a file atomically, creating the folder if needed.
+pub fn write_bytes(bytes: &[u8], output: &Path) -> Result<(), String> {
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
     }
-    muster_map::write_atomic(output, json.as_bytes())
+    muster_map::write_atomic(output, bytes)
         .map_err(|e| format!("cannot write `{}`: {e}", output.display()))
 }

@@ -1,6 +1,7 @@
 //! `muster watch`: validate once, then again after every save. The decision of what to
 //! re-check is `muster_check::watch::plan` (pure, unit-tested); this module is the thin
-//! loop around notify's debouncer, the screen and Ctrl-C.
+//! loop around notify's debouncer, the screen and Ctrl-C. With `--serve`, each round is
+//! also published to the live preview (`serve.rs`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,18 @@ use notify_debouncer_full::new_debouncer;
 use crate::io::{errln, out, outln};
 use crate::project::{Project, display_name, expand, write_table};
 use crate::render;
+use crate::serve::{Preview, Published};
+
+/// How `muster watch` runs (its command-line options).
+pub struct Options {
+    /// Clear the screen before each round.
+    pub clear: bool,
+    /// Recompile changed maps into this folder.
+    pub compile_dir: Option<PathBuf>,
+    pub debounce_ms: u64,
+    /// Serve the live preview on this address.
+    pub serve: Option<String>,
+}
 
 struct State<'a> {
     cwd: &'a Path,
@@ -33,6 +46,8 @@ struct State<'a> {
     cache: ParseCache,
     clear: bool,
     compile_dir: Option<PathBuf>,
+    /// Where each round is published for the preview server, and its address.
+    preview: Option<(Arc<Published>, String)>,
 }
 
 impl State<'_> {
@@ -58,7 +73,12 @@ impl State<'_> {
         let targets = self.targets();
         let mut files = project::project_files(&self.project.root);
         files.extend(targets.iter().cloned());
-        let db = Db::load_cached(&self.project.root, &files, &name, Some(&self.cache));
+        let db = Arc::new(Db::load_cached(
+            &self.project.root,
+            &files,
+            &name,
+            Some(&self.cache),
+        ));
         // Files deleted or renamed since the last round leave the cache.
         let loaded: Vec<PathBuf> = db.files.iter().map(|l| l.file.path.clone()).collect();
         self.cache.retain(&loaded);
@@ -102,6 +122,9 @@ impl State<'_> {
         }
         self.graph = DepGraph::from_db(&db);
         let compiled = self.compile_maps(&db, &indexes);
+        if let Some((published, _)) = &self.preview {
+            published.publish(db, &self.report);
+        }
         self.print(&recheck, started.elapsed(), &compiled);
     }
 
@@ -165,6 +188,10 @@ impl State<'_> {
             if warnings == 1 { "" } else { "s" },
             took.as_millis()
         ));
+        // The screen was cleared: say again where the preview is.
+        if let (true, Some((_, url))) = (self.clear, &self.preview) {
+            out.push_str(&format!("[watch] preview at {url}\n"));
+        }
         out!("{out}");
     }
 }
@@ -202,12 +229,21 @@ pub fn run(
     cwd: &Path,
     project: Project,
     paths: &[PathBuf],
-    clear: bool,
-    compile_dir: Option<PathBuf>,
-    debounce_ms: u64,
+    options: Options,
 ) -> Result<ExitCode, String> {
-    let compile_dir = compile_dir.or_else(|| project.config.compile_out.clone());
+    let compile_dir = options
+        .compile_dir
+        .or_else(|| project.config.compile_out.clone());
     let root = project.root.clone();
+    // Bind before anything else: a busy port is an error before watching starts.
+    let preview = match &options.serve {
+        Some(addr) => {
+            let preview = Preview::start(addr, normalize(&root))?;
+            outln!("[watch] preview at {}", preview.url);
+            Some(preview)
+        }
+        None => None,
+    };
     let mut state = State {
         cwd,
         project,
@@ -215,8 +251,11 @@ pub fn run(
         report: BTreeMap::new(),
         graph: DepGraph::default(),
         cache: ParseCache::default(),
-        clear,
+        clear: options.clear,
         compile_dir,
+        preview: preview
+            .as_ref()
+            .map(|p| (p.published.clone(), p.url.clone())),
     };
 
     let stop = Arc::new(AtomicBool::new(false));
@@ -225,7 +264,7 @@ pub fn run(
         .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
 
     let (tx, rx) = channel();
-    let mut debouncer = new_debouncer(Duration::from_millis(debounce_ms), None, tx)
+    let mut debouncer = new_debouncer(Duration::from_millis(options.debounce_ms), None, tx)
         .map_err(|e| format!("cannot watch files: {e}"))?;
     // Watch folders, not files: editors replace files by renaming over them.
     debouncer
@@ -272,6 +311,9 @@ pub fn run(
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
+    }
+    if let Some(preview) = preview {
+        preview.stop();
     }
     outln!("[watch] stopped");
     Ok(ExitCode::SUCCESS)

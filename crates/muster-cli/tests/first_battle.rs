@@ -141,6 +141,15 @@ fn the_first_battle_tutorial_runs() {
     // workflow that uploads SARIF.
     let project = work.join("my-games");
     assert!(project.join("build/tables/jengland.json").is_file());
+    let svg = std::fs::read_to_string(project.join("build/jengland.svg")).unwrap();
+    assert_eq!(svg.matches("class=\"hex\"").count(), 180, "the drawn board");
+    assert_eq!(
+        svg.matches("class=\"counter\"").count(),
+        29,
+        "every counter"
+    );
+    let page = std::fs::read_to_string(project.join("build/jengland.html")).unwrap();
+    assert!(page.contains("Order of battle") && page.contains("No problems found."));
     let workflow = std::fs::read_to_string(project.join(".github/workflows/muster.yml")).unwrap();
     assert!(workflow.contains("upload-sarif"), "{workflow}");
     let sarif: serde_json::Value =

@@ -4,6 +4,7 @@
 //! (victory points, break points, morale losses); stacking occupancy and open-table
 //! geometry. The check catalogue (`checks/`) only reads from here and reports.
 
+pub mod board;
 mod context;
 pub mod derived;
 pub mod morale;

@@ -1,0 +1,338 @@
+//! `muster summary`: the scenario's balance sheet as text or JSON, with a warning when
+//! the scenario or a file it uses has errors.
+
+use muster_check::load::Document;
+use muster_check::project::{Db, Resolution};
+use muster_check::summary::{ScenarioSummary, SetupLine};
+use muster_check::{Diagnostic, Severity};
+use muster_model::FileKind;
+use serde::Serialize;
+
+/// The JSON of `muster summary --format json`: the summary with the number of errors
+/// found in the scenario and the files it uses.
+#[derive(Serialize)]
+pub struct JsonSummary<'a> {
+    pub errors: usize,
+    #[serde(flatten)]
+    pub summary: &'a ScenarioSummary,
+}
+
+/// File `index` first, then every file it uses (system, counter sheet, map) and the
+/// files those use, each once.
+pub fn dependencies(db: &Db, index: usize) -> Vec<usize> {
+    let mut out = vec![index];
+    let mut i = 0;
+    while i < out.len() {
+        let at = out[i];
+        i += 1;
+        let refs: Vec<(&str, FileKind)> = match db.doc(at) {
+            Some(Document::Scenario(s)) => {
+                let mut refs = vec![
+                    (s.system.as_str(), FileKind::System),
+                    (s.map.as_str(), FileKind::Map),
+                ];
+                if let Some(c) = &s.counters {
+                    refs.push((c.as_str(), FileKind::Counters));
+                }
+                refs
+            }
+            Some(Document::Map(m)) => vec![(m.system.as_str(), FileKind::System)],
+            Some(Document::Counters(c)) => vec![(c.system.as_str(), FileKind::System)],
+            Some(Document::System(_)) | None => Vec::new(),
+        };
+        for (reference, kind) in refs {
+            if let Resolution::Found(found) = db.resolve(at, reference, kind)
+                && !out.contains(&found)
+            {
+                out.push(found);
+            }
+        }
+    }
+    out
+}
+
+/// The errors that make a summary doubtful: error-severity diagnostics in the files at
+/// `indexes` (the scenario first, then the files it uses).
+pub struct Errors {
+    pub count: usize,
+    /// Whether some are in the files the scenario uses rather than in the scenario.
+    pub in_dependencies: bool,
+    /// The names of the files that have them, the scenario's first.
+    pub files: Vec<String>,
+}
+
+pub fn errors_in(db: &Db, indexes: &[usize], diagnostics: &[Diagnostic]) -> Errors {
+    let mut errors = Errors {
+        count: 0,
+        in_dependencies: false,
+        files: Vec::new(),
+    };
+    for (k, loaded) in indexes.iter().filter_map(|&i| db.files.get(i)).enumerate() {
+        let found = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && d.file.path == loaded.file.path)
+            .count();
+        if found > 0 {
+            errors.count += found;
+            errors.in_dependencies |= k > 0;
+            errors.files.push(loaded.file.name.clone());
+        }
+    }
+    errors
+}
+
+/// The warning printed above a summary (or on stderr beside its JSON).
+pub fn warning(errors: &Errors, above: bool) -> String {
+    format!(
+        "warning: this scenario {} {} error{}; {} may be wrong (run `muster validate {}`)",
+        if errors.in_dependencies {
+            "and the files it uses have"
+        } else {
+            "has"
+        },
+        errors.count,
+        if errors.count == 1 { "" } else { "s" },
+        if above {
+            "figures below"
+        } else {
+            "its figures"
+        },
+        errors.files.join(" ")
+    )
+}
+
+fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+    items.iter().map(f).collect::<Vec<_>>().join(", ")
+}
+
+/// Lines of one setup group, in order of the groups.
+fn by_group(lines: &[SetupLine]) -> Vec<&[SetupLine]> {
+    lines.chunk_by(|a, b| a.group == b.group).collect()
+}
+
+/// A counter of a placed setup line: `2 x saxe "Saxons"`.
+fn counter_text(l: &SetupLine) -> String {
+    let count = if l.count > 1 {
+        format!("{} x ", l.count)
+    } else {
+        String::new()
+    };
+    format!("{count}{} \"{}\"", l.counter, l.name)
+}
+
+/// Placed setup: one line per setup group, its counters by id and name, then where.
+fn placed_setup(lines: &[SetupLine], indent: &str) -> String {
+    let mut out = String::new();
+    for group in by_group(lines) {
+        out += &format!(
+            "{indent}{}: {}\n",
+            join(group, counter_text),
+            group[0].placement
+        );
+    }
+    out
+}
+
+pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String {
+    let mut out = String::new();
+    if errors.count > 0 {
+        out += &warning(errors, true);
+        out += "\n\n";
+    }
+    out += &format!("{} ({})\n", s.name, s.id);
+    if let Some(m) = &s.map {
+        out += &format!("map: {} ({})\n", m.id, m.size);
+    }
+    out += &format!("turns: {}", s.turns);
+    if s.extra_turns > 0 {
+        out += &format!(" (+{} optional)", s.extra_turns);
+    }
+    out += &format!(
+        "; deploys first: {}; plays first: {}\n",
+        s.deploys_first, s.plays_first
+    );
+    for side in &s.sides {
+        out += &format!("\n{} [{}]\n", side.name, side.id);
+        if side.zoned.is_none() && side.table.is_none() {
+            out += &format!(
+                "  commanders: {}\n",
+                if side.commanders.is_empty() {
+                    "none".to_string()
+                } else {
+                    side.commanders.join(", ")
+                }
+            );
+            out += &format!(
+                "  combat units: {} (total strength {})\n",
+                side.combat_units, side.combat_strength
+            );
+            if side.baggage > 0 {
+                out += &format!("  baggage: {}\n", side.baggage);
+            }
+            out += "  by kind: ";
+            out += &join(&side.by_kind, |k| format!("{} {}", k.count, k.name));
+            out += "\n  units:\n";
+            for u in &side.by_unit {
+                out += &format!(
+                    "    {} x {} ({}, strength {})\n",
+                    u.count, u.name, u.kind, u.strength
+                );
+            }
+            if !side.setup.is_empty() {
+                out += "  setup (counter id \"name\": where):\n";
+                out += &placed_setup(&side.setup, "    ");
+            }
+        }
+        for r in &side.reinforcements {
+            out += &format!(
+                "  reinforcements turn {}: {} entering at {}\n",
+                r.turn,
+                join(&r.units, |u| {
+                    let count = if u.count > 1 {
+                        format!("{} x ", u.count)
+                    } else {
+                        String::new()
+                    };
+                    format!("{count}{} \"{}\"", u.counter, u.name)
+                }),
+                r.entry.join(" / ")
+            );
+        }
+        if let Some(t) = &side.morale_threshold {
+            out += &format!("  morale threshold: {t}\n");
+        }
+        if let Some(z) = &side.zoned {
+            out += &format!(
+                "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
+                join(&z.units, |u| format!("{} {}", u.count, u.name)),
+                join(&z.leaders, |u| format!("{} {}", u.count, u.name)),
+                z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+                z.vp_printed,
+                z.panic_level,
+                z.panic_percent,
+                z.stacking_limit
+            );
+            out += "  deployment:\n";
+            for (k, zone) in z.zones.iter().enumerate() {
+                let units: Vec<&SetupLine> =
+                    side.setup.iter().filter(|l| l.group == k + 1).collect();
+                out += &format!(
+                    "    {}{}: {}; {}\n",
+                    zone.group,
+                    zone.hexes
+                        .map_or(String::new(), |h| format!(" [{h} hexes]")),
+                    if units.is_empty() {
+                        "no units".to_string()
+                    } else {
+                        join(&units, |u| format!("{} {}", u.count, u.counter))
+                    },
+                    zone.placement
+                );
+            }
+            if !z.sample.is_empty() {
+                out += "  sample deployment:\n";
+                for st in &z.sample {
+                    out += &format!(
+                        "    {}: {}",
+                        st.hex,
+                        join(&st.units, |u| format!("{} {}", u.count, u.name))
+                    );
+                    if !st.aboard.is_empty() {
+                        out += &format!(
+                            " carrying {}",
+                            join(&st.aboard, |u| format!("{} {}", u.count, u.name))
+                        );
+                    }
+                    out += "\n";
+                }
+            }
+        }
+        if let Some(t) = &side.table {
+            for troop in &t.troops {
+                out += &format!(
+                    "  {} x {} ({} bases)\n",
+                    troop.units, troop.troop, troop.bases
+                );
+            }
+            if !t.figures.is_empty() {
+                out += &format!(
+                    "  figures: {}\n",
+                    join(&t.figures, |f| format!("{} {}", f.count, f.name))
+                );
+            }
+            if !t.leaders.is_empty() {
+                out += &format!("  leaders: {}\n", t.leaders.join(", "));
+            }
+            if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
+                out += &format!(
+                    "  break point: {} computed, {} printed\n",
+                    t.break_point_computed
+                        .map_or("?".to_string(), |v| v.to_string()),
+                    t.break_point_printed
+                        .map_or("-".to_string(), |v| v.to_string())
+                );
+            }
+            if t.vp_printed.is_some() || t.vp_computed.is_some() {
+                out += &format!(
+                    "  victory points: {} computed, {} printed\n",
+                    t.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+                    t.vp_printed.map_or("-".to_string(), |v| v.to_string())
+                );
+            }
+            if let Some(m) = &t.morale {
+                out += &format!("  army morale: {m}\n");
+            }
+            for (id, area) in &t.zones {
+                out += &format!("  zone {id}: {area:.0} square inches\n");
+            }
+            if !side.setup.is_empty() {
+                out += "  setup (id \"name\": where):\n";
+                for l in &side.setup {
+                    let figures = if l.at.is_none() {
+                        format!(" ({} figures)", l.count)
+                    } else {
+                        String::new()
+                    };
+                    out += &format!(
+                        "    {} \"{}\"{figures}: {}\n",
+                        l.counter, l.name, l.placement
+                    );
+                }
+            }
+        }
+        if let Some(l) = side.could_lose {
+            out += &format!("  could lose in all: {l}\n");
+        }
+    }
+    if !s.neutral_setup.is_empty() {
+        out += "\nneutral units (counter id \"name\": where):\n";
+        out += &placed_setup(&s.neutral_setup, "  ");
+    }
+    if !s.victory.is_empty() {
+        out += "\nvictory:\n";
+        for v in &s.victory {
+            out += &format!("  - {}\n", v.text);
+        }
+    }
+    if !s.special_rules.is_empty() {
+        out += "\nspecial rules:\n";
+        for r in &s.special_rules {
+            if r.params_text.is_empty() {
+                out += &format!("  {}\n", r.hook);
+            } else {
+                out += &format!("  {} ({})\n", r.hook, r.params_text);
+            }
+            out += &format!("    {}\n", r.text);
+        }
+    }
+    out += &format!(
+        "\nassumed values (not printed in the rulebook): {}\n",
+        s.assumed.len()
+    );
+    if list_assumed {
+        for a in &s.assumed {
+            out += &format!("  {} `{}`: {}\n", a.item, a.field, a.reason);
+        }
+    }
+    out
+}

@@ -1,0 +1,487 @@
+//! `muster render`: the SVG of every bundled battle read back with an XML parser and set
+//! against the scenario file itself (read here with `ron`, not through muster's board):
+//! hexes, terrain, counters on the hexes the scenario names, zones, units on the table,
+//! diagnostics on the board, the HTML page, PNG, and byte-identical output.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{copy_project, muster, repo};
+use muster_model::counters::CounterSheet;
+use muster_model::scenario::{Forces, Placement, Scenario};
+
+/// One SVG element's attributes.
+type Attrs = BTreeMap<String, String>;
+
+fn render_svg(root: &Path, file: &str, extra: &[&str]) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let svg = out.path().join("board.svg");
+    let mut args = vec!["render", file, "-o", svg.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let assert = muster().current_dir(root).args(&args).assert();
+    let output = assert.get_output();
+    assert!(
+        svg.is_file(),
+        "no SVG for {file}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(svg).unwrap()
+}
+
+/// Every element with `class` (one of its classes), with its attributes.
+fn elements(svg: &str, class: &str) -> Vec<Attrs> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').any(|c| c == class))
+        })
+        .map(|n| {
+            n.attributes()
+                .map(|a| (a.name().to_string(), a.value().to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Read with `ron` itself (implicit `Some`, as muster's files are written).
+fn read_ron<T: serde::de::DeserializeOwned>(path: &str) -> T {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&std::fs::read_to_string(repo().join(path)).unwrap())
+        .unwrap()
+}
+
+fn read_scenario(path: &str) -> Scenario {
+    read_ron(path)
+}
+
+fn scenarios(folder: &str) -> Vec<String> {
+    let mut list: Vec<String> = std::fs::read_dir(repo().join("scenarios").join(folder))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".scenario.ron"))
+        .map(|n| format!("scenarios/{folder}/{n}"))
+        .collect();
+    list.sort();
+    list
+}
+
+#[test]
+fn jengland_board() {
+    let svg = render_svg(&repo(), "scenarios/lrf/jengland.scenario.ron", &[]);
+    let hexes = elements(&svg, "hex");
+    assert_eq!(hexes.len(), 180, "15 x 12 hexes");
+    let mut ids: Vec<&str> = hexes.iter().map(|h| h["data-hex"].as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 180, "every hex once");
+    let terrain = |id: &str| {
+        hexes
+            .iter()
+            .find(|h| h["data-hex"] == id)
+            .map(|h| h["data-terrain"].clone())
+            .unwrap()
+    };
+    assert_eq!(terrain("0109"), "bridge");
+    for row in 1..=12 {
+        let id = format!("01{row:02}");
+        if id != "0109" {
+            assert_eq!(terrain(&id), "river", "{id}");
+        }
+    }
+    assert_eq!(terrain("0811"), "village");
+    assert_eq!(
+        elements(&svg, "road").len(),
+        6,
+        "the road crosses six hexsides"
+    );
+    assert_eq!(elements(&svg, "access").len(), 1, "the bridge's access");
+    assert!(svg.contains(">Vilaine</text>"));
+}
+
+/// Counter-sheet battles: every unit is drawn once, and a unit of a group that names one
+/// hex per unit stands on its hex.
+#[test]
+fn lrf_counters_stand_where_the_scenario_says() {
+    let sheet: CounterSheet = read_ron("scenarios/lrf/lrf.counters.ron");
+    let files = scenarios("lrf");
+    assert_eq!(files.len(), 4);
+    for file in files {
+        let scenario = read_scenario(&file);
+        let svg = render_svg(&repo(), &file, &[]);
+        let counters = elements(&svg, "counter");
+        let mut expected_total = 0;
+        let mut expected_at = Vec::new();
+        for side in &scenario.sides {
+            let Forces::Placed { setup } = &side.forces else {
+                panic!("{file}: LRF sides place counters");
+            };
+            let army = side.army.as_deref().unwrap();
+            assert!(sheet.armies.iter().any(|a| a.id == army));
+            for group in setup {
+                let units: Vec<&str> = group
+                    .units
+                    .iter()
+                    .flat_map(|u| std::iter::repeat_n(u.counter.as_str(), usize::from(u.count)))
+                    .collect();
+                expected_total += units.len();
+                if let Placement::Hexes(list) = &group.at
+                    && list.len() == units.len()
+                {
+                    for (unit, hex) in units.iter().zip(list) {
+                        expected_at.push((side.id.clone(), unit.to_string(), hex.clone()));
+                    }
+                }
+            }
+        }
+        for n in &scenario.neutrals {
+            expected_total += n.units.iter().map(|u| usize::from(u.count)).sum::<usize>();
+        }
+        assert_eq!(
+            counters.len(),
+            expected_total,
+            "{file}: one element per counter"
+        );
+        for (side, counter, hex) in expected_at {
+            assert!(
+                counters.iter().any(|c| c["data-counter"] == counter
+                    && c["data-hex"] == hex
+                    && c["data-side"] == side),
+                "{file}: {counter} of {side} is not drawn on {hex}"
+            );
+        }
+        for c in &counters {
+            assert!(
+                scenario.sides.iter().any(|s| s.id == c["data-side"])
+                    || c["data-side"] == "neutral",
+                "{file}: {c:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fontenoy_neutral_and_reinforcements_by_turn() {
+    let file = "scenarios/lrf/fontenoy.scenario.ron";
+    let svg = render_svg(&repo(), file, &[]);
+    let counters = elements(&svg, "counter");
+    let catalogne: Vec<_> = counters
+        .iter()
+        .filter(|c| c["data-counter"] == "catalogne")
+        .collect();
+    assert_eq!(catalogne.len(), 1);
+    assert_eq!(catalogne[0]["data-side"], "neutral");
+    assert_eq!(catalogne[0]["data-hex"], "0502");
+    // Turn 1: Provence is still to come, twice, by the four entry hexes.
+    assert!(!counters.iter().any(|c| c["data-counter"] == "provence"));
+    let entries = elements(&svg, "entry");
+    assert_eq!(entries.len(), 8, "two reinforcements x four entry hexes");
+    assert!(svg.contains("T3: 1 x "), "the entry says when and what");
+    // Turn 3: one Provence waits at an entry hex; the turn-4 one is still an arrow.
+    let svg = render_svg(&repo(), file, &["--turn", "3"]);
+    let provence: Vec<_> = elements(&svg, "counter")
+        .into_iter()
+        .filter(|c| c["data-counter"] == "provence")
+        .collect();
+    assert_eq!(provence.len(), 1);
+    assert!(["0515", "1115", "1208", "0901"].contains(&provence[0]["data-hex"].as_str()));
+    assert_eq!(provence[0]["data-state"], "arrived-t3");
+    assert_eq!(elements(&svg, "entry").len(), 4);
+    // --no-units keeps the board and leaves the counters out.
+    let svg = render_svg(&repo(), file, &["--no-units"]);
+    assert!(elements(&svg, "counter").is_empty());
+    assert_eq!(elements(&svg, "entry").len(), 8);
+}
+
+#[test]
+fn prestags_zones_and_sample_deployments() {
+    let files = scenarios("prestags");
+    assert_eq!(files.len(), 19);
+    for file in files {
+        let scenario = read_scenario(&file);
+        let svg = render_svg(&repo(), &file, &[]);
+        let hexes = elements(&svg, "hex");
+        assert_eq!(hexes.len(), 36 * 56, "{file}: the mapsheet");
+        let zones = elements(&svg, "zone");
+        let counters = elements(&svg, "counter");
+        let mut expected = 0;
+        for side in &scenario.sides {
+            let Forces::Zoned(forces) = &side.forces else {
+                panic!("{file}: PRESTAGS sides deploy in zones");
+            };
+            if forces.deploy.iter().any(|d| d.zone.is_some()) {
+                assert!(
+                    zones.iter().any(|z| z["data-side"] == side.id),
+                    "{file}: no zone shaded for {}",
+                    side.id
+                );
+            }
+            for stack in &forces.sample {
+                for unit in &stack.units {
+                    expected += usize::from(unit.count);
+                    let here = counters
+                        .iter()
+                        .filter(|c| {
+                            c["data-hex"] == stack.hex
+                                && c["data-counter"] == unit.kind
+                                && c["data-side"] == side.id
+                        })
+                        .count();
+                    assert!(
+                        here >= usize::from(unit.count),
+                        "{file}: {} x {} of {} on {}",
+                        unit.count,
+                        unit.kind,
+                        side.id,
+                        stack.hex
+                    );
+                }
+            }
+        }
+        assert_eq!(
+            counters.len(),
+            expected,
+            "{file}: one element per unit of the samples"
+        );
+    }
+}
+
+#[test]
+fn open_tables_draw_units_and_bands() {
+    for file in [
+        "scenarios/cdg/courtrai.scenario.ron",
+        "scenarios/cdg/arsuf.scenario.ron",
+        "scenarios/raid/raid-example.scenario.ron",
+    ] {
+        let scenario = read_scenario(file);
+        let svg = render_svg(&repo(), file, &[]);
+        assert!(
+            elements(&svg, "hex").is_empty(),
+            "{file}: a table has no hexes"
+        );
+        let units = elements(&svg, "unit");
+        let bands = elements(&svg, "band");
+        let mut expected_units = 0;
+        for side in &scenario.sides {
+            let Forces::Table(forces) = &side.forces else {
+                panic!("{file}: table sides");
+            };
+            expected_units += forces.units.len();
+            for unit in &forces.units {
+                assert!(
+                    units
+                        .iter()
+                        .any(|u| u["data-unit"] == unit.id && u["data-side"] == side.id),
+                    "{file}: unit {} not drawn",
+                    unit.id
+                );
+            }
+            for band in &forces.bands {
+                if matches!(band.entry, muster_model::scenario::BandEntry::OnTable(_)) {
+                    assert!(
+                        bands.iter().any(|b| b["data-band"] == band.id),
+                        "{file}: {}",
+                        band.id
+                    );
+                }
+            }
+        }
+        assert_eq!(units.len(), expected_units, "{file}");
+        assert!(svg.contains("12 inches"), "{file}: a scale bar");
+    }
+}
+
+#[test]
+fn same_input_same_bytes_and_snapshot() {
+    let a = render_svg(&repo(), "scenarios/lrf/jengland.scenario.ron", &[]);
+    let b = render_svg(&repo(), "scenarios/lrf/jengland.scenario.ron", &[]);
+    assert_eq!(a, b);
+    assert!(
+        !a.contains("http://") || a.matches("http://").count() == 1,
+        "only the SVG namespace"
+    );
+    assert!(!a.contains("href"), "no external resource");
+    insta::assert_snapshot!("jengland_svg", a);
+    let raid = render_svg(&repo(), "scenarios/raid/raid-example.scenario.ron", &[]);
+    insta::assert_snapshot!("raid_svg", raid);
+}
+
+#[test]
+fn diagnostics_are_drawn_on_the_board() {
+    let project = copy_project();
+    let path = project.path().join("scenarios/lrf/jengland.scenario.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // A misspelled counter on 0903, and a unit sent off the map.
+    let text = text
+        .replacen(
+            "(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])",
+            "(counter: \"saxx\", count: 2)], at: Hexes([\"0903\", \"1004\"])",
+            1,
+        )
+        .replacen(
+            "\"0502\", \"1002\", \"1502\"",
+            "\"0502\", \"1002\", \"1599\"",
+            1,
+        );
+    std::fs::write(&path, text).unwrap();
+    let out = project.path().join("out");
+    let svg_path = out.join("j.svg");
+    let assert = muster()
+        .current_dir(project.path())
+        .args(["render", "scenarios/lrf/jengland.scenario.ron", "-o"])
+        .arg(&svg_path)
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("saxx"), "{stderr}");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let marks = elements(&svg, "diagnostic");
+    assert!(
+        marks
+            .iter()
+            .any(|m| m["data-code"] == "references::unknown-counter"),
+        "{marks:?}"
+    );
+    // The unit on 1599 has no hex to stand on: it is not drawn, the rest is.
+    let counters = elements(&svg, "counter");
+    assert_eq!(counters.len(), 28);
+    assert!(svg.contains("<title>references::unknown-counter: "));
+    // The page lists both, and says which one is not on the board.
+    let html_path = out.join("j.html");
+    muster()
+        .current_dir(project.path())
+        .args(["render", "scenarios/lrf/jengland.scenario.ron", "-o"])
+        .arg(&html_path)
+        .assert()
+        .code(1);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.contains("data-code=\"references::unknown-counter\""));
+    assert!(html.contains("data-code=\"geometry::off-map\""), "{html}");
+    assert!(html.contains("not on the board"));
+    assert!(html.contains("<h2>Order of battle</h2>"));
+    assert!(html.contains("<svg "));
+    assert!(
+        !html.contains("<script src") && !html.contains("<link "),
+        "self-contained"
+    );
+}
+
+#[test]
+fn png_has_the_svg_size() {
+    let out = tempfile::tempdir().unwrap();
+    let png = out.path().join("j.png");
+    muster()
+        .current_dir(repo())
+        .args(["render", "scenarios/lrf/jengland.scenario.ron", "-o"])
+        .arg(&png)
+        .assert()
+        .success();
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    let svg = render_svg(&repo(), "scenarios/lrf/jengland.scenario.ron", &[]);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let root = doc.root_element();
+    assert_eq!(width.to_string(), root.attribute("width").unwrap());
+    assert_eq!(height.to_string(), root.attribute("height").unwrap());
+    assert!(bytes.len() > 20_000, "a picture, not an empty canvas");
+}
+
+#[test]
+fn refusals_are_clear() {
+    // Not a picture format.
+    let assert = muster()
+        .current_dir(repo())
+        .args([
+            "render",
+            "scenarios/lrf/jengland.scenario.ron",
+            "-o",
+            "/tmp/x.txt",
+        ])
+        .assert()
+        .code(2);
+    assert!(
+        String::from_utf8_lossy(&assert.get_output().stderr).contains("`.svg`, `.png` or `.html`")
+    );
+    // A counter sheet is not drawn.
+    let assert = muster()
+        .current_dir(repo())
+        .args(["render", "scenarios/lrf/lrf.counters.ron", "-o", "-"])
+        .assert()
+        .code(2);
+    assert!(
+        String::from_utf8_lossy(&assert.get_output().stderr).contains("only maps and scenarios")
+    );
+    // Never over a data file.
+    let project = copy_project();
+    let assert = muster()
+        .current_dir(project.path())
+        .args([
+            "render",
+            "maps/lrf/jengland.map.ron",
+            "-o",
+            "maps/lrf/jengland.svg",
+        ])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&assert.get_output().stderr).contains("refusing to write"));
+    // Turn 0 does not exist.
+    muster()
+        .current_dir(repo())
+        .args([
+            "render",
+            "scenarios/lrf/jengland.scenario.ron",
+            "--turn",
+            "0",
+        ])
+        .assert()
+        .code(2);
+    // `-o -` writes the SVG to standard output.
+    let assert = muster()
+        .current_dir(repo())
+        .args(["render", "maps/lrf/jengland.map.ron", "-o", "-"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(stdout.starts_with("<svg "));
+    assert_eq!(elements(&stdout, "hex").len(), 180);
+    assert!(
+        elements(&stdout, "counter").is_empty(),
+        "a map has no counters"
+    );
+}
+
+/// The README's pictures are what `muster render` draws today (`cargo xtask codegen`
+/// writes them; the PNG beside each SVG is rasterised from it).
+#[test]
+fn readme_pictures_are_current() {
+    for (scenario, name) in [
+        ("scenarios/lrf/jengland.scenario.ron", "jengland"),
+        ("scenarios/prestags/5-2-clontarf.scenario.ron", "clontarf"),
+    ] {
+        let assert = muster()
+            .current_dir(repo())
+            .args(["render", scenario, "-o", "-"])
+            .assert()
+            .success();
+        let drawn = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+        let committed = std::fs::read_to_string(repo().join(format!("docs/pictures/{name}.svg")))
+            .unwrap_or_default();
+        assert!(
+            drawn == committed,
+            "docs/pictures/{name}.svg is stale: run `cargo xtask codegen`"
+        );
+        let png = std::fs::read(repo().join(format!("docs/pictures/{name}.png"))).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+        assert!(
+            readme.contains(&format!("docs/pictures/{name}.png")),
+            "README shows {name}"
+        );
+    }
+}

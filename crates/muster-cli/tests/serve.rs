@@ -1,0 +1,387 @@
+//! `muster watch --serve` seen through a real browser: headless Chromium, driven over
+//! the Chrome DevTools Protocol (a WebSocket), opens a scenario's live page, the
+//! scenario is saved with a mistake, and the page shows it without being reloaded.
+//!
+//! Without Chromium the test is skipped, except under CI (`CI` set), where `.ci/run`
+//! installs it and its absence is a failure. Waits are generous and nothing asserts on
+//! timing: each step polls for the state it needs.
+
+mod common;
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket};
+
+const SCENARIO: &str = "scenarios/lrf/jengland.scenario.ron";
+/// Long enough for a slow machine; every wait ends as soon as its condition holds.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A child process killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Every line the reader gives, on a channel; the pipe is drained to the end so the
+/// child never blocks on a full pipe.
+fn lines_of(reader: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    rx
+}
+
+/// The first line with `marker`, waiting at most `PATIENCE`.
+fn wait_for_line(lines: &Receiver<String>, marker: &str, what: &str) -> String {
+    let deadline = Instant::now() + PATIENCE;
+    let mut seen = Vec::new();
+    while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+        match lines.recv_timeout(left) {
+            Ok(line) if line.contains(marker) => return line,
+            Ok(line) => seen.push(line),
+            Err(_) => break,
+        }
+    }
+    panic!(
+        "{what} never printed `{marker}`; it printed:\n{}",
+        seen.join("\n")
+    );
+}
+
+/// `muster watch --serve` on port 0 in a copy of the bundled project.
+fn start_preview(dir: &Path) -> (Killed, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["watch", "--no-clear", "--serve", "127.0.0.1:0"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = lines_of(child.stdout.take().unwrap());
+    let child = Killed(child);
+    let line = wait_for_line(
+        &lines,
+        "[watch] preview at http://127.0.0.1:",
+        "muster watch",
+    );
+    let port = line
+        .trim()
+        .trim_start_matches("[watch] preview at http://127.0.0.1:")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap_or_else(|_| panic!("no port in `{line}`"));
+    (child, port)
+}
+
+/// A plain HTTP/1.1 GET: the status code and the body. The body ends at its
+/// `Content-Length` (Chromium keeps the connection open) or when the server closes.
+fn get(port: u16, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let mut chunk = [0; 16 * 1024];
+    loop {
+        let read = stream
+            .read(&mut chunk)
+            .unwrap_or_else(|e| panic!("GET {path} on port {port}: {e}"));
+        if read == 0 {
+            break;
+        }
+        answer.extend_from_slice(&chunk[..read]);
+        let text = String::from_utf8_lossy(&answer);
+        if let Some((head, body)) = text.split_once("\r\n\r\n")
+            && let Some(length) = head.lines().find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            })
+            && body.len() >= length
+        {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in `{head}`"));
+    (status, body.to_string())
+}
+
+fn find_chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// A Chrome DevTools Protocol session with one page.
+struct Cdp {
+    socket: WebSocket<TcpStream>,
+    next_id: u64,
+}
+
+impl Cdp {
+    /// Starts headless Chromium and attaches to its blank page.
+    fn launch(chromium: &Path, profile: &Path) -> (Killed, Cdp) {
+        let mut child = Command::new(chromium)
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--remote-debugging-port=0",
+                "--window-size=1400,1000",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium.display()));
+        let lines = lines_of(child.stderr.take().unwrap());
+        let child = Killed(child);
+        let line = wait_for_line(&lines, "DevTools listening on ws://", "chromium");
+        let url = &line[line.find("ws://").unwrap()..];
+        let port: u16 = url["ws://".len()..]
+            .split('/')
+            .next()
+            .and_then(|host| host.rsplit(':').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in `{line}`"));
+        // The page target's own socket.
+        let deadline = Instant::now() + PATIENCE;
+        let target = loop {
+            let (status, body) = get(port, "/json/list");
+            let list: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            let page = list.as_array().and_then(|targets| {
+                targets
+                    .iter()
+                    .find(|t| t["type"] == "page")
+                    .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+                    .map(str::to_string)
+            });
+            if let Some(page) = page {
+                break page;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "chromium lists no page target ({status}): {body}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        };
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        let (socket, _) = tungstenite::client(target.as_str(), stream)
+            .unwrap_or_else(|e| panic!("cannot open the DevTools socket {target}: {e}"));
+        (child, Cdp { socket, next_id: 1 })
+    }
+
+    /// Sends a command and waits for its answer (events in between are dropped).
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = json!({"id": id, "method": method, "params": params});
+        self.socket
+            .send(Message::text(message.to_string()))
+            .unwrap_or_else(|e| panic!("{method}: {e}"));
+        loop {
+            let answer = self
+                .socket
+                .read()
+                .unwrap_or_else(|e| panic!("{method}: no answer: {e}"));
+            let Message::Text(text) = answer else {
+                continue;
+            };
+            let answer: Value = serde_json::from_str(text.as_str()).unwrap();
+            if answer["id"] != id {
+                continue;
+            }
+            if let Some(error) = answer.get("error") {
+                panic!("{method} failed: {error}");
+            }
+            return answer["result"].clone();
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        if let Some(exception) = result.get("exceptionDetails") {
+            panic!("`{expression}` threw: {exception}");
+        }
+        result["result"]["value"].clone()
+    }
+
+    /// Polls `expression` until it is `true`; `describe` tells what the page showed.
+    fn wait_until(&mut self, expression: &str, describe: &str) {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if self.eval(expression) == Value::Bool(true) {
+                return;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "the page never satisfied `{expression}`; it shows: {}",
+                    self.eval(describe)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+/// What the page shows, for failure messages.
+const DESCRIBE: &str = "JSON.stringify({url: location.href, updates: document.body && document.body.dataset.updates, status: (document.getElementById('status') || {}).textContent, text: document.body ? document.body.innerText.slice(0, 2000) : ''})";
+
+#[test]
+fn live_preview_in_chromium() {
+    let started = Instant::now();
+    let chromium = find_chromium();
+    if chromium.is_none() && std::env::var_os("CI").is_none() {
+        eprintln!("SKIPPED: chromium not installed");
+        return;
+    }
+
+    let project = common::copy_project();
+    let (_watch, port) = start_preview(project.path());
+
+    // Plain HTTP first: the index and a path that leaves the project.
+    let (status, index) = get(port, "/");
+    assert_eq!(status, 200, "{index}");
+    assert!(
+        index.contains(&format!("href=\"/view/{SCENARIO}\"")),
+        "the index does not list {SCENARIO}:\n{index}"
+    );
+    assert!(index.contains("maps/lrf/jengland.map.ron"), "{index}");
+    for bad in [
+        "/view/../Cargo.toml",
+        "/view/%2e%2e/scenarios/lrf/jengland.scenario.ron",
+        "/view/scenarios/lrf/lrf.counters.ron",
+        "/view/scenarios/lrf/nowhere.scenario.ron",
+        "/nothing-here",
+    ] {
+        assert_eq!(get(port, bad).0, 404, "{bad}");
+    }
+    let (status, content) = get(port, &format!("/view/{SCENARIO}?content=1"));
+    assert_eq!(status, 200);
+    assert!(content.contains("id=\"oob\"") && !content.contains("<html"));
+
+    let Some(chromium) = chromium else {
+        panic!(
+            "chromium is not installed (looked for `chromium` and `chromium-browser` on PATH); CI installs it in .ci/run"
+        );
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let (_browser, mut cdp) = Cdp::launch(&chromium, profile.path());
+    cdp.call("Page.enable", json!({}));
+    cdp.call("Runtime.enable", json!({}));
+    let url = format!("http://127.0.0.1:{port}/view/{SCENARIO}");
+    cdp.call("Page.navigate", json!({"url": url}));
+    cdp.wait_until(
+        "document.readyState === 'complete' && !!document.querySelector('#board svg')",
+        DESCRIBE,
+    );
+
+    // The board: every hex of Jengland's map, the counters on it, the order of battle.
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#board svg polygon.hex').length"),
+        json!(180)
+    );
+    let counters = cdp.eval("document.querySelectorAll('#board svg [data-counter]').length");
+    assert!(counters.as_u64().unwrap_or(0) > 10, "counters: {counters}");
+    let oob = cdp.eval("document.getElementById('oob').innerText");
+    let oob = oob.as_str().unwrap_or_default();
+    for name in ["Order of battle", "Frankish army", "Breton army", "Saxe"] {
+        assert!(
+            oob.contains(name),
+            "the order of battle lacks {name}:\n{oob}"
+        );
+    }
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('li.diagnostic').length"),
+        json!(0)
+    );
+    // A mark that a reload would wipe out.
+    cdp.eval("window.notReloaded = 'yes'");
+
+    // Save the scenario with a counter off the map: the open page shows the error.
+    let file = project.path().join(SCENARIO);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"1502\""));
+    std::fs::write(&file, text.replace("\"1502\"", "\"1599\"")).unwrap();
+    cdp.wait_until(
+        "!!document.querySelector('li.diagnostic[data-code=\"geometry::off-map\"]') && parseInt(document.body.dataset.updates || '0', 10) >= 1",
+        DESCRIBE,
+    );
+    assert_eq!(cdp.eval("window.notReloaded"), json!("yes"));
+    assert_eq!(cdp.eval("location.href"), json!(url));
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#board svg polygon.hex').length"),
+        json!(180)
+    );
+
+    // A screenshot of what a person sees: not blank.
+    let shot = cdp.call("Page.captureScreenshot", json!({"format": "png"}));
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(shot["data"].as_str().unwrap())
+        .unwrap();
+    let path = project.path().join("preview.png");
+    std::fs::write(&path, &bytes).unwrap();
+    if let Some(copy) = std::env::var_os("MUSTER_SCREENSHOT") {
+        std::fs::write(copy, &bytes).unwrap();
+    }
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let channels = frame.color_type.samples();
+    assert!(channels >= 3, "{:?}", frame.color_type);
+    let colours: HashSet<&[u8]> = pixels[..frame.buffer_size()]
+        .chunks_exact(channels)
+        .map(|p| &p[..3])
+        .collect();
+    assert!(
+        frame.width >= 800 && colours.len() > 50,
+        "the screenshot ({}x{}, {} colours) looks blank: {}",
+        frame.width,
+        frame.height,
+        colours.len(),
+        path.display()
+    );
+    eprintln!(
+        "live preview checked in Chromium in {:.1} s ({} colours on screen)",
+        started.elapsed().as_secs_f64(),
+        colours.len()
+    );
+}

@@ -1,0 +1,348 @@
+//! A self-contained HTML page: the board, the order of battle beside it and the
+//! diagnostics under it. Clicking a diagnostic flashes its hex or counter. The live
+//! variant (the preview server's) listens for server-sent events and swaps the page's
+//! content in place, keeping zoom and scroll.
+
+use std::fmt::Write;
+
+use muster_check::Diagnostic;
+use muster_check::semantic::board::{Board, EntryAt, PieceState, TableMark};
+
+use crate::Rendered;
+use crate::marks::MarkTarget;
+use crate::svg::esc;
+
+/// How a diagnostic's file is named on the page (`scenarios/x.scenario.ron`).
+pub type NameOf<'a> = &'a dyn Fn(&Diagnostic) -> String;
+
+/// A whole page. `live`: the event-stream URL the page listens on for updates.
+pub fn page(
+    rendered: &Rendered,
+    diagnostics: &[Diagnostic],
+    name_of: NameOf<'_>,
+    live: Option<&str>,
+) -> String {
+    let mut out = String::with_capacity(rendered.svg.len() + 16 * 1024);
+    let _ = write!(
+        out,
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} - muster</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        esc(&rendered.title)
+    );
+    out.push_str("<nav id=\"tools\"><button type=\"button\" id=\"zoom-out\" title=\"Zoom out\">&minus;</button><button type=\"button\" id=\"zoom-in\" title=\"Zoom in\">+</button><button type=\"button\" id=\"zoom-fit\" title=\"Fit to width\">fit</button>");
+    if live.is_some() {
+        out.push_str("<a href=\"/\">all files</a><span id=\"status\">live</span>");
+    }
+    out.push_str("</nav>\n<div id=\"content\">\n");
+    out.push_str(&content(rendered, diagnostics, name_of));
+    out.push_str("</div>\n<script>\n");
+    out.push_str(SCRIPT);
+    if let Some(url) = live {
+        let _ = write!(out, "{LIVE}\nlisten({});\n", json_string(url));
+    }
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+/// What the live page swaps in on every update.
+pub fn content(rendered: &Rendered, diagnostics: &[Diagnostic], name_of: NameOf<'_>) -> String {
+    let mut out = String::with_capacity(rendered.svg.len() + 8 * 1024);
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == muster_check::Severity::Error)
+        .count();
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><p class=\"counts\" data-errors=\"{errors}\" data-diagnostics=\"{}\">{} {} &middot; {errors} error(s), {} diagnostic(s)</p></header>",
+        esc(&rendered.title),
+        diagnostics.len(),
+        rendered.what,
+        rendered.board.as_ref().map_or(String::new(), |b| format!(
+            "at the start of turn {}",
+            b.turn
+        )),
+        diagnostics.len()
+    );
+    out.push_str("<main>\n<div id=\"board\">\n");
+    out.push_str(&rendered.svg);
+    out.push_str("</div>\n<aside id=\"oob\">\n<h2>Order of battle</h2>\n");
+    match &rendered.board {
+        Some(board) => order_of_battle(&mut out, board),
+        None => {
+            let _ = writeln!(
+                out,
+                "<p>{}</p>",
+                esc(rendered
+                    .unavailable
+                    .as_deref()
+                    .unwrap_or("a map has no forces"))
+            );
+        }
+    }
+    out.push_str("</aside>\n</main>\n<section id=\"diagnostics-list\">\n<h2>Diagnostics</h2>\n");
+    if diagnostics.is_empty() {
+        out.push_str("<p class=\"clean\">No problems found.</p>\n");
+    } else {
+        out.push_str("<ul>\n");
+        for (i, d) in diagnostics.iter().enumerate() {
+            let at = d.start();
+            let target = rendered
+                .marks
+                .iter()
+                .find(|m| m.diagnostic == i)
+                .map_or(MarkTarget::Nowhere, |m| m.target);
+            let on_board = match target {
+                MarkTarget::Hex(h) => format!(" data-hex=\"{h}\""),
+                MarkTarget::Counter(_) | MarkTarget::TableUnit(_) => {
+                    " data-on-board=\"unit\"".to_string()
+                }
+                MarkTarget::Nowhere => String::new(),
+            };
+            let _ = write!(
+                out,
+                "<li class=\"diagnostic {sev}\" data-index=\"{i}\" data-code=\"{code}\"{on_board}><span class=\"sev\">{sev}</span> <code>{code}</code> <span class=\"where\">{file}:{line}:{col}</span> <span class=\"message\">{msg}</span>",
+                sev = d.severity,
+                code = d.code,
+                file = esc(&name_of(d)),
+                line = at.line,
+                col = at.column,
+                msg = esc(&d.message),
+            );
+            if let Some(help) = &d.help {
+                let _ = write!(out, "<div class=\"help\">help: {}</div>", esc(help));
+            }
+            if target == MarkTarget::Nowhere {
+                out.push_str("<div class=\"off\">not on the board</div>");
+            }
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</section>\n");
+    out
+}
+
+fn order_of_battle(out: &mut String, board: &Board) {
+    let sides = board.sides.len();
+    for side in (0..sides).map(Some).chain(std::iter::once(None)) {
+        let pieces: Vec<_> = board.pieces.iter().filter(|p| p.side == side).collect();
+        let units: Vec<_> = board
+            .table
+            .iter()
+            .filter(|m| match m {
+                TableMark::Unit { side: s, .. } | TableMark::Band { side: s, .. } => {
+                    Some(*s) == side
+                }
+                TableMark::Area { .. } => false,
+            })
+            .collect();
+        let entries: Vec<_> = board
+            .entries
+            .iter()
+            .filter(|e| Some(e.side) == side)
+            .collect();
+        let unplaced: Vec<_> = board.unplaced.iter().filter(|u| u.side == side).collect();
+        if side.is_none() && pieces.is_empty() && unplaced.is_empty() {
+            continue;
+        }
+        let (id, name) = match side.and_then(|i| board.sides.get(i)) {
+            Some(s) => (s.id.as_str(), s.name.as_str()),
+            None => ("neutral", "Neutral units"),
+        };
+        let _ = writeln!(
+            out,
+            "<section class=\"side\" data-side=\"{}\"><h3>{}</h3><ul>",
+            esc(id),
+            esc(name)
+        );
+        for p in pieces {
+            let state = match p.state {
+                PieceState::Placed => String::new(),
+                PieceState::Chosen => " <em>(owner's choice)</em>".to_string(),
+                PieceState::Arrived { turn } => format!(" <em>(turn {turn})</em>"),
+            };
+            let _ = writeln!(
+                out,
+                "<li data-counter=\"{}\" data-hex=\"{}\">{} <code>{}</code>{} &middot; {}{state}</li>",
+                esc(&p.counter),
+                p.hex,
+                esc(if p.name.is_empty() {
+                    &p.counter
+                } else {
+                    &p.name
+                }),
+                esc(&p.counter),
+                p.strength
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(" [{}]", esc(s))),
+                p.hex
+            );
+        }
+        for m in units {
+            match m {
+                TableMark::Unit {
+                    id,
+                    name,
+                    troop,
+                    bases,
+                    battle,
+                    ..
+                } => {
+                    let _ = writeln!(
+                        out,
+                        "<li data-unit=\"{}\">{} <code>{}</code> &middot; {bases} x {}{}</li>",
+                        esc(id),
+                        esc(name),
+                        esc(id),
+                        esc(troop),
+                        battle
+                            .as_ref()
+                            .map_or(String::new(), |b| format!(" &middot; {}", esc(b)))
+                    );
+                }
+                TableMark::Band {
+                    id, name, figures, ..
+                } => {
+                    let _ = writeln!(
+                        out,
+                        "<li data-band=\"{}\">{} &middot; {}</li>",
+                        esc(id),
+                        esc(name),
+                        esc(figures)
+                    );
+                }
+                TableMark::Area { .. } => {}
+            }
+        }
+        for e in entries {
+            let at = match &e.at {
+                EntryAt::Hexes(list) => list
+                    .iter()
+                    .map(|(h, _)| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                EntryAt::Edge(edge) => format!("{edge} edge"),
+                EntryAt::TableEdge(name) => format!("{name} edge"),
+            };
+            let turn = if e.turn > 0 {
+                format!("turn {}", e.turn)
+            } else {
+                "turn rolled".to_string()
+            };
+            let _ = writeln!(
+                out,
+                "<li class=\"entry\">{turn}: {} at {}</li>",
+                esc(&e.units),
+                esc(&at)
+            );
+        }
+        for u in unplaced {
+            let _ = writeln!(
+                out,
+                "<li class=\"unplaced\"><code>{}</code>: not drawn, {}</li>",
+                esc(&u.what),
+                esc(&u.reason)
+            );
+        }
+        out.push_str("</ul></section>\n");
+    }
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push_str("\\u003c"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+const STYLE: &str = "
+body{margin:0;font-family:'DejaVu Sans',Verdana,Arial,sans-serif;background:#f6f3ea;color:#1f1f1f}
+#tools{position:sticky;top:0;z-index:2;background:#e9e4d4;padding:4px 8px;display:flex;gap:6px;align-items:center}
+#tools a{margin-left:12px}#status{margin-left:auto;font-size:12px;color:#3d7a3d}
+header{padding:4px 12px}header h1{margin:4px 0;font-size:20px}.counts{margin:0;color:#555}
+main{display:flex;gap:12px;align-items:flex-start;padding:0 12px}
+#board{overflow:auto;max-width:75vw;max-height:85vh;border:1px solid #cfc8b4;background:#fff}
+#board svg{display:block}
+#oob{flex:1;min-width:240px;font-size:13px}#oob h3{margin:8px 0 2px}#oob ul{margin:0;padding-left:16px}
+.unplaced{color:#a11}
+#diagnostics-list{padding:0 12px 24px}#diagnostics-list ul{padding-left:0;list-style:none}
+li.diagnostic{cursor:pointer;padding:4px 6px;border-left:4px solid #ccc;margin:3px 0;background:#fff}
+li.error{border-color:#d0021b}li.warning{border-color:#e07b00}li.info{border-color:#2b6cb0}
+li.diagnostic .sev{font-weight:bold}li.diagnostic .where{color:#666}
+.help{color:#2b5d2b;margin-left:12px}.off{color:#888;font-size:12px;margin-left:12px}
+.flash{animation:flash 1.2s ease-in-out 2}
+@keyframes flash{0%,100%{opacity:1}50%{opacity:.15}}
+g.diagnostic.selected polygon,g.diagnostic.selected rect,g.diagnostic.selected circle{stroke-width:6}
+";
+
+const SCRIPT: &str = r#"
+let zoom = 1;
+function applyZoom() {
+  const svg = document.querySelector('#board svg');
+  if (!svg) return;
+  const w = parseFloat(svg.getAttribute('width')) || 800;
+  svg.style.width = (w * zoom) + 'px';
+  svg.style.height = 'auto';
+}
+document.getElementById('zoom-in').onclick = () => { zoom = Math.min(zoom * 1.25, 8); applyZoom(); };
+document.getElementById('zoom-out').onclick = () => { zoom = Math.max(zoom / 1.25, 0.1); applyZoom(); };
+document.getElementById('zoom-fit').onclick = () => {
+  const svg = document.querySelector('#board svg');
+  const board = document.getElementById('board');
+  if (!svg) return;
+  zoom = board.clientWidth / (parseFloat(svg.getAttribute('width')) || board.clientWidth);
+  applyZoom();
+};
+function highlight(index) {
+  document.querySelectorAll('g.diagnostic.selected').forEach(g => g.classList.remove('selected', 'flash'));
+  const mark = document.querySelector('#board g.diagnostic[data-index="' + index + '"]');
+  if (!mark) return false;
+  mark.classList.add('selected', 'flash');
+  const board = document.getElementById('board');
+  const box = mark.getBoundingClientRect();
+  const frame = board.getBoundingClientRect();
+  board.scrollLeft += box.left - frame.left - frame.width / 2;
+  board.scrollTop += box.top - frame.top - frame.height / 2;
+  return true;
+}
+document.getElementById('content').addEventListener('click', e => {
+  const li = e.target.closest('li.diagnostic');
+  if (li) highlight(li.dataset.index);
+});
+applyZoom();
+"#;
+
+const LIVE: &str = r#"
+function listen(url) {
+  const status = document.getElementById('status');
+  const source = new EventSource(url);
+  source.onopen = () => { status.textContent = 'live'; };
+  source.onerror = () => { status.textContent = 'reconnecting...'; };
+  source.addEventListener('update', async () => {
+    const board = document.getElementById('board');
+    const left = board ? board.scrollLeft : 0, top = board ? board.scrollTop : 0;
+    const x = window.scrollX, y = window.scrollY;
+    try {
+      const response = await fetch(location.pathname + '?content=1', {cache: 'no-store'});
+      if (!response.ok) return;
+      document.getElementById('content').innerHTML = await response.text();
+      applyZoom();
+      const again = document.getElementById('board');
+      if (again) { again.scrollLeft = left; again.scrollTop = top; }
+      window.scrollTo(x, y);
+      document.body.dataset.updates = String((parseInt(document.body.dataset.updates || '0', 10)) + 1);
+    } catch (err) {
+      status.textContent = 'update failed: ' + err;
+    }
+  });
+}
+"#;

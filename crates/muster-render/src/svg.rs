@@ -1,0 +1,73 @@
+//! Writing SVG text: escaping and numbers with a fixed number of decimals, so that the
+//! same input gives the same bytes on every run and platform.
+
+use std::fmt::Write;
+
+/// Text escaped for an XML attribute value or text node.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters are not allowed in XML 1.0.
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A coordinate with one decimal; `-0.0` is written `0`.
+pub fn n(value: f64) -> String {
+    if !value.is_finite() {
+        return "0".to_string();
+    }
+    let rounded = (value * 10.0).round() / 10.0;
+    if rounded == 0.0 {
+        return "0".to_string();
+    }
+    let text = format!("{rounded:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// `x,y x,y ...` for a `points` attribute.
+pub fn points(list: &[(f64, f64)]) -> String {
+    let mut out = String::new();
+    for (i, (x, y)) in list.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{},{}", n(*x), n(*y));
+    }
+    out
+}
+
+/// Cuts a name to `max` characters, with an ellipsis.
+pub fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_escaping() {
+        assert_eq!(n(1.25), "1.3");
+        assert_eq!(n(2.0), "2");
+        assert_eq!(n(-0.01), "0");
+        assert_eq!(n(f64::NAN), "0");
+        assert_eq!(esc("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot; ");
+        assert_eq!(short("Charles le Chauve", 8), "Charles…");
+        assert_eq!(points(&[(0.0, 1.0), (2.5, 3.0)]), "0,1 2.5,3");
+    }
+}
