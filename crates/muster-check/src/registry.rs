@@ -50,12 +50,14 @@ fn fenced_after(doc: &str, heading: &str) -> Option<String> {
 
 /// Declares a check's metadata from its doc comment:
 ///
-/// ```ignore
-/// declare_check! {
+/// ```
+/// muster_check::declare_check! {
 ///     /// ## What it does
-///     /// ...
+///     /// Checks that every hex lies on the map.
 ///     pub OFF_MAP = ("geometry::off-map", Error, "a hex lies outside the map");
 /// }
+/// assert_eq!(OFF_MAP.code, "geometry::off-map");
+/// assert!(OFF_MAP.doc.contains("## What it does"));
 /// ```
 #[macro_export]
 macro_rules! declare_check {

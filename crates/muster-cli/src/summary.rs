@@ -205,7 +205,11 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
             out += &format!(
                 "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
                 join(&z.units, |u| format!("{} {}", u.count, u.name)),
-                join(&z.leaders, |u| format!("{} {}", u.count, u.name)),
+                if z.leaders.is_empty() {
+                    "none".to_string()
+                } else {
+                    join(&z.leaders, |u| format!("{} {}", u.count, u.name))
+                },
                 z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
                 z.vp_printed,
                 z.panic_level,

@@ -24,6 +24,19 @@ fn a_file_outside_any_project_is_told_its_root_and_how_to_set_it() {
         stdout.contains("no system `lrf` in the project"),
         "{stdout}"
     );
+    // The diagnostic itself carries the way out, for every output format.
+    assert!(
+        stdout.contains("this project holds no system at all")
+            && stdout.contains("`muster --root DIR`"),
+        "{stdout}"
+    );
+    let json = muster()
+        .current_dir(repo())
+        .args(["validate", "--format", "json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&json.stdout).contains("muster --root DIR"));
     let root = lone.path().canonicalize().unwrap();
     assert!(
         stderr.contains("lies outside any project")

@@ -37,7 +37,14 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 )
                 .help_opt(
                     did_you_mean(reference, candidates.iter().map(String::as_str)).or_else(|| {
-                        (!candidates.is_empty()).then(|| {
+                        Some(if candidates.is_empty() {
+                            // Most often a file saved outside its project: the folder it
+                            // is in became the root, and it holds nothing else.
+                            format!(
+                                "this project holds no {} at all: if `{reference}` is in another project, give that project's root with `muster --root DIR`, or copy the file into this one",
+                                kind.name()
+                            )
+                        } else {
                             format!("known {} ids: {}", kind.name(), candidates.join(", "))
                         })
                     }),
