@@ -12,7 +12,9 @@
 //!
 //! Targets: `loader` (syntax tree, typed read, loader diagnostics), `checks` (a mutated
 //! scenario checked against the bundled project), `compile` (a mutated map compiled to
-//! its terrain table or open table). `render` and `lsp` do not exist yet.
+//! its terrain table or open table), `render` (a mutated scenario drawn on the bundled
+//! project as SVG and as an HTML page; the SVG must stay well-formed XML). `lsp` is not
+//! a target yet.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -23,7 +25,7 @@ use muster_check::load::{Document, load_bytes};
 use muster_check::project::{Db, project_files};
 use muster_syntax::{Dialect, TokenKind};
 
-const TARGETS: [&str; 3] = ["loader", "checks", "compile"];
+const TARGETS: [&str; 4] = ["loader", "checks", "compile", "render"];
 /// A run slower than this is a finding: one second for an optimised build, as the
 /// limit says; an unoptimised build (`cargo xtask`, which CI runs) is about ten times
 /// slower, so it gets ten.
@@ -140,7 +142,7 @@ fn campaign(
     let pool: Vec<&(String, Vec<u8>)> = seeds
         .iter()
         .filter(|(name, _)| match target {
-            "checks" => name.ends_with(".scenario.ron"),
+            "checks" | "render" => name.ends_with(".scenario.ron"),
             "compile" => name.ends_with(".map.ron"),
             _ => true,
         })
@@ -258,7 +260,7 @@ impl Harness {
         };
         let display = |p: &Path| p.display().to_string();
         match target {
-            "checks" => {
+            "checks" | "render" => {
                 // A copy of the bundled project: mutants are written into it, never
                 // into the repository's own data.
                 let project = root.join("target/fuzz/project");
@@ -317,6 +319,38 @@ impl Harness {
                 );
                 let _ = std::fs::remove_file(&self.scratch);
                 spans_inside(&diagnostics)
+            }
+            "render" => {
+                let Some(db) = &self.db else { return Ok(()) };
+                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
+                let display = |p: &Path| p.display().to_string();
+                if db.files.len() != self.base_len {
+                    *db = Db::load(&self.project, &self.base, &display);
+                }
+                if std::fs::write(&self.scratch, bytes).is_err() {
+                    return Ok(());
+                }
+                let drawn =
+                    db.with_leaves(std::slice::from_ref(&self.scratch), &display, |db, at| {
+                        let config = muster_check::Config::default();
+                        let diagnostics = muster_check::validate(db, at, &config);
+                        spans_inside(&diagnostics)?;
+                        for &index in at {
+                            for turn in [1, 4] {
+                                let options = muster_render::Options { turn, units: true };
+                                let drawn =
+                                    muster_render::render(db, index, &diagnostics, &options);
+                                roxmltree::Document::parse(&drawn.svg)
+                                    .map_err(|e| format!("the SVG is not well-formed: {e}"))?;
+                                let name_of = |d: &muster_check::Diagnostic| d.file.name.clone();
+                                let _ =
+                                    muster_render::html::page(&drawn, &diagnostics, &name_of, None);
+                            }
+                        }
+                        Ok(())
+                    });
+                let _ = std::fs::remove_file(&self.scratch);
+                drawn
             }
             "compile" => {
                 let loaded = load_bytes(Path::new(name), name, bytes.to_vec());

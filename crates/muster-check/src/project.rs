@@ -291,13 +291,26 @@ impl Db {
         display: &(dyn Fn(&Path) -> String + Sync),
         config: &crate::Config,
     ) -> (usize, Vec<crate::Diagnostic>) {
+        self.with_leaves(paths, display, |db, targets| {
+            (targets.len(), crate::validate(db, targets, config))
+        })
+    }
+
+    /// Loads scenario files as leaves on top of this project, hands the project and
+    /// their indexes to `f`, and drops them again.
+    pub fn with_leaves<R>(
+        &mut self,
+        paths: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        f: impl FnOnce(&Db, &[usize]) -> R,
+    ) -> R {
         let from = self.files.len();
         self.add_files(paths, display, None);
         self.compile_from(from);
         let targets: Vec<usize> = paths.iter().filter_map(|p| self.index_of(p)).collect();
-        let out = crate::validate(self, &targets, config);
+        let out = f(self, &targets);
         self.truncate(from);
-        (targets.len(), out)
+        out
     }
 
     /// Forgets every file from `from` on.
