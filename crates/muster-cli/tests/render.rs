@@ -291,6 +291,32 @@ fn open_tables_draw_units_and_bands() {
             }
         }
         assert_eq!(units.len(), expected_units, "{file}");
+        // Every battle is framed, and its units carry its name.
+        let frames = elements(&svg, "battle");
+        for side in &scenario.sides {
+            let Forces::Table(forces) = &side.forces else {
+                continue;
+            };
+            for battle in &forces.battles {
+                assert!(
+                    frames
+                        .iter()
+                        .any(|f| f["data-battle"] == battle.name && f["data-side"] == side.id),
+                    "{file}: battle {} has no frame",
+                    battle.name
+                );
+                for id in &battle.units {
+                    assert!(
+                        units
+                            .iter()
+                            .any(|u| &u["data-unit"] == id
+                                && u.get("data-battle") == Some(&battle.name)),
+                        "{file}: {id} is not in {}",
+                        battle.name
+                    );
+                }
+            }
+        }
         assert!(svg.contains("12 inches"), "{file}: a scale bar");
     }
 }

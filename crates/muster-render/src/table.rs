@@ -282,7 +282,9 @@ fn marks_of_board(out: &mut String, board: &Board) -> Vec<Option<(f64, f64, f64)
             );
         }
     }
-    out.push_str("</g>\n<g id=\"units\" font-size=\"7\" text-anchor=\"middle\">\n");
+    out.push_str("</g>\n");
+    battles(out, board);
+    out.push_str("<g id=\"units\" font-size=\"7\" text-anchor=\"middle\">\n");
     for (k, mark) in board.table.iter().enumerate() {
         match mark {
             TableMark::Unit {
@@ -388,6 +390,67 @@ fn marks_of_board(out: &mut String, board: &Board) -> Vec<Option<(f64, f64, f64)
     }
     out.push_str("</g>\n");
     centres
+}
+
+/// Each battle (command) as a dashed frame around its units, with its name.
+fn battles(out: &mut String, board: &Board) {
+    let mut frames: BTreeMap<(usize, &str), (f64, f64, f64, f64)> = BTreeMap::new();
+    for mark in &board.table {
+        let TableMark::Unit {
+            side,
+            at: front,
+            facing,
+            width,
+            depth,
+            battle: Some(battle),
+            ..
+        } = mark
+        else {
+            continue;
+        };
+        let (x, y) = at(*front);
+        let (w, d) = (width * PX, depth * PX);
+        let rad = if facing.is_finite() {
+            facing.to_radians()
+        } else {
+            0.0
+        };
+        let (sin, cos) = rad.sin_cos();
+        let frame = frames.entry((*side, battle.as_str())).or_insert((
+            f64::MAX,
+            f64::MAX,
+            f64::MIN,
+            f64::MIN,
+        ));
+        // The corners of the unit's footprint, turned to its facing.
+        for (lx, ly) in [(-w / 2.0, 0.0), (w / 2.0, 0.0), (w / 2.0, d), (-w / 2.0, d)] {
+            let (cx, cy) = (x + lx * cos - ly * sin, y + lx * sin + ly * cos);
+            frame.0 = frame.0.min(cx - 4.0);
+            frame.1 = frame.1.min(cy - 4.0);
+            frame.2 = frame.2.max(cx + 4.0);
+            frame.3 = frame.3.max(cy + 4.0);
+        }
+    }
+    out.push_str(
+        "<g id=\"battles\" fill=\"none\" stroke-width=\"1.2\" stroke-dasharray=\"2 3\">\n",
+    );
+    for ((side, name), (x0, y0, x1, y1)) in frames {
+        let colour = side_colour(board, side);
+        let _ = writeln!(
+            out,
+            "<g class=\"battle\" data-battle=\"{}\" data-side=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" stroke=\"{colour}\"/><text x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"{colour}\" stroke=\"none\">{}</text></g>",
+            esc(name),
+            esc(&side_id(board, side)),
+            n(x0),
+            n(y0),
+            n(x1 - x0),
+            n(y1 - y0),
+            n(x0 + 3.0),
+            n(y0 - 2.0),
+            esc(&short(name, 40))
+        );
+    }
+    out.push_str("</g>\n");
 }
 
 fn diagnostic_marks(
