@@ -19,6 +19,7 @@ pub mod hooks;
 pub mod load;
 pub mod output;
 pub mod project;
+pub mod provenance;
 pub mod registry;
 pub mod report;
 pub mod schema;

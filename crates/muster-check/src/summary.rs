@@ -34,6 +34,10 @@ pub struct ScenarioSummary {
     /// The victory conditions in words, in the scenario's order.
     pub victory: Vec<VictoryLine>,
     pub special_rules: Vec<SpecialRuleLine>,
+    /// The system's typed rules as they bear on this scenario, in words: the sequence
+    /// of play, unit status, result tables, what the troop types present may do, and
+    /// what follows for its sides (a side without leaders, the men a force stands for).
+    pub rules: Vec<RuleLine>,
     /// Values marked `assumed` in the counters of this scenario's armies and in its map.
     pub assumed: Vec<AssumedValue>,
 }
@@ -196,6 +200,14 @@ pub struct ReinforcementLine {
     pub entry: Vec<String>,
 }
 
+/// One of the system's typed rules, in words.
+#[derive(Debug, Serialize)]
+pub struct RuleLine {
+    /// What it is about (`unit status`, `charge`).
+    pub topic: String,
+    pub text: String,
+}
+
 #[derive(Debug, Serialize)]
 pub struct AssumedValue {
     pub item: String,
@@ -354,21 +366,23 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             });
         }
     }
-    // The `// assumed: reason` comment convention, for values without an `assumed` map.
-    for (name, file) in [Some(&cx.file.loaded.file), cx.map_file()]
-        .into_iter()
-        .flatten()
-        .map(|f| (f.name.clone(), f))
+    // The `// assumed: reason` comment convention, for values without an `assumed` map,
+    // in the scenario and every file it uses.
+    for file in [
+        Some(&cx.file.loaded.file),
+        cx.map_file(),
+        cx.counters_file(),
+        cx.system_file(),
+    ]
+    .into_iter()
+    .flatten()
     {
-        for span in crate::suppress::comments(file) {
-            let body = file.text[span.clone()].trim_start_matches('/').trim();
-            if let Some(reason) = body.strip_prefix("assumed:") {
-                assumed.push(AssumedValue {
-                    item: format!("{name}:{}", file.line_col(span.start).line),
-                    field: "comment".to_string(),
-                    reason: reason.trim().to_string(),
-                });
-            }
+        for c in crate::provenance::assumed_comments(file) {
+            assumed.push(AssumedValue {
+                item: format!("{}:{}", file.name, c.line),
+                field: "comment".to_string(),
+                reason: c.reason,
+            });
         }
     }
     if let Some(system) = cx.system {
@@ -382,6 +396,10 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             }
         };
         push(format!("system `{}`", system.id), &system.assumed);
+        push(
+            format!("system `{}` rules", system.id),
+            &system.rules.assumed,
+        );
         for k in &system.unit_kinds {
             push(format!("unit kind `{}`", k.id), &k.assumed);
         }
@@ -457,6 +475,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                 text: r.text.clone(),
             })
             .collect(),
+        rules: rule_lines(cx),
         assumed,
     }
 }
@@ -1166,4 +1185,358 @@ pub fn params_text(params: &serde_json::Value) -> String {
             .join(", "),
         other => value(other),
     }
+}
+
+/// The unit kinds a scenario fields, each once, in order of appearance.
+fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::new();
+    let mut add = |k: &'a str| {
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    };
+    for g in &cx.groups {
+        for u in &g.units {
+            if let Some(k) = u.kind {
+                add(&k.id);
+            }
+        }
+    }
+    for side in &cx.scenario.sides {
+        match &side.forces {
+            Forces::Zoned(z) => z.units.iter().for_each(|u| add(&u.kind)),
+            Forces::Table(t) => {
+                t.units.iter().for_each(|u| add(&u.troop));
+                t.bands
+                    .iter()
+                    .flat_map(|b| b.figures.iter())
+                    .for_each(|f| add(&f.kind));
+            }
+            Forces::Placed { .. } => {}
+        }
+    }
+    out
+}
+
+/// The system's typed rules in words, as they bear on this scenario.
+fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
+    use muster_model::rules::{Action, Allowance, TerrainEffect};
+
+    use crate::semantic::rules as r;
+
+    let Some(system) = cx.system else {
+        return Vec::new();
+    };
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    let mut line = |topic: &str, text: String| {
+        out.push(RuleLine {
+            topic: topic.to_string(),
+            text,
+        })
+    };
+    if let Some(text) = r::sequence_words(rules) {
+        line("sequence of play", text);
+    }
+    if let Some(ladder) = &rules.status {
+        line("unit status", r::ladder_words(ladder));
+    }
+    for t in &rules.result_tables {
+        line("result table", r::table_words(t, rules.status.as_ref()));
+    }
+    if !rules.force_ratios.is_empty() {
+        let bound = |v: f64| format!("{v}");
+        line(
+            "force ratios",
+            rules
+                .force_ratios
+                .iter()
+                .map(|f| match f.to {
+                    Some(to) if to == f.from => format!("{} {} to 1", f.name, bound(to)),
+                    Some(to) => format!(
+                        "{} {} {} to below {} to 1",
+                        f.name,
+                        if f.from_exclusive { "above" } else { "from" },
+                        bound(f.from),
+                        bound(to)
+                    ),
+                    None => format!("{} {} to 1 or more", f.name, bound(f.from)),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    if let Some(l) = &rules.leader_loss {
+        let mut text = format!(
+            "after {}, an attached leader of a side that lost levels is lost on a d{} at or under the levels lost",
+            l.after.join(", "),
+            l.die
+        );
+        if let (Some(from), Some(roll)) = (l.escape_only_from, l.escape_roll) {
+            text += &format!("; from {from} levels lost he escapes only on a {roll}");
+        }
+        line("leader loss", text);
+    }
+    if let Some(c) = &rules.charge_stop {
+        line(
+            "charge stop",
+            format!(
+                "a `{}` result of {} or more levels halts a charge {} short; no melee follows",
+                c.table,
+                c.levels_at_least,
+                inches(c.short_by)
+            ),
+        );
+    }
+    let kinds = kinds_in(cx);
+    let mut actions: Vec<Action> = Vec::new();
+    for p in &rules.permissions {
+        if !actions.contains(&p.action) {
+            actions.push(p.action);
+        }
+    }
+    for action in actions {
+        let by = r::allowances_among(system, &kinds, action);
+        if by.is_empty() {
+            continue;
+        }
+        line(
+            action.words(),
+            by.iter()
+                .map(|(a, list)| {
+                    format!(
+                        "{}: {}",
+                        match a {
+                            Allowance::Must => "must",
+                            Allowance::May => "may",
+                            Allowance::Never => "never",
+                        },
+                        list.join(", ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    for e in &rules.terrain_exceptions {
+        let terrain = e.terrain.join(", ");
+        let effect = match &e.effect {
+            TerrainEffect::NoCrossingCost => format!("no crossing cost at {terrain}"),
+            TerrainEffect::WholeMove => format!("a whole move to pass {terrain}"),
+            TerrainEffect::RoadOnly => format!("into {terrain} only along a road"),
+            TerrainEffect::NoFireFrom => format!("no fire from {terrain}"),
+            TerrainEffect::NoTemptation => {
+                format!("never tempted to charge targets in or across {terrain}")
+            }
+            TerrainEffect::TargetsOnlyWithin(d) => {
+                format!("targets in {terrain} shot only within {}", inches(*d))
+            }
+        };
+        line(
+            "terrain exception",
+            format!("{}: {effect}", troops_words(&e.troops)),
+        );
+    }
+    if let Some(m) = &rules.morale {
+        let mut parts: Vec<String> = m
+            .triggers
+            .iter()
+            .map(|t| {
+                let mut text = format!("{} on {}", troops_words(&t.troops), t.event.words());
+                if !t.exempt.is_empty() {
+                    text += &format!(" (not {})", troops_words(&t.exempt));
+                }
+                if let Some(name) = &t.test {
+                    text += &format!(": {name}");
+                }
+                text
+            })
+            .collect();
+        if !m.never_test.is_empty() {
+            parts.push(format!("{} never test", troops_words(&m.never_test)));
+        }
+        if !m.failure_does_not_stop.is_empty() {
+            parts.push("a failed test does not stop fire".to_string());
+        }
+        line("morale tests", parts.join("; "));
+    }
+    if let Some(d) = &rules.defensive_fire {
+        line(
+            "defensive fire",
+            format!(
+                "{} attacked in melee may fire first{}, then fight the first round at {:+}",
+                troops_words(&d.troops),
+                d.as_range
+                    .map_or(String::new(), |r| format!(" as at {}", inches(r))),
+                d.first_melee_round_modifier
+            ),
+        );
+    }
+    if let Some(los) = &rules.line_of_sight {
+        let mut text = if los.units_block {
+            "units block it".to_string()
+        } else {
+            "units do not block it".to_string()
+        };
+        if let Some(d) = los.lower_units_block_within {
+            text += &format!(", lower ones only within {} of the target", inches(d));
+        }
+        if let Some(d) = los.into_concealing {
+            text += &format!(
+                "; it reaches {} into {}",
+                inches(d),
+                los.concealing.join(", ")
+            );
+        }
+        line("line of sight", text);
+    }
+    if let Some(bp) = &system.break_point {
+        for sp in &bp.status_points {
+            let name = rules
+                .status
+                .as_ref()
+                .and_then(|l| l.levels.iter().find(|x| x.id == sp.level))
+                .map_or(sp.level.as_str(), |x| x.name.as_str());
+            line(
+                "break points",
+                format!("each unbroken {name} unit scores {}", sp.points),
+            );
+        }
+    }
+    for p in rules.permissions.iter().filter(|p| p.condition.is_none()) {
+        let Some(status) = &p.status else { continue };
+        let name = rules
+            .status
+            .as_ref()
+            .and_then(|l| l.levels.iter().find(|x| &x.id == status))
+            .map_or(status.as_str(), |x| x.name.as_str());
+        line(
+            p.action.words(),
+            format!(
+                "{}: {} at {name}",
+                match p.allowed {
+                    Allowance::Must => "must",
+                    Allowance::May => "may",
+                    Allowance::Never => "never",
+                },
+                troops_words(&p.troops)
+            ),
+        );
+    }
+    for (i, side) in cx.scenario.sides.iter().enumerate() {
+        if let Some((min, max)) = r::men_represented(cx, i) {
+            line(
+                "men represented",
+                format!(
+                    "{}: {} to {} men",
+                    side.name,
+                    thousands(min),
+                    thousands(max)
+                ),
+            );
+        }
+    }
+    if let Some(order) = rules.victory_order
+        && cx.goals().iter().any(|(_, g)| matches!(g, Goal::Level(_)))
+    {
+        let levels: Vec<&str> = system
+            .victory_levels
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
+        line(
+            "victory levels",
+            match order {
+                muster_model::rules::VictoryOrder::HigherSatisfiesLower => format!(
+                    "{}; a higher level also meets a condition calling for a lower one",
+                    levels.join(" < ")
+                ),
+                muster_model::rules::VictoryOrder::Exact => {
+                    format!(
+                        "{}; only the level named meets a condition",
+                        levels.join(", ")
+                    )
+                }
+            },
+        );
+    }
+    if let Some(exit) = &rules.exit
+        && (cx
+            .goals()
+            .iter()
+            .any(|(_, g)| matches!(g, Goal::Exit { .. }))
+            || cx
+                .scenario
+                .victory
+                .iter()
+                .any(|v| matches!(v, VictoryCondition::ExitUnits { .. })))
+    {
+        line(
+            "exiting",
+            format!(
+                "a unit needs {} movement point{} left to leave the map; {}",
+                exit.cost,
+                if exit.cost == 1.0 { "" } else { "s" },
+                if exit.may_return {
+                    "it may come back"
+                } else {
+                    "units that left never come back"
+                }
+            ),
+        );
+    }
+    for u in r::unled_sides(cx) {
+        let side = &cx.scenario.sides[u.side].name;
+        let mut text = format!(
+            "{side} have no leader: {} begin every movement phase out of control and move at {} their allowance all game",
+            if u.reduced.is_empty() {
+                "none of their units".to_string()
+            } else {
+                u.reduced.join(", ")
+            },
+            if u.factor == 0.5 {
+                "half".to_string()
+            } else {
+                format!("{} of", u.factor)
+            }
+        );
+        if let Some(note) = &u.note
+            && !u.exempt.is_empty()
+        {
+            text += &format!("; {} are exempt ({note})", u.exempt.join(", "));
+        }
+        line("leader control", text);
+    }
+    out
+}
+
+/// Troop names in words: `"*"` is everyone.
+fn troops_words(troops: &[String]) -> String {
+    troops
+        .iter()
+        .map(|t| if t == "*" { "all" } else { t.as_str() })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A distance in inches: `1 inch`, `12 inches`.
+fn inches(d: f64) -> String {
+    if d == 1.0 {
+        "1 inch".to_string()
+    } else {
+        format!("{d} inches")
+    }
+}
+
+/// A whole number with thousands separated: `18,000`.
+fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

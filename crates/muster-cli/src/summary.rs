@@ -329,6 +329,12 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
             out += &format!("    {}\n", r.text);
         }
     }
+    if !s.rules.is_empty() {
+        out += "\nrules in play:\n";
+        for r in &s.rules {
+            out += &format!("  {}: {}\n", r.topic, r.text);
+        }
+    }
     out += &format!(
         "\nassumed values (not printed in the rulebook): {}\n",
         s.assumed.len()

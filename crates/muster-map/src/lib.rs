@@ -427,6 +427,7 @@ pub fn compile_table_within(
                     forbidden: kind.forbidden.clone(),
                     troop_factors: kind.troop_factors.clone(),
                     crossing_cost: kind.crossing_cost,
+                    crossing_factor: kind.crossing_factor,
                     march_only: kind.march_only,
                 })
             }

@@ -11,6 +11,7 @@
 
 pub mod counters;
 pub mod map;
+pub mod rules;
 pub mod scenario;
 pub mod system;
 pub mod table;

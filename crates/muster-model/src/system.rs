@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::rules::Rules;
 use crate::{Assumed, HexLayout};
 
 /// `System(...)`: everything a scenario of this game takes for granted.
@@ -38,6 +39,10 @@ pub struct RulesSystem {
     /// How a miniatures army's break point is computed (Chanson de Geste).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_point: Option<BreakPointRule>,
+    /// Typed rules an engine plays by and checks reason about: the sequence of play,
+    /// unit status, result tables, what troop types may do, morale tests and more.
+    #[serde(default, skip_serializing_if = "Rules::is_empty")]
+    pub rules: Box<Rules>,
     /// Facts of the system that are kept as data for engines (fleet capacity, panic).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
@@ -85,6 +90,19 @@ pub struct BreakPointRule {
     /// Largest and smallest unit in bases.
     pub min_bases: u8,
     pub max_bases: u8,
+    /// Points scored for each unbroken unit at a status level (Chanson de Geste: 1 per
+    /// Demoralized unit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status_points: Vec<StatusPoints>,
+}
+
+/// Break points scored for each unbroken unit at a status level.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusPoints {
+    /// A level of the system's status ladder (`rules.status`).
+    pub level: String,
+    pub points: u16,
 }
 
 /// The playing surface the system's maps use.
@@ -419,6 +437,12 @@ pub struct TableFeatureType {
     /// the distance moved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crossing_cost: Option<f64>,
+    /// Linear obstacles: a move that crosses the line is made at this factor over its
+    /// whole length (inches spent per inch moved; the raid's obstacles halve movement:
+    /// 2.0). A line has no length to move along, so `movement_factor` never applies to
+    /// crossing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossing_factor: Option<f64>,
     /// The factor applies only to units in march formation (roads).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub march_only: bool,

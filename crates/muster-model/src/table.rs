@@ -136,6 +136,9 @@ pub struct CompiledFeature {
     /// Flat inches to cross or pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crossing_cost: Option<f64>,
+    /// A move that crosses the line is made at this factor throughout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossing_factor: Option<f64>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub march_only: bool,
 }

@@ -16,6 +16,7 @@ pub mod maps;
 pub mod morale;
 pub mod references;
 pub mod reinforcements;
+pub mod rules;
 pub mod sample;
 pub mod setup;
 pub mod stacking;
@@ -153,6 +154,25 @@ pub static REGISTRY: &[Registered] = &[
     file!(maps::duplicate_label::META, maps::duplicate_label::run),
     file!(maps::overlay_conflict::META, maps::overlay_conflict::run),
     file!(system::crt_shape::META, system::crt_shape::run),
+    file!(rules::unknown_name::META, rules::unknown_name::run),
+    file!(rules::band_gap::META, rules::band_gap::run),
+    file!(
+        rules::phase_without_actor::META,
+        rules::phase_without_actor::run
+    ),
+    file!(rules::ladder_skipped::META, rules::ladder_skipped::run),
+    file!(
+        rules::permission_conflict::META,
+        rules::permission_conflict::run
+    ),
+    file!(
+        rules::terrain_exception_conflict::META,
+        rules::terrain_exception_conflict::run
+    ),
+    file!(rules::trigger_conflict::META, rules::trigger_conflict::run),
+    file!(rules::victory_order::META, rules::victory_order::run),
+    file!(rules::exit_cost::META, rules::exit_cost::run),
+    file!(rules::impossible_roll::META, rules::impossible_roll::run),
     file!(
         counters::reduced_not_lower::META,
         counters::reduced_not_lower::run

@@ -10,6 +10,7 @@
 //! hook parameters only through [`Refs`], so every reference of every hook is checked.
 
 mod baggage_carrier;
+mod band_grouping;
 mod berserk;
 mod carried_only;
 mod charge_bonus;
@@ -35,6 +36,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use baggage_carrier::BaggageCarrier;
+pub use band_grouping::BandGrouping;
 pub use berserk::Berserk;
 pub use carried_only::CarriedOnly;
 pub use charge_bonus::ChargeBonus;
@@ -241,6 +243,7 @@ pub static HOOKS: &[RegisteredHook] = &[
     RegisteredHook::of::<Dismount>(),
     RegisteredHook::of::<CarriedOnly>(),
     RegisteredHook::of::<NoEndMoveIn>(),
+    RegisteredHook::of::<BandGrouping>(),
 ];
 
 pub fn find(id: &str) -> Option<&'static RegisteredHook> {

@@ -544,6 +544,25 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
+    /// The source file of the scenario's rules system, if it resolves.
+    pub fn system_file(&self) -> Option<&'a std::sync::Arc<crate::source::SourceFile>> {
+        let db = self.file.db;
+        match db.resolve(self.file.index, &self.scenario.system, FileKind::System) {
+            Resolution::Found(i) => Some(&db.files[i].file),
+            _ => None,
+        }
+    }
+
+    /// The source file of the scenario's counter sheet, if it has one and it resolves.
+    pub fn counters_file(&self) -> Option<&'a std::sync::Arc<crate::source::SourceFile>> {
+        let db = self.file.db;
+        let reference = self.scenario.counters.as_deref()?;
+        match db.resolve(self.file.index, reference, FileKind::Counters) {
+            Resolution::Found(i) => Some(&db.files[i].file),
+            _ => None,
+        }
+    }
+
     /// Every victory goal with the JSON pointer of the goal
     /// (`/victory/2/Goals/any_of/0/1`).
     pub fn goals(&self) -> Vec<(String, &'a muster_model::scenario::Goal)> {

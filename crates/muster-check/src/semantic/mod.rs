@@ -1,14 +1,17 @@
 //! The semantic layer: the resolved project as checks, summaries, compile and the CLI
 //! see it. A scenario's system, counter sheet and compiled map resolved; every unit
 //! expanded with its place; hooks parsed once; the figures the rulebooks derive
-//! (victory points, break points, morale losses); stacking occupancy and open-table
-//! geometry. The check catalogue (`checks/`) only reads from here and reports.
+//! (victory points, break points, morale losses); stacking occupancy, open-table
+//! geometry, and the system's typed rules (`rules`: band coverage, status ladders,
+//! permissions and their contradictions, what they mean for a scenario). The check
+//! catalogue (`checks/`) only reads from here and reports.
 
 pub mod board;
 mod context;
 pub mod derived;
 pub mod morale;
 pub mod references;
+pub mod rules;
 pub mod stacking;
 pub mod table;
 

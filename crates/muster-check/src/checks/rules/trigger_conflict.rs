@@ -1,0 +1,32 @@
+use crate::declare_check;
+use crate::report::Sink;
+use crate::semantic::FileCx;
+use crate::semantic::rules::trigger_conflicts;
+
+declare_check! {
+    /// ## What it does
+    /// Checks the morale triggers: a troop name may not both test and be exempt on the
+    /// same trigger, a trigger may not make test a troop type that never tests, and a
+    /// distance that triggers a test must be above zero.
+    ///
+    /// ## Why is this bad?
+    /// Contradictory triggers leave an engine to guess whether a unit tests; a trigger
+    /// at zero inches never fires.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (event: Charging, troops: ["*", "leader"], exempt: ["leader"]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (event: Charging, troops: ["*"], exempt: ["leader"]),
+    /// ```
+    pub META = ("rules::trigger-conflict", Error, "a morale trigger that contradicts itself or who never tests");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    if let Some(system) = super::system(cx) {
+        super::report(&META, trigger_conflicts(system), sink);
+    }
+}

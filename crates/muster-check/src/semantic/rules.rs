@@ -1,0 +1,1488 @@
+//! A system's typed rules (`muster_model::rules`) as checks and summaries read them:
+//! the names a rules block may use, the coverage of result bands and force ratios,
+//! walks down the status ladder, which permission applies to a troop type, the
+//! contradictions between rules, and what the rules mean for one scenario (a side
+//! without leaders under leader control, the men a force stands for).
+//!
+//! Every problem is a [`Finding`] naming its place by JSON pointer into the system
+//! file; the `rules::*` checks only turn findings into reports.
+
+use std::collections::BTreeMap;
+
+use muster_model::rules::{
+    Action, Actor, Allowance, BandResult, BeyondFloor, ForceRatio, MoraleEvent, Permission,
+    ResultBand, ResultIndex, ResultTable, Rules, StatusLadder, TerrainEffect, TurnPart,
+    VictoryOrder,
+};
+use muster_model::scenario::Forces;
+use muster_model::system::{GridKind, KindStats, RulesSystem, UnitRole};
+
+use crate::semantic::ScenarioCx;
+use crate::suggest::did_you_mean;
+
+/// A problem in a system's rules.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// JSON pointer of the value at fault.
+    pub pointer: String,
+    pub message: String,
+    pub help: Option<String>,
+    /// A second place and what it says.
+    pub label: Option<(String, String)>,
+}
+
+impl Finding {
+    fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            pointer: pointer.into(),
+            message: message.into(),
+            help: None,
+            label: None,
+        }
+    }
+    fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    fn label(mut self, pointer: impl Into<String>, text: impl Into<String>) -> Self {
+        self.label = Some((pointer.into(), text.into()));
+        self
+    }
+}
+
+const RULES: &str = "/rules";
+
+/// The class printed for a unit kind of the system (PRESTAGS), if any.
+pub fn class_of<'a>(system: &'a RulesSystem, kind: &str) -> Option<&'a str> {
+    match &system.unit_kinds.iter().find(|k| k.id == kind)?.stats {
+        Some(KindStats::Counter { class, .. }) | Some(KindStats::Leader { class, .. }) => {
+            Some(class)
+        }
+        _ => None,
+    }
+}
+
+/// The classes of the system's unit kinds, each once.
+fn classes(system: &RulesSystem) -> Vec<&str> {
+    let mut out: Vec<&str> = system
+        .unit_kinds
+        .iter()
+        .filter_map(|k| class_of(system, &k.id))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// How specifically a troop name names a kind: its id (2), its class (1), `"*"` (0).
+fn specificity(system: &RulesSystem, name: &str, kind: &str) -> Option<u8> {
+    if name == kind {
+        Some(2)
+    } else if class_of(system, kind) == Some(name) {
+        Some(1)
+    } else if name == "*" {
+        Some(0)
+    } else {
+        None
+    }
+}
+
+/// Whether a list of troop names (with exceptions) covers a kind, and how specifically.
+fn covers(system: &RulesSystem, troops: &[String], except: &[String], kind: &str) -> Option<u8> {
+    if except
+        .iter()
+        .any(|e| specificity(system, e, kind).is_some())
+    {
+        return None;
+    }
+    troops
+        .iter()
+        .filter_map(|t| specificity(system, t, kind))
+        .max()
+}
+
+/// Whether a troop name is known: a unit kind id, a class or `"*"`.
+pub fn troop_known(system: &RulesSystem, name: &str) -> bool {
+    name == "*" || system.unit_kinds.iter().any(|k| k.id == name) || classes(system).contains(&name)
+}
+
+/// The table feature kinds and hex terrain types of the system, by id.
+fn terrain_ids(system: &RulesSystem) -> Vec<&str> {
+    let mut out: Vec<&str> = system.terrain.iter().map(|t| t.id.as_str()).collect();
+    if let GridKind::Table { features, .. } = &system.grid {
+        out.extend(features.iter().map(|f| f.id.as_str()));
+    }
+    out
+}
+
+/// Whether a result cell is made of the combat results table's codes (`D1R`).
+pub fn made_of_codes(cell: &str, codes: &[&str]) -> bool {
+    if cell.is_empty() || cell == "-" {
+        return true;
+    }
+    codes
+        .iter()
+        .any(|c| !c.is_empty() && cell.starts_with(c) && made_of_codes(&cell[c.len()..], codes))
+}
+
+// ---------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------
+
+/// Troop types, status levels, result tables, terrain and result codes that the rules
+/// block names but the system does not define.
+pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    let kinds: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
+    let class_list = classes(system);
+    let mut troop = |pointer: String, name: &str| {
+        if !troop_known(system, name) {
+            let help = did_you_mean(name, kinds.iter().chain(class_list.iter()).copied())
+                .unwrap_or_else(|| {
+                    let mut known = kinds.join(", ");
+                    if !class_list.is_empty() {
+                        known += &format!("; classes {}", class_list.join(", "));
+                    }
+                    format!(
+                        "troop types of system `{}`: {known}; `*` for all",
+                        system.id
+                    )
+                });
+            out.push(Finding::new(pointer, format!("unknown troop type `{name}`")).help(help));
+        }
+    };
+    let list = |base: String, names: &[String]| {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (format!("{base}/{k}"), n.clone()))
+            .collect::<Vec<_>>()
+    };
+    let mut troops: Vec<(String, String)> = Vec::new();
+    for (i, p) in rules.permissions.iter().enumerate() {
+        troops.extend(list(format!("{RULES}/permissions/{i}/troops"), &p.troops));
+        troops.extend(list(format!("{RULES}/permissions/{i}/except"), &p.except));
+    }
+    for (i, e) in rules.terrain_exceptions.iter().enumerate() {
+        troops.extend(list(
+            format!("{RULES}/terrain_exceptions/{i}/troops"),
+            &e.troops,
+        ));
+    }
+    if let Some(m) = &rules.morale {
+        for (i, t) in m.triggers.iter().enumerate() {
+            troops.extend(list(
+                format!("{RULES}/morale/triggers/{i}/troops"),
+                &t.troops,
+            ));
+            troops.extend(list(
+                format!("{RULES}/morale/triggers/{i}/exempt"),
+                &t.exempt,
+            ));
+        }
+        troops.extend(list(format!("{RULES}/morale/never_test"), &m.never_test));
+    }
+    if let Some(d) = &rules.defensive_fire {
+        troops.extend(list(format!("{RULES}/defensive_fire/troops"), &d.troops));
+    }
+    if let Some(e) = rules
+        .leader_control
+        .as_ref()
+        .and_then(|c| c.exemption.as_ref())
+    {
+        troops.extend(list(
+            format!("{RULES}/leader_control/exemption/troops"),
+            &e.troops,
+        ));
+    }
+    for (pointer, name) in troops {
+        troop(pointer, &name);
+    }
+
+    // Status levels.
+    let mut levels: Vec<(String, String)> = Vec::new();
+    if let Some(ladder) = &rules.status {
+        if let Some(f) = &ladder.floor {
+            levels.push((format!("{RULES}/status/floor"), f.clone()));
+        }
+        for (i, r) in ladder.recovery.iter().enumerate() {
+            levels.extend(list(format!("{RULES}/status/recovery/{i}/from"), &r.from));
+        }
+    }
+    for (i, p) in rules.permissions.iter().enumerate() {
+        if let Some(s) = &p.status {
+            levels.push((format!("{RULES}/permissions/{i}/status"), s.clone()));
+        }
+    }
+    for (t, table) in rules.result_tables.iter().enumerate() {
+        for (b, band) in table.bands.iter().enumerate() {
+            if let BandResult::ToLevel(level) = &band.result {
+                levels.push((
+                    format!("{RULES}/result_tables/{t}/bands/{b}/result/ToLevel"),
+                    level.clone(),
+                ));
+            }
+        }
+    }
+    if let Some(bp) = &system.break_point {
+        for (i, s) in bp.status_points.iter().enumerate() {
+            levels.push((
+                format!("/break_point/status_points/{i}/level"),
+                s.level.clone(),
+            ));
+        }
+    }
+    for (pointer, level) in levels {
+        match &rules.status {
+            None => out.push(
+                Finding::new(
+                    pointer,
+                    format!("status level `{level}` named, but the system has no status ladder"),
+                )
+                .help("give the levels in `rules: (status: (levels: [...]))`"),
+            ),
+            Some(ladder) if ladder.index_of(&level).is_none() => {
+                let ids: Vec<&str> = ladder.levels.iter().map(|l| l.id.as_str()).collect();
+                out.push(
+                    Finding::new(pointer, format!("unknown status level `{level}`")).help(
+                        did_you_mean(&level, ids.iter().copied())
+                            .unwrap_or_else(|| format!("status levels: {}", ids.join(", "))),
+                    ),
+                );
+            }
+            Some(_) => {}
+        }
+    }
+
+    // Result tables.
+    let tables: Vec<&str> = rules.result_tables.iter().map(|t| t.id.as_str()).collect();
+    let mut table_refs: Vec<(String, String)> = Vec::new();
+    if let Some(l) = &rules.leader_loss {
+        table_refs.extend(list(format!("{RULES}/leader_loss/after"), &l.after));
+    }
+    if let Some(c) = &rules.charge_stop {
+        table_refs.push((format!("{RULES}/charge_stop/table"), c.table.clone()));
+    }
+    for (pointer, id) in table_refs {
+        if !tables.contains(&id.as_str()) {
+            out.push(
+                Finding::new(pointer, format!("unknown result table `{id}`")).help(
+                    did_you_mean(&id, tables.iter().copied()).unwrap_or_else(|| {
+                        if tables.is_empty() {
+                            "the system has no `result_tables`".to_string()
+                        } else {
+                            format!("result tables: {}", tables.join(", "))
+                        }
+                    }),
+                ),
+            );
+        }
+    }
+
+    // Terrain.
+    let terrain = terrain_ids(system);
+    let mut terrain_refs: Vec<(String, String)> = Vec::new();
+    for (i, e) in rules.terrain_exceptions.iter().enumerate() {
+        terrain_refs.extend(list(
+            format!("{RULES}/terrain_exceptions/{i}/terrain"),
+            &e.terrain,
+        ));
+    }
+    if let Some(los) = &rules.line_of_sight {
+        terrain_refs.extend(list(
+            format!("{RULES}/line_of_sight/concealing"),
+            &los.concealing,
+        ));
+    }
+    for (pointer, id) in terrain_refs {
+        if !terrain.contains(&id.as_str()) {
+            out.push(
+                Finding::new(pointer, format!("unknown terrain `{id}`")).help(
+                    did_you_mean(&id, terrain.iter().copied()).unwrap_or_else(|| {
+                        format!("terrain of system `{}`: {}", system.id, terrain.join(", "))
+                    }),
+                ),
+            );
+        }
+    }
+
+    // Result codes of the combat results table.
+    let codes: Vec<&str> = system
+        .combat_results
+        .iter()
+        .flat_map(|c| c.results.iter().map(|r| r.code.as_str()))
+        .collect();
+    let mut code_refs: Vec<(String, String)> = Vec::new();
+    for (t, table) in rules.result_tables.iter().enumerate() {
+        for (b, band) in table.bands.iter().enumerate() {
+            if let BandResult::Code(code) = &band.result {
+                code_refs.push((
+                    format!("{RULES}/result_tables/{t}/bands/{b}/result/Code"),
+                    code.clone(),
+                ));
+            }
+        }
+    }
+    if let Some(m) = &rules.morale {
+        for (i, t) in m.triggers.iter().enumerate() {
+            if let MoraleEvent::CombatResult(code) = &t.event {
+                code_refs.push((
+                    format!("{RULES}/morale/triggers/{i}/event/CombatResult"),
+                    code.clone(),
+                ));
+            }
+        }
+    }
+    for (pointer, code) in code_refs {
+        if codes.is_empty() || !made_of_codes(&code, &codes) {
+            out.push(
+                Finding::new(
+                    pointer,
+                    format!("result `{code}` is not made of the combat results table's codes"),
+                )
+                .help(if codes.is_empty() {
+                    "the system has no `combat_results` table".to_string()
+                } else {
+                    format!("result codes: {}", codes.join(", "))
+                }),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Bands
+// ---------------------------------------------------------------------------------------
+
+fn show(v: Option<i16>) -> String {
+    v.map_or("no bound".to_string(), |v| v.to_string())
+}
+
+/// Gaps, overlaps and backward bands in a result table.
+fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
+    let base = format!("{RULES}/result_tables/{t}");
+    let mut out = Vec::new();
+    if table.bands.is_empty() {
+        out.push(
+            Finding::new(
+                format!("{base}/bands"),
+                format!("result table `{}` has no bands", table.id),
+            )
+            .help("give the bands from the lowest value up"),
+        );
+        return out;
+    }
+    for (b, band) in table.bands.iter().enumerate() {
+        if let (Some(from), Some(to)) = (band.from, band.to)
+            && from > to
+        {
+            out.push(
+                Finding::new(
+                    format!("{base}/bands/{b}/to"),
+                    format!("band {from} to {to} of table `{}` runs backwards", table.id),
+                )
+                .help("give the lower value in `from` and the higher in `to`"),
+            );
+        }
+    }
+    let first = &table.bands[0];
+    match (table.by, first.from) {
+        (ResultIndex::Difference, Some(from)) => out.push(
+            Finding::new(
+                format!("{base}/bands/0/from"),
+                format!(
+                    "table `{}` gives no result for a difference below {from}",
+                    table.id
+                ),
+            )
+            .help("a difference can be any number: leave `from` out of the first band"),
+        ),
+        (ResultIndex::Margin, from) if from != Some(0) => out.push(
+            Finding::new(
+                format!("{base}/bands/0"),
+                format!(
+                    "table `{}` is read by margin, which starts at 0 (a tie), but its first band starts at {}",
+                    table.id,
+                    show(from)
+                ),
+            )
+            .help("start the first band at `from: Some(0)`"),
+        ),
+        _ => {}
+    }
+    for (b, pair) in table.bands.windows(2).enumerate() {
+        let (prev, next): (&ResultBand, &ResultBand) = (&pair[0], &pair[1]);
+        let at = format!("{base}/bands/{}/from", b + 1);
+        let prev_at = format!("{base}/bands/{b}");
+        match (prev.to, next.from) {
+            (None, _) => out.push(
+                Finding::new(
+                    format!("{base}/bands/{}", b + 1),
+                    format!("band {} of table `{}` overlaps the band before it, which has no upper bound", b + 2, table.id),
+                )
+                .label(prev_at, "no upper bound")
+                .help("give the earlier band a `to`, or remove this one"),
+            ),
+            (Some(_), None) => out.push(
+                Finding::new(
+                    format!("{base}/bands/{}", b + 1),
+                    format!("band {} of table `{}` has no lower bound, so it overlaps the bands before it", b + 2, table.id),
+                )
+                .help("only the first band may leave out `from`"),
+            ),
+            (Some(to), Some(from)) if i32::from(from) > i32::from(to) + 1 => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "table `{}` gives no result for {}",
+                        table.id,
+                        if i32::from(from) == i32::from(to) + 2 {
+                            format!("a value of {}", i32::from(to) + 1)
+                        } else {
+                            format!("values {} to {}", i32::from(to) + 1, i32::from(from) - 1)
+                        }
+                    ),
+                )
+                .label(format!("{prev_at}/to"), "the band before ends here")
+                .help(format!("start this band at {}", i32::from(to) + 1)),
+            ),
+            (Some(to), Some(from)) if from <= to => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "table `{}` gives two results for {}",
+                        table.id,
+                        if from == to {
+                            format!("a value of {from}")
+                        } else {
+                            format!("values {from} to {to}")
+                        }
+                    ),
+                )
+                .label(format!("{prev_at}/to"), "the band before ends here")
+                .help(format!("start this band at {}", i32::from(to) + 1)),
+            ),
+            _ => {}
+        }
+    }
+    let last = table.bands.len() - 1;
+    if let Some(to) = table.bands[last].to {
+        out.push(
+            Finding::new(
+                format!("{base}/bands/{last}/to"),
+                format!(
+                    "table `{}` gives no result for a value above {to}",
+                    table.id
+                ),
+            )
+            .help("leave `to` out of the last band so that it runs to any higher value"),
+        );
+    }
+    out
+}
+
+/// Gaps and overlaps in the force ratios: together they must cover every ratio from 1
+/// (equal counts) up, each once.
+fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
+    let base = format!("{RULES}/force_ratios");
+    let mut out = Vec::new();
+    let Some(first) = ratios.first() else {
+        return out;
+    };
+    for (i, r) in ratios.iter().enumerate() {
+        if let Some(to) = r.to
+            && (to < r.from || (to == r.from && (r.from_exclusive || !r.to_inclusive)))
+        {
+            out.push(
+                Finding::new(
+                    format!("{base}/{i}/to"),
+                    format!(
+                        "force ratio `{}` holds no ratio: it runs from {} to {to}",
+                        r.name, r.from
+                    ),
+                )
+                .help("give the lower ratio in `from` and the higher in `to`"),
+            );
+        }
+    }
+    if first.from != 1.0 || first.from_exclusive {
+        out.push(
+            Finding::new(
+                format!("{base}/0/from"),
+                format!(
+                    "no force ratio covers equal numbers (1 to 1): the first, `{}`, starts {} {}",
+                    first.name,
+                    if first.from_exclusive { "above" } else { "at" },
+                    first.from
+                ),
+            )
+            .help("start the first ratio at `from: 1.0`"),
+        );
+    }
+    for (i, pair) in ratios.windows(2).enumerate() {
+        let (prev, next) = (&pair[0], &pair[1]);
+        let at = format!("{base}/{}/from", i + 1);
+        let Some(to) = prev.to else {
+            out.push(
+                Finding::new(
+                    format!("{base}/{}", i + 1),
+                    format!(
+                        "force ratio `{}` overlaps `{}`, which has no upper bound",
+                        next.name, prev.name
+                    ),
+                )
+                .label(format!("{base}/{i}"), "no upper bound"),
+            );
+            continue;
+        };
+        let boundary_in_prev = prev.to_inclusive;
+        let boundary_in_next = !next.from_exclusive;
+        if next.from > to || (next.from == to && !boundary_in_prev && !boundary_in_next) {
+            out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "no force ratio covers {} between `{}` and `{}`",
+                        if next.from > to {
+                            format!("ratios from {to} to {}", next.from)
+                        } else {
+                            format!("a ratio of exactly {to}")
+                        },
+                        prev.name,
+                        next.name
+                    ),
+                )
+                .label(format!("{base}/{i}/to"), "the ratio before ends here")
+                .help("make each band start where the one before ends, the boundary in exactly one of them"),
+            );
+        } else if next.from < to || (boundary_in_prev && boundary_in_next) {
+            out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "force ratios `{}` and `{}` both cover {}",
+                        prev.name,
+                        next.name,
+                        if next.from < to {
+                            format!("ratios from {} to {to}", next.from)
+                        } else {
+                            format!("a ratio of exactly {to}")
+                        }
+                    ),
+                )
+                .label(format!("{base}/{i}/to"), "the ratio before ends here")
+                .help("make each band start where the one before ends, the boundary in exactly one of them"),
+            );
+        }
+    }
+    if let Some(last) = ratios.last()
+        && let Some(to) = last.to
+    {
+        out.push(
+            Finding::new(
+                format!("{base}/{}/to", ratios.len() - 1),
+                format!("no force ratio covers ratios above {to}"),
+            )
+            .help("leave `to` out of the last ratio"),
+        );
+    }
+    out
+}
+
+/// Result bands and force ratios that leave a gap, overlap or run backwards, and ranges
+/// of men that run backwards.
+pub fn band_problems(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let mut out: Vec<Finding> = rules
+        .result_tables
+        .iter()
+        .enumerate()
+        .flat_map(|(t, table)| table_band_problems(t, table))
+        .collect();
+    out.extend(ratio_problems(&rules.force_ratios));
+    if let Some(r) = &rules.representation {
+        for (field, range) in [("mounted", r.mounted), ("foot", r.foot)] {
+            if range.min > range.max {
+                out.push(
+                    Finding::new(
+                        format!("{RULES}/representation/{field}/max"),
+                        format!(
+                            "a {field} base stands for {} to {} men: the range runs backwards",
+                            range.min, range.max
+                        ),
+                    )
+                    .help("give the fewest men in `min` and the most in `max`"),
+                );
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Sequence of play
+// ---------------------------------------------------------------------------------------
+
+/// Phases that name nobody, name the phasing player outside a player-turn, or share an
+/// id; a sequence with no phase.
+pub fn phase_problems(rules: &Rules) -> Vec<Finding> {
+    let Some(seq) = &rules.sequence else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let base = format!("{RULES}/sequence");
+    let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+    let mut any = false;
+    for (part, i, phase) in seq.phases() {
+        any = true;
+        let at = format!("{base}/{}/{i}", part.field());
+        if phase.acts.is_empty() {
+            out.push(
+                Finding::new(
+                    format!("{at}/acts"),
+                    format!("phase `{}` names nobody to act in it", phase.id),
+                )
+                .help("name `Phasing`, `NonPhasing` or `Both`"),
+            );
+        }
+        if part != TurnPart::PlayerTurn {
+            for (k, a) in phase.acts.iter().enumerate() {
+                if matches!(a, Actor::Phasing | Actor::NonPhasing) {
+                    out.push(
+                        Finding::new(
+                            format!("{at}/acts/{k}"),
+                            format!(
+                                "phase `{}` comes {} the player-turns, where there is no phasing player",
+                                phase.id,
+                                if part == TurnPart::StartOfTurn { "before" } else { "after" }
+                            ),
+                        )
+                        .help("write `Both`, or move the phase into `player_turn`"),
+                    );
+                }
+            }
+        }
+        match seen.get(phase.id.as_str()) {
+            Some(first) => out.push(
+                Finding::new(
+                    format!("{at}/id"),
+                    format!("phase id `{}` is given twice", phase.id),
+                )
+                .label(format!("{first}/id"), "first given here")
+                .help("give each phase an id of its own"),
+            ),
+            None => {
+                seen.insert(&phase.id, at);
+            }
+        }
+    }
+    if !any {
+        out.push(
+            Finding::new(base, "the sequence of play has no phase")
+                .help("list the phases in `player_turn` (and `start_of_turn` or `end_of_turn`)"),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Status ladder
+// ---------------------------------------------------------------------------------------
+
+/// The most levels any band of a table costs, and whether a band sends the unit to a
+/// level that removes it.
+fn table_reach(table: &ResultTable, ladder: Option<&StatusLadder>) -> (u8, bool) {
+    let most = table
+        .bands
+        .iter()
+        .filter_map(|b| b.result.levels_lost())
+        .max()
+        .unwrap_or(0);
+    let removes = table.bands.iter().any(|b| match &b.result {
+        BandResult::ToLevel(l) => ladder
+            .and_then(|ld| ld.levels.iter().find(|x| &x.id == l))
+            .is_some_and(|x| x.removes),
+        _ => false,
+    });
+    (most, removes)
+}
+
+/// A ladder that results skip: too few or repeated levels, losses that run past the
+/// floor with nothing beyond it, levels nothing reaches, recoveries of impossible
+/// size, and a charge stop that no result of its table can cause.
+pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let Some(ladder) = &rules.status {
+        let base = format!("{RULES}/status");
+        if ladder.levels.len() < 2 {
+            out.push(
+                Finding::new(
+                    format!("{base}/levels"),
+                    "a status ladder needs at least two levels",
+                )
+                .help("list the levels from best to worst"),
+            );
+        }
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, l) in ladder.levels.iter().enumerate() {
+            if let Some(first) = seen.get(l.id.as_str()) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/levels/{i}/id"),
+                        format!("status level `{}` is given twice", l.id),
+                    )
+                    .label(format!("{base}/levels/{first}/id"), "first given here"),
+                );
+            } else {
+                seen.insert(&l.id, i);
+            }
+        }
+        if let Some(floor) = ladder.floor_index() {
+            let floor_level = &ladder.levels[floor];
+            if ladder.beyond_floor.is_some() && floor_level.removes {
+                out.push(
+                    Finding::new(
+                        format!("{base}/beyond_floor"),
+                        format!(
+                            "levels lost beyond the floor cost {}, but the floor `{}` already removes the unit",
+                            match ladder.beyond_floor {
+                                Some(BeyondFloor::LoseBase) => "a base",
+                                None => "nothing",
+                            },
+                            floor_level.id
+                        ),
+                    )
+                    .help("set `floor` to the last level a unit keeps playing at"),
+                );
+            }
+            // Levels below the floor are reached only by name.
+            for (i, l) in ladder.levels.iter().enumerate().skip(floor + 1) {
+                let named = rules.result_tables.iter().any(|t| {
+                    t.bands
+                        .iter()
+                        .any(|b| matches!(&b.result, BandResult::ToLevel(x) if x == &l.id))
+                });
+                let by_share = l.removes && ladder.removed_at_share_lost.is_some();
+                if !named && !by_share {
+                    out.push(
+                        Finding::new(
+                            format!("{base}/levels/{i}"),
+                            format!(
+                                "status level `{}` is never reached: losses stop at the floor `{}` and no result names it",
+                                l.id, floor_level.id
+                            ),
+                        )
+                        .help("name it in a result (`ToLevel`), or give `removed_at_share_lost` if it removes the unit"),
+                    );
+                }
+            }
+            // Losses that run past the floor with nothing beyond it.
+            if ladder.beyond_floor.is_none() && !floor_level.removes {
+                for (t, table) in rules.result_tables.iter().enumerate() {
+                    for (b, band) in table.bands.iter().enumerate() {
+                        if let Some(n) = band.result.levels_lost()
+                            && usize::from(n) > floor
+                        {
+                            let variant = match band.result {
+                                BandResult::BothLoseLevels(_) => "BothLoseLevels",
+                                _ => "LoseLevels",
+                            };
+                            out.push(
+                                Finding::new(
+                                    format!("{RULES}/result_tables/{t}/bands/{b}/result/{variant}"),
+                                    format!(
+                                        "a result of {n} levels runs past the status ladder, whose floor `{}` is {floor} levels down and has nothing beyond it",
+                                        floor_level.id
+                                    ),
+                                )
+                                .help("give the ladder a `beyond_floor`, or a level that removes the unit"),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let top = ladder.levels.len().saturating_sub(1);
+        for (i, r) in ladder.recovery.iter().enumerate() {
+            if r.levels.is_empty() {
+                out.push(
+                    Finding::new(
+                        format!("{base}/recovery/{i}/levels"),
+                        format!("recovery by `{}` restores no level", r.by),
+                    )
+                    .help("give the levels one success restores (`[1, 2]`)"),
+                );
+            }
+            for (k, n) in r.levels.iter().enumerate() {
+                if *n == 0 || usize::from(*n) > top {
+                    out.push(
+                        Finding::new(
+                            format!("{base}/recovery/{i}/levels/{k}"),
+                            format!(
+                                "recovery by `{}` restores {n} levels, but the ladder has {top} levels above its worst",
+                                r.by
+                            ),
+                        )
+                        .help(format!("restore 1 to {top} levels")),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(stop) = &rules.charge_stop
+        && let Some(table) = rules.result_tables.iter().find(|t| t.id == stop.table)
+    {
+        let (most, removes) = table_reach(table, rules.status.as_ref());
+        if most < stop.levels_at_least && !removes {
+            out.push(
+                Finding::new(
+                    format!("{RULES}/charge_stop/levels_at_least"),
+                    format!(
+                        "no result of table `{}` costs {} levels (at most {most}): the charge is never stopped",
+                        table.id, stop.levels_at_least
+                    ),
+                )
+                .help(format!("stop the charge at {most} levels or fewer")),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Permissions
+// ---------------------------------------------------------------------------------------
+
+/// The permission that decides `action` for a unit of `kind` at `status` (top level:
+/// `None`), among the entries without a condition: the most specific troop name wins
+/// (id over class over `"*"`), and an entry for the status over one for any status.
+pub fn permission_for<'a>(
+    system: &'a RulesSystem,
+    kind: &str,
+    action: Action,
+    status: Option<&str>,
+) -> Option<(usize, &'a Permission)> {
+    system
+        .rules
+        .permissions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.action == action && p.condition.is_none())
+        .filter(|(_, p)| p.status.is_none() || p.status.as_deref() == status)
+        .filter_map(|(i, p)| {
+            let s = covers(system, &p.troops, &p.except, kind)?;
+            Some(((s, p.status.is_some()), i, p))
+        })
+        .max_by_key(|(key, i, _)| (*key, std::cmp::Reverse(*i)))
+        .map(|(_, i, p)| (i, p))
+}
+
+fn allowance_words(a: Allowance) -> &'static str {
+    match a {
+        Allowance::Must => "must",
+        Allowance::May => "may",
+        Allowance::Never => "may never",
+    }
+}
+
+/// Entries that contradict each other: the same troop name, action and status without
+/// a condition but different allowances; a name both covered and excepted; a troop
+/// type bound or allowed to counter-charge that may never charge.
+pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let perms = &system.rules.permissions;
+    let mut out = Vec::new();
+    for (i, p) in perms.iter().enumerate() {
+        for (k, e) in p.except.iter().enumerate() {
+            if p.troops.contains(e) {
+                out.push(
+                    Finding::new(
+                        format!("{RULES}/permissions/{i}/except/{k}"),
+                        format!("`{e}` is both covered and excepted by the same entry"),
+                    )
+                    .help(format!("remove `{e}` from `troops` or from `except`")),
+                );
+            }
+        }
+    }
+    for (j, b) in perms.iter().enumerate() {
+        if b.condition.is_some() {
+            continue;
+        }
+        for (i, a) in perms.iter().enumerate().take(j) {
+            if a.condition.is_some()
+                || a.action != b.action
+                || a.status != b.status
+                || a.allowed == b.allowed
+            {
+                continue;
+            }
+            if let Some((k, name)) = b.troops.iter().enumerate().find(|(_, t)| {
+                a.troops.contains(t) && !a.except.contains(t) && !b.except.contains(t)
+            }) {
+                out.push(
+                    Finding::new(
+                        format!("{RULES}/permissions/{j}/troops/{k}"),
+                        format!(
+                            "`{name}` {} {}, but an earlier entry says it {} {}",
+                            allowance_words(b.allowed),
+                            b.action.words(),
+                            allowance_words(a.allowed),
+                            a.action.words()
+                        ),
+                    )
+                    .label(
+                        format!("{RULES}/permissions/{i}/allowed"),
+                        "the earlier entry",
+                    )
+                    .help(
+                        "keep one of the two, or give the narrower one a `condition` or `status`",
+                    ),
+                );
+            }
+        }
+    }
+    for kind in &system.unit_kinds {
+        let Some((ci, counter)) = permission_for(system, &kind.id, Action::CounterCharge, None)
+        else {
+            continue;
+        };
+        if counter.allowed == Allowance::Never {
+            continue;
+        }
+        if let Some((chi, charge)) = permission_for(system, &kind.id, Action::Charge, None)
+            && charge.allowed == Allowance::Never
+        {
+            out.push(
+                Finding::new(
+                    format!("{RULES}/permissions/{ci}/allowed"),
+                    format!(
+                        "`{}` {} counter-charge, but may never charge",
+                        kind.id,
+                        allowance_words(counter.allowed)
+                    ),
+                )
+                .label(
+                    format!("{RULES}/permissions/{chi}/allowed"),
+                    "may never charge",
+                )
+                .help(
+                    "a counter-charge is a charge: allow the charge, or forbid the counter-charge",
+                ),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Terrain exceptions
+// ---------------------------------------------------------------------------------------
+
+/// What the terrain itself says, for the exception checks.
+struct TerrainFacts {
+    crossing_cost: bool,
+    cover: Option<bool>,
+    /// Whether it keeps out a troop name (by id or class).
+    keeps_out: Vec<String>,
+}
+
+fn terrain_facts(system: &RulesSystem, id: &str) -> Option<TerrainFacts> {
+    if let GridKind::Table { features, .. } = &system.grid
+        && let Some(f) = features.iter().find(|f| f.id == id)
+    {
+        let mut keeps_out = f.forbidden.clone();
+        if f.movement_factor.is_none() {
+            keeps_out.push("*".to_string());
+        }
+        return Some(TerrainFacts {
+            crossing_cost: f.crossing_cost.is_some(),
+            cover: Some(f.cover),
+            keeps_out,
+        });
+    }
+    let t = system.terrain.iter().find(|t| t.id == id)?;
+    let mut keeps_out = t.prohibited.clone();
+    if t.movement == muster_model::system::MoveCost::Impassable && t.allowed.is_empty() {
+        keeps_out.push("*".to_string());
+    }
+    keeps_out.retain(|k| !t.allowed.contains(k));
+    Some(TerrainFacts {
+        crossing_cost: false,
+        cover: None,
+        keeps_out,
+    })
+}
+
+/// Exceptions that contradict the terrain they name: a crossing cost waived where there
+/// is none, "only by road" for troops the terrain admits anyway, an effect for troops
+/// that may not be there at all, fire limited by cover where there is no cover.
+pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    let road_only = |terrain: &str, troop: &str| {
+        rules.terrain_exceptions.iter().any(|e| {
+            e.effect == TerrainEffect::RoadOnly
+                && e.terrain.iter().any(|t| t == terrain)
+                && e.troops.iter().any(|t| t == troop)
+        })
+    };
+    for (i, e) in rules.terrain_exceptions.iter().enumerate() {
+        let base = format!("{RULES}/terrain_exceptions/{i}");
+        for (k, id) in e.terrain.iter().enumerate() {
+            let Some(facts) = terrain_facts(system, id) else {
+                continue; // rules::unknown-name
+            };
+            let at = format!("{base}/terrain/{k}");
+            match &e.effect {
+                TerrainEffect::NoCrossingCost | TerrainEffect::WholeMove
+                    if !facts.crossing_cost =>
+                {
+                    out.push(
+                        Finding::new(
+                            at.clone(),
+                            format!("`{id}` has no crossing cost for this exception to change"),
+                        )
+                        .label(format!("{base}/effect"), "about the crossing cost")
+                        .help(format!(
+                            "give `{id}` a `crossing_cost`, or remove it from this exception"
+                        )),
+                    );
+                }
+                TerrainEffect::TargetsOnlyWithin(_) if facts.cover == Some(false) => {
+                    out.push(
+                        Finding::new(at.clone(), format!("`{id}` gives no cover, yet fire at targets there is limited as for cover"))
+                            .label(format!("{base}/effect"), "a limit for targets in cover")
+                            .help(format!("set `cover: true` on `{id}`, or remove it from this exception")),
+                    );
+                }
+                _ => {}
+            }
+            for (t, troop) in e.troops.iter().enumerate() {
+                let kept_out = facts.keeps_out.iter().any(|x| x == troop || x == "*");
+                if e.effect == TerrainEffect::RoadOnly {
+                    if !facts.keeps_out.iter().any(|x| x == troop) {
+                        out.push(
+                            Finding::new(
+                                format!("{base}/troops/{t}"),
+                                format!("`{troop}` may enter `{id}` anyway, so \"only along a road\" contradicts the terrain"),
+                            )
+                            .help(format!("add `{troop}` to the `prohibited` list of `{id}`, which this exception then relaxes")),
+                        );
+                    }
+                } else if kept_out && !road_only(id, troop) {
+                    out.push(
+                        Finding::new(
+                            format!("{base}/troops/{t}"),
+                            format!("`{troop}` may not enter `{id}` at all, so an exception for it there never applies"),
+                        )
+                        .help(format!("remove `{troop}`, or let it enter `{id}` (a `RoadOnly` exception, or the terrain's lists)")),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Morale
+// ---------------------------------------------------------------------------------------
+
+/// Triggers that contradict themselves or the troops that never test, and distances
+/// at which nothing can happen.
+pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let Some(m) = &system.rules.morale else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let never = |troop: &str| {
+        m.never_test
+            .iter()
+            .position(|n| n == troop || class_of(system, troop) == Some(n.as_str()))
+    };
+    for (i, t) in m.triggers.iter().enumerate() {
+        let base = format!("{RULES}/morale/triggers/{i}");
+        for (k, e) in t.exempt.iter().enumerate() {
+            if t.troops.contains(e) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/exempt/{k}"),
+                        format!("`{e}` both tests and is exempt on {}", t.event.words()),
+                    )
+                    .help(format!("remove `{e}` from `troops` or from `exempt`")),
+                );
+            }
+        }
+        for (k, troop) in t.troops.iter().enumerate() {
+            if let Some(n) = never(troop) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/troops/{k}"),
+                        format!("`{troop}` never tests its morale, yet this trigger makes it test on {}", t.event.words()),
+                    )
+                    .label(format!("{RULES}/morale/never_test/{n}"), "never tests")
+                    .help("remove it from one of the two"),
+                );
+            }
+        }
+        if let MoraleEvent::FriendRoutingWithin(d) | MoraleEvent::EnemyInFrontWithin(d) = &t.event
+            && *d <= 0.0
+        {
+            let variant = match t.event {
+                MoraleEvent::FriendRoutingWithin(_) => "FriendRoutingWithin",
+                _ => "EnemyInFrontWithin",
+            };
+            out.push(
+                Finding::new(
+                    format!("{base}/event/{variant}"),
+                    format!("a distance of {d} inches: the test is never triggered"),
+                )
+                .help("give the distance in inches, above 0"),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Victory, exit, rolls
+// ---------------------------------------------------------------------------------------
+
+/// Victory levels that are not in an order where "higher" means something.
+pub fn victory_order_problems(system: &RulesSystem) -> Vec<Finding> {
+    let Some(order) = system.rules.victory_order else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if system.victory_levels.is_empty() {
+        out.push(
+            Finding::new(
+                format!("{RULES}/victory_order"),
+                "a victory order, but the system has no `victory_levels` to order",
+            )
+            .help("list the victory levels, lowest first, or remove the order"),
+        );
+        return out;
+    }
+    if order == VictoryOrder::HigherSatisfiesLower {
+        for (i, pair) in system.victory_levels.windows(2).enumerate() {
+            let (lower, higher) = (&pair[0], &pair[1]);
+            let above = higher.ratio > lower.ratio
+                || (higher.ratio == lower.ratio && higher.exclusive && !lower.exclusive);
+            if !above {
+                out.push(
+                    Finding::new(
+                        format!("/victory_levels/{}/ratio", i + 1),
+                        format!(
+                            "`{}` is listed above `{}` but needs no higher a ratio ({} against {}), so a higher level cannot be told from a lower",
+                            higher.name, lower.name, higher.ratio, lower.ratio
+                        ),
+                    )
+                    .label(format!("/victory_levels/{i}/ratio"), "the level below")
+                    .help("list the levels lowest first, each needing a higher ratio than the one before"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The movement allowances printed for the system's unit kinds.
+fn movements(system: &RulesSystem) -> Vec<f64> {
+    system
+        .unit_kinds
+        .iter()
+        .filter_map(|k| match &k.stats {
+            Some(KindStats::Counter { movement, .. })
+            | Some(KindStats::Leader { movement, .. })
+            | Some(KindStats::Figure { movement, .. }) => Some(*movement),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An exit cost no unit can pay.
+pub fn exit_problems(system: &RulesSystem) -> Vec<Finding> {
+    let Some(exit) = &system.rules.exit else {
+        return Vec::new();
+    };
+    let moves = movements(system);
+    let Some(most) = moves.iter().copied().reduce(f64::max) else {
+        return Vec::new();
+    };
+    if exit.cost > most {
+        return vec![
+            Finding::new(
+                format!("{RULES}/exit/cost"),
+                format!("leaving costs {} movement points, more than any unit kind has (at most {most}): no unit can ever leave", exit.cost),
+            )
+            .help("give the movement points a unit must still have to leave"),
+        ];
+    }
+    Vec::new()
+}
+
+/// Rolls that cannot come up.
+pub fn impossible_rolls(rules: &Rules) -> Vec<Finding> {
+    let Some(l) = &rules.leader_loss else {
+        return Vec::new();
+    };
+    let base = format!("{RULES}/leader_loss");
+    let mut out = Vec::new();
+    match (l.escape_only_from, l.escape_roll) {
+        (Some(_), None) => out.push(
+            Finding::new(
+                format!("{base}/escape_only_from"),
+                "an escape threshold without the roll that escapes",
+            )
+            .help("give `escape_roll`"),
+        ),
+        (None, Some(_)) => out.push(
+            Finding::new(
+                format!("{base}/escape_roll"),
+                "an escape roll without the number of levels from which it applies",
+            )
+            .help("give `escape_only_from`"),
+        ),
+        _ => {}
+    }
+    if let Some(r) = l.escape_roll
+        && (r == 0 || r > l.die)
+    {
+        out.push(
+            Finding::new(
+                format!("{base}/escape_roll"),
+                format!("a roll of {r} never comes up on a {}-sided die", l.die),
+            )
+            .label(format!("{base}/die"), "the die")
+            .help(format!("give a roll from 1 to {}", l.die)),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Words and scenario figures
+// ---------------------------------------------------------------------------------------
+
+fn range_words(band: &ResultBand) -> String {
+    match (band.from, band.to) {
+        (None, None) => "any".to_string(),
+        (None, Some(t)) => format!("{t} or less"),
+        (Some(f), None) => format!("{f}+"),
+        (Some(f), Some(t)) if f == t => f.to_string(),
+        (Some(f), Some(t)) => format!("{f}-{t}"),
+    }
+}
+
+fn level_name<'a>(ladder: Option<&'a StatusLadder>, id: &'a str) -> &'a str {
+    ladder
+        .and_then(|l| l.levels.iter().find(|x| x.id == id))
+        .map_or(id, |x| x.name.as_str())
+}
+
+fn result_words(r: &BandResult, ladder: Option<&StatusLadder>) -> String {
+    let levels = |n: u8| {
+        if n == 1 {
+            "1 level".to_string()
+        } else {
+            format!("{n} levels")
+        }
+    };
+    match r {
+        BandResult::NoEffect => "no effect".to_string(),
+        BandResult::LoseLevels(n) => levels(*n),
+        BandResult::BothLoseLevels(n) => format!("both lose {}", levels(*n)),
+        BandResult::ToLevel(l) => level_name(ladder, l).to_lowercase(),
+        BandResult::Code(c) => format!("`{c}`"),
+    }
+}
+
+/// A result table in words: `fire (difference): 0 or less no effect; 1-3 1 level; ...`.
+pub fn table_words(table: &ResultTable, ladder: Option<&StatusLadder>) -> String {
+    format!(
+        "{} (by {}): {}",
+        table.name,
+        match table.by {
+            ResultIndex::Difference => "difference",
+            ResultIndex::Margin => "margin",
+        },
+        table
+            .bands
+            .iter()
+            .map(|b| format!("{} {}", range_words(b), result_words(&b.result, ladder)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
+}
+
+/// The status ladder in words.
+pub fn ladder_words(ladder: &StatusLadder) -> String {
+    let mut text = ladder
+        .levels
+        .iter()
+        .map(|l| l.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" > ");
+    if let (Some(f), Some(BeyondFloor::LoseBase)) = (&ladder.floor, ladder.beyond_floor) {
+        text += &format!(
+            "; each level lost at {} costs a base",
+            level_name(Some(ladder), f)
+        );
+    }
+    if let Some(share) = ladder.removed_at_share_lost {
+        text += &format!(
+            "; removed at {}% of its bases lost",
+            (share * 100.0).round()
+        );
+    }
+    for r in &ladder.recovery {
+        text += &format!(
+            "; {} restores {}",
+            r.by,
+            r.levels
+                .iter()
+                .map(|n| format!("+{n}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
+    }
+    text
+}
+
+/// The sequence of play in words.
+pub fn sequence_words(rules: &Rules) -> Option<String> {
+    let seq = rules.sequence.as_ref()?;
+    let phases = |list: &[muster_model::rules::Phase]| {
+        list.iter()
+            .map(|p| {
+                let who = p
+                    .acts
+                    .iter()
+                    .map(|a| match a {
+                        Actor::Phasing => "phasing",
+                        Actor::NonPhasing => "non-phasing",
+                        Actor::Both => "both",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("{} ({who})", p.name)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !seq.start_of_turn.is_empty() {
+        parts.push(phases(&seq.start_of_turn));
+    }
+    if !seq.player_turn.is_empty() {
+        parts.push(format!("each player-turn: {}", phases(&seq.player_turn)));
+    }
+    if !seq.end_of_turn.is_empty() {
+        parts.push(format!("then {}", phases(&seq.end_of_turn)));
+    }
+    Some(parts.join("; "))
+}
+
+/// For `action`, the troop kinds present in a scenario by allowance, from the
+/// permissions without a condition (kinds no entry covers are left out).
+pub fn allowances_among<'a>(
+    system: &RulesSystem,
+    kinds: &[&'a str],
+    action: Action,
+) -> Vec<(Allowance, Vec<&'a str>)> {
+    let mut out: Vec<(Allowance, Vec<&str>)> = Vec::new();
+    for allowance in [Allowance::Must, Allowance::May, Allowance::Never] {
+        let list: Vec<&str> = kinds
+            .iter()
+            .copied()
+            .filter(|k| {
+                permission_for(system, k, action, None).is_some_and(|(_, p)| p.allowed == allowance)
+            })
+            .collect();
+        if !list.is_empty() {
+            out.push((allowance, list));
+        }
+    }
+    out
+}
+
+/// How a side moves under leaders' movement control when it has no leader at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnledSide {
+    pub side: usize,
+    /// Unit kinds that begin every movement phase out of control: they move at the
+    /// reduced rate all game.
+    pub reduced: Vec<String>,
+    /// Unit kinds exempt by the scenario's leadership note.
+    pub exempt: Vec<String>,
+    pub factor: f64,
+    /// The leadership note that exempts (`Mt. Ex.`), if the side has it.
+    pub note: Option<String>,
+}
+
+/// The sides of a zoned scenario that have no leader, under the system's leader
+/// control: which kinds move at the reduced rate all game (PRESTAGS 10.23; El Mansura's
+/// Arabs, `Mt. Ex.` and no leader, move their foot at half rate).
+pub fn unled_sides(cx: &ScenarioCx) -> Vec<UnledSide> {
+    let Some(system) = cx.system else {
+        return Vec::new();
+    };
+    let Some(control) = &system.rules.leader_control else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for side in cx.zoned_sides() {
+        let kinds: Vec<&str> = side.forces.units.iter().map(|u| u.kind.as_str()).collect();
+        let has_leader = kinds.iter().any(|k| {
+            cx.unit_kind(k)
+                .is_some_and(|u| u.role == UnitRole::Commander)
+        });
+        if has_leader {
+            continue;
+        }
+        let exemption = control
+            .exemption
+            .as_ref()
+            .filter(|e| side.forces.leadership.as_deref() == Some(e.note.as_str()));
+        let (exempt, reduced): (Vec<&str>, Vec<&str>) = kinds
+            .iter()
+            .partition(|k| exemption.is_some_and(|e| covers(system, &e.troops, &[], k).is_some()));
+        out.push(UnledSide {
+            side: side.index,
+            reduced: reduced.into_iter().map(str::to_string).collect(),
+            exempt: exempt.into_iter().map(str::to_string).collect(),
+            factor: control.beyond_radius_factor,
+            note: exemption.map(|e| e.note.clone()),
+        });
+    }
+    out
+}
+
+/// The men a table side's units of bases stand for, fewest to most (leaders and
+/// transport not counted), by the system's representation.
+pub fn men_represented(cx: &ScenarioCx, index: usize) -> Option<(u32, u32)> {
+    let system = cx.system?;
+    let r = system.rules.representation.as_ref()?;
+    let Forces::Table(forces) = &cx.scenario.sides.get(index)?.forces else {
+        return None;
+    };
+    if forces.units.is_empty() {
+        return None;
+    }
+    let (mut min, mut max) = (0u32, 0u32);
+    for u in &forces.units {
+        let Some(kind) = cx.unit_kind(&u.troop) else {
+            continue;
+        };
+        if kind.role != UnitRole::Combat {
+            continue;
+        }
+        let range = if kind.mounted { r.mounted } else { r.foot };
+        min = min.saturating_add(range.min.saturating_mul(u32::from(u.bases)));
+        max = max.saturating_add(range.max.saturating_mul(u32::from(u.bases)));
+    }
+    Some((min, max))
+}
