@@ -205,6 +205,125 @@ fn stress_project(root: &Path, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Content-Length framing of one JSON-RPC message.
+fn lsp_send(stdin: &mut impl std::io::Write, message: &serde_json::Value) -> Result<(), String> {
+    let body = message.to_string();
+    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len())
+        .and_then(|()| stdin.flush())
+        .map_err(|e| format!("writing to muster lsp: {e}"))
+}
+
+fn lsp_read(stdout: &mut impl std::io::BufRead) -> Result<serde_json::Value, String> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+            return Err("muster lsp closed its output".to_string());
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length.ok_or("a message without Content-Length")?];
+    stdout.read_exact(&mut body).map_err(|e| e.to_string())?;
+    serde_json::from_slice(&body).map_err(|e| e.to_string())
+}
+
+/// `muster lsp` (the release binary) with jengland open: the time from sending each
+/// `didChange` (the whole text, alternately edited and restored) to receiving the
+/// `publishDiagnostics` of that version, in ms, median of `changes`.
+fn lsp_round_trip(muster: &Path, root: &Path, changes: usize) -> Result<f64, String> {
+    use serde_json::json;
+    use std::io::BufReader;
+    let path = root.join("scenarios/lrf/jengland.scenario.ron");
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let edited = text.replacen("name: \"Jengland\"", "name: \"Jengland (edited)\"", 1);
+    let mut uri = String::from("file://");
+    for b in path.to_string_lossy().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    let mut child = Command::new(muster)
+        .arg("lsp")
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", muster.display()))?;
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("muster lsp has no pipes".to_string());
+    };
+    let mut stdout = BufReader::new(stdout);
+    let published = |m: &serde_json::Value, version: usize| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri.as_str()
+            && m["params"]["version"] == version
+    };
+    let root_uri = uri.replace("/scenarios/lrf/jengland.scenario.ron", "");
+    lsp_send(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"processId": null, "rootUri": root_uri, "capabilities": {}}}),
+    )?;
+    while lsp_read(&mut stdout)?.get("id") != Some(&json!(1)) {}
+    lsp_send(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    )?;
+    lsp_send(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
+            {"uri": uri, "languageId": "ron", "version": 1, "text": text}}}),
+    )?;
+    while !published(&lsp_read(&mut stdout)?, 1) {}
+    let mut times = Vec::with_capacity(changes);
+    for k in 0..changes {
+        let version = k + 2;
+        let body = if k % 2 == 0 { &edited } else { &text };
+        let start = Instant::now();
+        lsp_send(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"text": body}]}}),
+        )?;
+        loop {
+            let m = lsp_read(&mut stdout)?;
+            if published(&m, version) {
+                if m["params"]["diagnostics"]
+                    .as_array()
+                    .is_none_or(|d| !d.is_empty())
+                {
+                    return Err(format!("jengland has diagnostics in muster lsp: {m}"));
+                }
+                break;
+            }
+        }
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    lsp_send(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+    )?;
+    while lsp_read(&mut stdout)?.get("id") != Some(&json!(2)) {}
+    lsp_send(&mut stdin, &json!({"jsonrpc": "2.0", "method": "exit"}))?;
+    drop(stdin);
+    let status = child.wait().map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("muster lsp exited with {status}"));
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
 pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), String> {
     let release = root.join("target/release");
     let (muster, xtask) = (release.join("muster"), release.join("xtask"));
@@ -256,6 +375,8 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
         "scenarios/lrf/jengland.scenario.ron",
     ];
     let m_one = median_of(runs.max(5), || measure(&xtask, root, &one))?;
+    const LSP_CHANGES: usize = 25;
+    let lsp_ms = lsp_round_trip(&muster, root, LSP_CHANGES)?;
     // Drawing the PRESTAGS mapsheet (36 x 56) with Hastings' sample deployment: the
     // whole command (load, validate, draw, write), and the drawing alone in this process.
     const DRAWN: &str = "scenarios/prestags/5-7-hastings.scenario.ron";
@@ -339,6 +460,9 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
         m_json.wall_ms / json_floor
     );
     row("one file: jengland in the bundled project", &m_one, None);
+    println!(
+        "| lsp: didChange to publishDiagnostics (median of {LSP_CHANGES}) | {lsp_ms:.1} | | | target 20 ms |"
+    );
     row(
         "`muster render` Hastings (36x56 mapsheet, sample deployment), whole command",
         &m_render,

@@ -330,8 +330,11 @@ impl Harness {
                 if std::fs::write(&self.scratch, bytes).is_err() {
                     return Ok(());
                 }
-                let drawn =
-                    db.with_leaves(std::slice::from_ref(&self.scratch), &display, |db, at| {
+                let drawn = db.with_leaves(
+                    std::slice::from_ref(&self.scratch),
+                    &display,
+                    &muster_check::project::Overlay::new(),
+                    |db, at| {
                         let config = muster_check::Config::default();
                         let diagnostics = muster_check::validate(db, at, &config);
                         spans_inside(&diagnostics)?;
@@ -348,7 +351,8 @@ impl Harness {
                             }
                         }
                         Ok(())
-                    });
+                    },
+                );
                 let _ = std::fs::remove_file(&self.scratch);
                 drawn
             }

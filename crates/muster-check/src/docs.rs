@@ -33,3 +33,38 @@ pub fn checks_markdown() -> String {
     }
     out
 }
+
+/// A hook's page, as `muster explain HOOK` prints it: what it declares, its systems,
+/// an example, its parameters in words and what they name, then the JSON Schema of its
+/// parameters. (The language server shows it on hover.)
+pub fn hook_page(hook: &crate::hooks::RegisteredHook) -> String {
+    let mut out = format!(
+        "# hook `{}`\n\n{}.\n\nsystem: {}\n\nexample (in a scenario's `special_rules`):\n```ron\n{},\n```\n\n",
+        hook.id,
+        hook.summary,
+        hook.systems.join(", "),
+        hook.example
+    );
+    let params = hook.parameters_in_words();
+    if params.is_empty() {
+        out.push_str("parameters: none\n\n");
+    } else {
+        out.push_str("parameters:\n");
+        for p in params {
+            out.push_str(&format!("  - {p}\n"));
+        }
+        out.push('\n');
+    }
+    let refs = hook.references_in_words();
+    if !refs.is_empty() {
+        out.push_str("checked references:\n");
+        for r in refs {
+            out.push_str(&format!("  - {r}\n"));
+        }
+        out.push('\n');
+    }
+    out.push_str("parameters (JSON Schema):\n");
+    out.push_str(&serde_json::to_string_pretty(&hook.schema()).unwrap_or_default());
+    out.push('\n');
+    out
+}

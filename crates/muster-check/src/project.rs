@@ -13,7 +13,7 @@ use muster_model::table::TableTerrain;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
-use crate::load::{Document, Loaded, load_path};
+use crate::load::{Document, Loaded, load_overlay, load_path};
 
 /// The folders of a project that hold data files.
 pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
@@ -131,6 +131,11 @@ pub fn is_path_reference(reference: &str) -> bool {
         || reference.ends_with(".json")
 }
 
+/// Texts that replace what is on disk, by normalised path ([`normalize`]): an editor's
+/// unsaved buffers. A path in the overlay is read from there, never from disk, and
+/// need not exist on disk.
+pub type Overlay = HashMap<PathBuf, String>;
+
 impl Db {
     /// Loads `files` (in parallel), then any file they reference by path inside the root,
     /// then compiles every map whose system resolves.
@@ -145,6 +150,18 @@ impl Db {
         files: &[PathBuf],
         display: &(dyn Fn(&Path) -> String + Sync),
         cache: Option<&ParseCache>,
+    ) -> Db {
+        Self::load_with(root, files, display, cache, &Overlay::new())
+    }
+
+    /// `load_cached`, with the texts of `overlay` in place of the files on disk (the
+    /// language server's open buffers). Overlaid files bypass the cache.
+    pub fn load_with(
+        root: &Path,
+        files: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        cache: Option<&ParseCache>,
+        overlay: &Overlay,
     ) -> Db {
         let root = normalize(root);
         let mut db = Db {
@@ -162,7 +179,7 @@ impl Db {
             modified: Mutex::new(HashMap::new()),
             leaf_ids: None,
         };
-        db.add_files(files, display, cache);
+        db.add_files(files, display, cache, overlay);
         db.compile_from(0);
         db
     }
@@ -173,6 +190,7 @@ impl Db {
         files: &[PathBuf],
         display: &(dyn Fn(&Path) -> String + Sync),
         cache: Option<&ParseCache>,
+        overlay: &Overlay,
     ) {
         let mut pending: Vec<PathBuf> = files.iter().map(|p| normalize(p)).collect();
         while !pending.is_empty() {
@@ -183,6 +201,9 @@ impl Db {
                 .par_iter()
                 .map(|p| match self.escapes(p) {
                     Some(target) => (Arc::new(escaping_file(p, &display(p), &target)), true),
+                    None if let Some(text) = overlay.get(p) => {
+                        (Arc::new(load_overlay(p, &display(p), text)), false)
+                    }
                     None => match cache {
                         Some(cache) => (cache.get_or_load(p, display), false),
                         None => (Arc::new(load_path(p, &display(p))), false),
@@ -199,7 +220,9 @@ impl Db {
                 for (reference, _) in references_of(&l) {
                     if is_path_reference(&reference) {
                         let target = normalize(&l.file.dir().join(&reference));
-                        if target.starts_with(&self.root) && target.is_file() {
+                        if target.starts_with(&self.root)
+                            && (target.is_file() || overlay.contains_key(&target))
+                        {
                             pending.push(target);
                         }
                     }
@@ -291,21 +314,24 @@ impl Db {
         display: &(dyn Fn(&Path) -> String + Sync),
         config: &crate::Config,
     ) -> (usize, Vec<crate::Diagnostic>) {
-        self.with_leaves(paths, display, |db, targets| {
+        self.with_leaves(paths, display, &Overlay::new(), |db, targets| {
             (targets.len(), crate::validate(db, targets, config))
         })
     }
 
-    /// Loads scenario files as leaves on top of this project, hands the project and
-    /// their indexes to `f`, and drops them again.
+    /// Loads scenario files as leaves on top of this project (with the texts of
+    /// `overlay` in place of the disk's), hands the project and their indexes to `f`,
+    /// and drops them again. Nothing refers to a scenario, so the project is the same
+    /// after.
     pub fn with_leaves<R>(
         &mut self,
         paths: &[PathBuf],
         display: &(dyn Fn(&Path) -> String + Sync),
+        overlay: &Overlay,
         f: impl FnOnce(&Db, &[usize]) -> R,
     ) -> R {
         let from = self.files.len();
-        self.add_files(paths, display, None);
+        self.add_files(paths, display, None, overlay);
         self.compile_from(from);
         let targets: Vec<usize> = paths.iter().filter_map(|p| self.index_of(p)).collect();
         let out = f(self, &targets);
@@ -609,6 +635,40 @@ mod tests {
         assert!(!Arc::ptr_eq(&first, &second));
         assert!(second.file.text.contains("abc"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn overlay_texts_replace_the_disk_and_need_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let on_disk = dir.path().join("a.system.ron");
+        std::fs::write(&on_disk, "System(id: \"disk\")").unwrap();
+        let unsaved = normalize(&dir.path().join("b.map.ron"));
+        let mut overlay = Overlay::new();
+        overlay.insert(normalize(&on_disk), "System(id: \"buffer\")".to_string());
+        overlay.insert(unsaved.clone(), "Map(id: \"m\")".to_string());
+        let name = |p: &Path| p.display().to_string();
+        let db = Db::load_with(
+            dir.path(),
+            &[on_disk.clone(), unsaved.clone()],
+            &name,
+            None,
+            &overlay,
+        );
+        let a = db.index_of(&on_disk).unwrap();
+        assert!(db.files[a].file.text.contains("buffer"));
+        assert!(db.index_of(&unsaved).is_some());
+        // Leaves come and go; the project is the same after.
+        let mut db = db;
+        let leaf = normalize(&dir.path().join("s.scenario.ron"));
+        overlay.insert(leaf.clone(), "Scenario(id: \"s\")".to_string());
+        let before = db.files.len();
+        let seen = db.with_leaves(std::slice::from_ref(&leaf), &name, &overlay, |db, ix| {
+            ix.iter()
+                .map(|&i| db.files[i].file.text.clone())
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(seen, vec!["Scenario(id: \"s\")".to_string()]);
+        assert_eq!(db.files.len(), before);
     }
 
     #[test]

@@ -104,6 +104,8 @@ pub enum Command {
     },
     /// List every check with its code, severity and summary.
     Checks,
+    /// Run the language server on standard input and output, for editors.
+    Lsp,
     /// What the project holds: systems, armies, counters, maps, hooks, terrain, a map's
     /// edges. Works from any folder inside the project.
     List {

@@ -81,6 +81,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Lsp => muster_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
@@ -416,36 +417,8 @@ fn explain(code: &str) -> Result<ExitCode, String> {
 /// A hook's page: what it declares, its systems, an example, its parameters in words
 /// and what they name, then the JSON Schema.
 fn explain_hook(hook: &hooks::RegisteredHook) -> Result<(), String> {
-    outln!(
-        "# hook `{}`\n\n{}.\n\nsystem: {}\n\nexample (in a scenario's `special_rules`):\n```ron\n{},\n```\n",
-        hook.id,
-        hook.summary,
-        hook.systems.join(", "),
-        hook.example
-    );
-    let params = hook.parameters_in_words();
-    if params.is_empty() {
-        outln!("parameters: none\n");
-    } else {
-        outln!("parameters:");
-        for p in params {
-            outln!("  - {p}");
-        }
-        outln!();
-    }
-    let refs = hook.references_in_words();
-    if !refs.is_empty() {
-        outln!("checked references:");
-        for r in refs {
-            outln!("  - {r}");
-        }
-        outln!();
-    }
-    outln!("parameters (JSON Schema):");
-    outln!(
-        "{}",
-        serde_json::to_string_pretty(&hook.schema()).map_err(|e| e.to_string())?
-    );
+    // The same page the language server shows on hover.
+    out!("{}", muster_check::docs::hook_page(hook));
     Ok(())
 }
 

@@ -153,6 +153,19 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
     }
 }
 
+/// Parses the text of an editor's buffer as the file at `path` (the language server's
+/// overlay), with the same size limit as a file read from disk.
+pub fn load_overlay(path: &Path, name: &str, text: &str) -> Loaded {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
+        let mut sink = Sink::new(&loaded.file);
+        sink.push(too_large(format!("the buffer is {} bytes", text.len())));
+        loaded.diagnostics = sink.finish();
+        return loaded;
+    }
+    load_text(SourceFile::new(path, name, text.to_string()))
+}
+
 /// The bytes of `path`, or `None` when it yields more than `limit` bytes (at most
 /// `limit + 1` are ever read).
 fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {

@@ -1,0 +1,328 @@
+//! What the server knows: the open buffers, and per project root the systems, counter
+//! sheets and maps loaded once (`base`, with every open buffer in place of its file)
+//! on top of which scenarios are loaded as leaves, checked and dropped, as
+//! `muster validate` does.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use lsp_types::Uri;
+use muster_check::project::{self, Db, Overlay, ParseCache};
+use muster_check::{Config, Diagnostic, config};
+
+/// An open buffer.
+pub struct Doc {
+    pub uri: Uri,
+    /// Normalised path.
+    pub path: PathBuf,
+    pub text: String,
+    pub version: i32,
+}
+
+/// The stamp of one file: what tells that it changed on disk.
+type Stamp = (PathBuf, Option<SystemTime>, u64);
+
+/// One project: its root, its settings and the non-scenario files loaded once.
+pub struct Project {
+    pub config: Config,
+    pub base: Db,
+    cache: ParseCache,
+    /// The project's files on disk (and `muster.toml`) when `base` was loaded.
+    stamps: Vec<Stamp>,
+    /// The texts of the open non-scenario buffers `base` was loaded with.
+    base_texts: HashMap<PathBuf, String>,
+    /// Scenario ids on disk: path -> id.
+    disk_ids: HashMap<PathBuf, String>,
+    /// Scenario ids of the open buffers at the last round.
+    open_ids: HashMap<PathBuf, String>,
+}
+
+/// The nearest folder upwards from `file` holding `muster.toml`, `scenarios/` or
+/// `maps/` (the rule of `muster validate`), else the file's folder.
+pub fn project_root(file: &Path) -> PathBuf {
+    let start = file.parent().unwrap_or(Path::new("/"));
+    start
+        .ancestors()
+        .find(|dir| {
+            dir.join(config::CONFIG_FILE).is_file()
+                || project::DATA_DIRS.iter().any(|d| dir.join(d).is_dir())
+        })
+        .unwrap_or(start)
+        .to_path_buf()
+}
+
+/// Whether a file is a scenario by its name: a leaf nothing refers to.
+pub fn is_leaf(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".scenario.ron") || n.ends_with(".scenario.json"))
+}
+
+/// Whether the server handles a file: the four kinds, in RON or JSON.
+pub fn is_served(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    ["system", "counters", "map", "scenario"]
+        .iter()
+        .any(|kind| {
+            name.ends_with(&format!(".{kind}.ron")) || name.ends_with(&format!(".{kind}.json"))
+        })
+}
+
+/// How diagnostics and messages name a file: relative to the project root.
+pub fn display(root: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
+    move |p: &Path| {
+        p.strip_prefix(root)
+            .map_or_else(|_| p.display().to_string(), |r| r.display().to_string())
+    }
+}
+
+fn stamps(root: &Path) -> Vec<Stamp> {
+    let mut files = project::project_files(root);
+    files.push(root.join(config::CONFIG_FILE));
+    files
+        .into_iter()
+        .map(|p| {
+            let meta = std::fs::metadata(&p).ok();
+            let modified = meta.as_ref().and_then(|m| m.modified().ok());
+            let len = meta.map_or(0, |m| m.len());
+            (p, modified, len)
+        })
+        .collect()
+}
+
+/// A scenario's id, read by lexing its text.
+fn scenario_id(path: &Path, text: &str) -> Option<String> {
+    let dialect = muster_syntax::Dialect::from_file_name(&path.to_string_lossy());
+    muster_syntax::top_level_string(text, dialect, "id")
+}
+
+/// What a round publishes: per open buffer, its diagnostics.
+pub struct Published {
+    pub uri: Uri,
+    pub version: i32,
+    pub path: PathBuf,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Free hexes next to each over-stacked hex of the file, by the diagnostic's span.
+    pub free_hexes: HashMap<std::ops::Range<usize>, Vec<(String, String)>>,
+}
+
+/// The open buffers and the projects they belong to.
+#[derive(Default)]
+pub struct Workspace {
+    pub docs: HashMap<PathBuf, Doc>,
+    pub projects: HashMap<PathBuf, Project>,
+    /// Buffers changed since the last round.
+    pub dirty: BTreeSet<PathBuf>,
+}
+
+impl Workspace {
+    /// The overlay of every open buffer.
+    pub fn overlay(&self) -> Overlay {
+        self.docs
+            .iter()
+            .map(|(p, d)| (p.clone(), d.text.clone()))
+            .collect()
+    }
+
+    fn open_in(&self, root: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .docs
+            .keys()
+            .filter(|p| project_root(p) == root)
+            .cloned()
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// The project of `root`, loaded or reloaded when a file changed on disk or an open
+    /// non-scenario buffer changed. `true` when it was (re)loaded.
+    fn refresh(&mut self, root: &Path) -> bool {
+        let now = stamps(root);
+        let open_texts: HashMap<PathBuf, String> = self
+            .open_in(root)
+            .into_iter()
+            .filter(|p| !is_leaf(p))
+            .filter_map(|p| self.docs.get(&p).map(|d| (p, d.text.clone())))
+            .collect();
+        if let Some(p) = self.projects.get(root)
+            && p.stamps == now
+            && p.base_texts == open_texts
+        {
+            return false;
+        }
+        let name = display(root);
+        let config = config::load(root, &name);
+        let all = project::project_files(root);
+        let (leaves, mut files): (Vec<PathBuf>, Vec<PathBuf>) =
+            all.into_iter().partition(|p| is_leaf(p));
+        files.extend(open_texts.keys().cloned());
+        let cache = self
+            .projects
+            .remove(root)
+            .map(|p| p.cache)
+            .unwrap_or_default();
+        let overlay = self.overlay();
+        let base = Db::load_with(root, &files, &name, Some(&cache), &overlay);
+        cache.retain(&files);
+        let disk_ids = leaves
+            .iter()
+            .filter_map(|p| {
+                let text = std::fs::read_to_string(p).ok()?;
+                Some((project::normalize(p), scenario_id(p, &text)?))
+            })
+            .collect();
+        self.projects.insert(
+            root.to_path_buf(),
+            Project {
+                config,
+                base,
+                cache,
+                stamps: now,
+                base_texts: open_texts,
+                disk_ids,
+                open_ids: HashMap::new(),
+            },
+        );
+        true
+    }
+
+    /// Makes the scenario ids of the project (disk, with open buffers in place) known
+    /// to its `base`, for `references::duplicate-id`. `true` when an open scenario's id
+    /// changed since the last round.
+    fn set_ids(&mut self, root: &Path) -> bool {
+        let open: HashMap<PathBuf, String> = self
+            .open_in(root)
+            .into_iter()
+            .filter(|p| is_leaf(p))
+            .filter_map(|p| {
+                let id = scenario_id(&p, &self.docs.get(&p)?.text)?;
+                Some((p, id))
+            })
+            .collect();
+        let Some(project) = self.projects.get_mut(root) else {
+            return false;
+        };
+        let mut by_id: HashMap<String, Vec<String>> = HashMap::new();
+        let name = display(root);
+        let mut paths: BTreeSet<&PathBuf> = project.disk_ids.keys().collect();
+        paths.extend(open.keys());
+        for p in paths {
+            if let Some(id) = open.get(p).or_else(|| project.disk_ids.get(p)) {
+                by_id.entry(id.clone()).or_default().push(name(p));
+            }
+        }
+        by_id.retain(|_, names| names.len() > 1);
+        project.base.set_leaf_ids(by_id);
+        let changed = project.open_ids != open;
+        project.open_ids = open;
+        changed
+    }
+
+    /// Re-checks the buffers changed since the last round and the open buffers that
+    /// depend on them (every open buffer of a project whose other files changed).
+    pub fn round(&mut self) -> Vec<Published> {
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut roots: Vec<PathBuf> = dirty.iter().map(|p| project_root(p)).collect();
+        // Files saved or changed by other programs: any project with open buffers.
+        roots.extend(self.docs.keys().map(|p| project_root(p)));
+        roots.sort();
+        roots.dedup();
+        let mut out = Vec::new();
+        for root in roots {
+            let reloaded = self.refresh(&root);
+            let ids_changed = self.set_ids(&root);
+            let open = self.open_in(&root);
+            let changed: BTreeSet<PathBuf> =
+                dirty.iter().filter(|p| open.contains(p)).cloned().collect();
+            if changed.is_empty() && !reloaded && !ids_changed {
+                continue;
+            }
+            let leaves: Vec<PathBuf> = open
+                .iter()
+                .filter(|p| is_leaf(p) && (reloaded || ids_changed || changed.contains(*p)))
+                .cloned()
+                .collect();
+            let overlay = self.overlay();
+            let Some(project) = self.projects.get_mut(&root) else {
+                continue;
+            };
+            let config = &project.config;
+            let name = display(&root);
+            let docs = &self.docs;
+            let published = project.base.with_leaves(&leaves, &name, &overlay, |db, _| {
+                let graph = muster_check::watch::DepGraph::from_db(db);
+                let mut targets = changed.clone();
+                targets.extend(graph.dependents(&changed));
+                if reloaded || ids_changed {
+                    targets.extend(open.iter().cloned());
+                }
+                targets
+                    .iter()
+                    .filter_map(|p| {
+                        let doc = docs.get(p)?;
+                        let index = db.index_of(p)?;
+                        let diagnostics = muster_check::validate(db, &[index], config);
+                        let free_hexes = crate::actions::free_hexes(db, index, &diagnostics);
+                        Some(Published {
+                            uri: doc.uri.clone(),
+                            version: doc.version,
+                            path: p.clone(),
+                            diagnostics,
+                            free_hexes,
+                        })
+                    })
+                    .collect::<Vec<_>>()
+            });
+            out.extend(published);
+        }
+        out
+    }
+
+    /// Runs `f` on the project of an open buffer with the buffer loaded (a scenario as a
+    /// leaf), and the buffer's index in it.
+    pub fn analyse<R>(&mut self, path: &Path, f: impl FnOnce(&Db, Option<usize>) -> R) -> R {
+        let root = project_root(path);
+        self.refresh(&root);
+        self.set_ids(&root);
+        let overlay = self.overlay();
+        let Some(project) = self.projects.get_mut(&root) else {
+            unreachable!("refresh loads the project")
+        };
+        let name = display(&root);
+        if is_leaf(path) {
+            project
+                .base
+                .with_leaves(&[path.to_path_buf()], &name, &overlay, |db, ix| {
+                    f(db, ix.first().copied())
+                })
+        } else {
+            let index = project.base.index_of(path);
+            f(&project.base, index)
+        }
+    }
+
+    /// Every scenario of the project of `path` (disk and open buffers), loaded as leaves.
+    pub fn with_all_scenarios<R>(&mut self, path: &Path, f: impl FnOnce(&Db, &[usize]) -> R) -> R {
+        let root = project_root(path);
+        self.refresh(&root);
+        self.set_ids(&root);
+        let overlay = self.overlay();
+        let mut leaves: Vec<PathBuf> = project::project_files(&root)
+            .into_iter()
+            .filter(|p| is_leaf(p))
+            .map(|p| project::normalize(&p))
+            .collect();
+        leaves.extend(self.open_in(&root).into_iter().filter(|p| is_leaf(p)));
+        leaves.sort();
+        leaves.dedup();
+        let Some(project) = self.projects.get_mut(&root) else {
+            unreachable!("refresh loads the project")
+        };
+        let name = display(&root);
+        project.base.with_leaves(&leaves, &name, &overlay, f)
+    }
+}

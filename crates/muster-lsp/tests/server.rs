@@ -1,0 +1,368 @@
+//! The server's features through `Server::handle`, message by message, on a temporary
+//! copy of the bundled project (no transport: the CLI's `tests/lsp.rs` drives the real
+//! binary over stdio).
+
+use std::path::{Path, PathBuf};
+
+use lsp_server::{Message, Notification, Request, RequestId};
+use muster_lsp::Server;
+use serde_json::{Value, json};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+struct Session {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    server: Server,
+    next: i32,
+}
+
+impl Session {
+    fn new() -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for sub in ["scenarios", "maps"] {
+            copy_dir(&repo.join(sub), &dir.path().join(sub));
+        }
+        let root = dir.path().canonicalize().unwrap();
+        Session {
+            _dir: dir,
+            root,
+            server: Server::default(),
+            next: 1,
+        }
+    }
+
+    fn uri(&self, rel: &str) -> String {
+        muster_lsp::uri::from_path(&self.root.join(rel))
+            .unwrap()
+            .as_str()
+            .to_string()
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        let (out, exit) = self.server.handle(Message::Notification(Notification::new(
+            method.into(),
+            params,
+        )));
+        assert!(out.is_empty() && exit.is_none());
+    }
+
+    /// Opens a file with `text` (its disk text when `None`) and returns the diagnostics
+    /// published for it.
+    fn open(&mut self, rel: &str, text: Option<&str>) -> Vec<Value> {
+        let text = text.map_or_else(
+            || std::fs::read_to_string(self.root.join(rel)).unwrap(),
+            str::to_string,
+        );
+        let uri = self.uri(rel);
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "ron", "version": 1, "text": text}}),
+        );
+        self.diagnostics(&uri)
+    }
+
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        for m in self.server.publish() {
+            if let Message::Notification(n) = m
+                && n.params["uri"] == uri
+            {
+                return n.params["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+        panic!("no diagnostics for {uri}");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let (out, _) = self.server.handle(Message::Request(Request::new(
+            RequestId::from(id),
+            method.into(),
+            params,
+        )));
+        let Some(Message::Response(r)) = out.into_iter().next() else {
+            panic!("no response");
+        };
+        match r.response_result {
+            Err(e) => panic!("{method}: {e:?}"),
+            Ok(v) => v,
+        }
+    }
+
+    fn at(&self, rel: &str, text: &str, needle: &str, into: usize) -> Value {
+        let offset = text.find(needle).unwrap_or_else(|| panic!("{needle}")) + into;
+        let lines = muster_lsp::pos::Lines::new(text);
+        json!({"textDocument": {"uri": self.uri(rel)}, "position": lines.position(offset)})
+    }
+}
+
+const JENGLAND: &str = "scenarios/lrf/jengland.scenario.ron";
+
+#[test]
+fn completes_field_names_and_variants_from_the_schema() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND))
+        .unwrap()
+        .replacen(
+            "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),",
+            "(units: [(counter: \"saxe\", count: 2)], ),",
+            1,
+        );
+    s.open(JENGLAND, Some(&text));
+    // After the comma of a set-up group: the field it lacks.
+    let labels = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let r = s.request(
+        "textDocument/completion",
+        s.at(JENGLAND, &text, "count: 2)], ),", "count: 2)], ".len()),
+    );
+    assert_eq!(labels(&r), ["at"]);
+    // After `at:`: the placements.
+    let text = text.replacen("count: 2)], ),", "count: 2)], at: ),", 1);
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND), "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let r = s.request(
+        "textDocument/completion",
+        s.at(
+            JENGLAND,
+            &text,
+            "count: 2)], at: ),",
+            "count: 2)], at: ".len(),
+        ),
+    );
+    let got = labels(&r);
+    for v in ["Hexes", "Range", "OnUnit", "Spaced"] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    // In a hex: the map's hexes with their terrain.
+    let r = s.request(
+        "textDocument/completion",
+        s.at(JENGLAND, &text, "\"0701\"", 2),
+    );
+    let items = r.as_array().unwrap();
+    let wood = items.iter().find(|i| i["label"] == "0201").unwrap();
+    assert_eq!(wood["detail"], "woods");
+    assert_eq!(items.len(), 15 * 12);
+}
+
+#[test]
+fn quick_fixes_silence_and_move_an_over_stacked_unit() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND))
+        .unwrap()
+        .replacen(
+            "Hexes([\"0903\", \"1004\"])",
+            "Hexes([\"0903\", \"0903\"])",
+            1,
+        );
+    let diagnostics = s.open(JENGLAND, Some(&text));
+    let stacked = diagnostics
+        .iter()
+        .find(|d| d["code"] == "stacking::over-stacked")
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"))
+        .clone();
+    let params = json!({
+        "textDocument": {"uri": s.uri(JENGLAND)},
+        "range": stacked["range"],
+        "context": {"diagnostics": [stacked]},
+    });
+    let actions = s.request("textDocument/codeAction", params);
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    // 0903's neighbours (even columns half a hex down): 0802 0803 0902 0904 1002 1003;
+    // the bowmen stand on 1002.
+    assert_eq!(
+        titles[..5],
+        [
+            "Move to the free neighbouring hex `1003` (clear)",
+            "Move to the free neighbouring hex `0904` (clear)",
+            "Move to the free neighbouring hex `0803` (clear)",
+            "Move to the free neighbouring hex `0802` (clear)",
+            "Move to the free neighbouring hex `0902` (clear)",
+        ]
+    );
+    assert!(
+        titles.contains(&"Allow `stacking::over-stacked` on this line (with a reason)"),
+        "{titles:?}"
+    );
+    let allow =
+        &actions.as_array().unwrap()[titles.iter().position(|t| t.starts_with("Allow")).unwrap()];
+    let edit = &allow["edit"]["changes"][s.uri(JENGLAND)][0];
+    assert_eq!(edit["range"]["start"]["character"], 0);
+    assert_eq!(
+        edit["newText"],
+        "                // muster: allow(stacking::over-stacked) reason: TODO say why\n"
+    );
+    // The suppression, applied, silences the finding (and the reason placeholder is one).
+    let line = stacked["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let mut lines: Vec<&str> = text.lines().collect();
+    let comment = edit["newText"].as_str().unwrap().trim_end();
+    lines.insert(line, comment);
+    let silenced = lines.join("\n") + "\n";
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND), "version": 2}, "contentChanges": [{"text": silenced}]}),
+    );
+    let after = s.diagnostics(&s.uri(JENGLAND));
+    assert!(
+        !after.iter().any(|d| d["code"] == "stacking::over-stacked"),
+        "{after:#?}"
+    );
+}
+
+#[test]
+fn definitions_references_hooks_sides_and_outline() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    assert_eq!(s.open(JENGLAND, None), Vec::<Value>::new());
+    // A side id: its definition in the scenario, its totals on hover.
+    let r = s.request(
+        "textDocument/definition",
+        s.at(JENGLAND, &text, "plays_first: \"bretons\"", 15),
+    );
+    let lines = muster_lsp::pos::Lines::new(&text);
+    let def = text.find("id: \"bretons\"").unwrap() + 4;
+    assert_eq!(r["range"]["start"], json!(lines.position(def)));
+    let r = s.request(
+        "textDocument/hover",
+        s.at(JENGLAND, &text, "plays_first: \"bretons\"", 15),
+    );
+    let shown = r["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.contains("**Breton army** (side `bretons`)") && shown.contains("combat units: "),
+        "{shown}"
+    );
+    // A hook: its `muster explain` page.
+    let r = s.request(
+        "textDocument/hover",
+        s.at(JENGLAND, &text, "\"evasion\"", 2),
+    );
+    let hook = muster_check::hooks::find("evasion").unwrap();
+    assert_eq!(r["contents"]["value"], muster_check::docs::hook_page(hook));
+    // A counter in a hook's parameters is a counter too.
+    let r = s.request(
+        "textDocument/definition",
+        s.at(JENGLAND, &text, "[\"jengland-breton-cavalry-4\"", 3),
+    );
+    assert!(
+        r["uri"].as_str().unwrap().ends_with("lrf.counters.ron"),
+        "{r}"
+    );
+    // References of a counter: the set-up line, the hook parameter, the sheet's entry.
+    let mut params = s.at(JENGLAND, &text, "\"jengland-breton-cavalry-4\"", 3);
+    params["context"] = json!({"includeDeclaration": true});
+    let r = s.request("textDocument/references", params);
+    let uris: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        uris.iter()
+            .filter(|u| u.ends_with("jengland.scenario.ron"))
+            .count(),
+        2,
+        "{uris:?}"
+    );
+    assert_eq!(
+        uris.iter()
+            .filter(|u| u.ends_with("lrf.counters.ron"))
+            .count(),
+        1,
+        "{uris:?}"
+    );
+    // References of a terrain id from the system: the maps that use it.
+    let system = "scenarios/lrf/lrf.system.ron";
+    let sys_text = std::fs::read_to_string(s.root.join(system)).unwrap();
+    s.open(system, None);
+    let mut params = s.at(system, &sys_text, "id: \"woods\"", 5);
+    params["context"] = json!({"includeDeclaration": false});
+    let r = s.request("textDocument/references", params);
+    let maps: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["uri"].as_str().unwrap())
+        .collect();
+    assert!(
+        maps.iter().any(|u| u.ends_with("jengland.map.ron")),
+        "{maps:?}"
+    );
+    assert!(
+        maps.iter()
+            .all(|u| u.contains("/maps/lrf/") || u.contains("/scenarios/lrf/")),
+        "{maps:?}"
+    );
+    // Hover on terrain in a map: its row of the chart.
+    let map = "maps/lrf/jengland.map.ron";
+    let map_text = std::fs::read_to_string(s.root.join(map)).unwrap();
+    s.open(map, None);
+    let r = s.request(
+        "textDocument/hover",
+        s.at(map, &map_text, "terrain: \"woods\"", 11),
+    );
+    let shown = r["contents"]["value"].as_str().unwrap();
+    assert_eq!(
+        shown,
+        "**Woods** (terrain `woods`)\n\nmovement: 2 MP; combat: column shift -1"
+    );
+    let r = s.request(
+        "textDocument/definition",
+        s.at(map, &map_text, "terrain: \"woods\"", 11),
+    );
+    assert!(
+        r["uri"].as_str().unwrap().ends_with("lrf.system.ron"),
+        "{r}"
+    );
+    // The outline: two sides with their set-up groups, two rules.
+    let r = s.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": s.uri(JENGLAND)}}),
+    );
+    let names: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Frankish army",
+            "Breton army",
+            "rule evasion",
+            "rule impassable-area"
+        ]
+    );
+    assert_eq!(r[0]["children"].as_array().unwrap().len(), 5);
+    assert_eq!(r[0]["children"][1]["name"], "group 2: 2 x saxe");
+    let r = s.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND)}}),
+    );
+    assert!(r.as_array().unwrap().len() > 10);
+}
