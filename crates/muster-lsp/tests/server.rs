@@ -295,6 +295,35 @@ fn definitions_references_hooks_sides_and_outline() {
         1,
         "{uris:?}"
     );
+    // References of a side: every place of the scenario that names `bretons`.
+    let mut params = s.at(JENGLAND, &text, "plays_first: \"bretons\"", 15);
+    params["context"] = json!({"includeDeclaration": true});
+    let r = s.request("textDocument/references", params);
+    let found: Vec<u32> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| {
+            l["uri"]
+                .as_str()
+                .unwrap()
+                .ends_with("jengland.scenario.ron")
+        })
+        .map(|l| l["range"]["start"]["line"].as_u64().unwrap() as u32)
+        .collect();
+    let expected: Vec<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("\"bretons\""))
+        .map(|(i, _)| i as u32)
+        .collect();
+    assert!(expected.len() >= 2, "the side is named more than once");
+    for line in &expected {
+        assert!(
+            found.contains(line),
+            "line {line} names `bretons`: {found:?}"
+        );
+    }
     // References of a terrain id from the system: the maps that use it.
     let system = "scenarios/lrf/lrf.system.ron";
     let sys_text = std::fs::read_to_string(s.root.join(system)).unwrap();
