@@ -593,3 +593,29 @@ fn a_hook_hover_is_its_explain_page() {
         );
     }
 }
+
+/// Frames that are not JSON-RPC get a parse error (id `null`) and the server reads on.
+#[test]
+fn a_frame_that_is_not_json_rpc_gets_a_parse_error() {
+    let dir = common::copy_project();
+    let root = dir.path().canonicalize().unwrap();
+    let mut client = Client::start(&root);
+    for body in ["{not json at all", "[1, 2, 3]", "{\"jsonrpc\": \"2.0\"}"] {
+        let stdin = client.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.flush().unwrap();
+        let deadline = Instant::now() + WAIT;
+        let answer = loop {
+            let m = client.next(deadline);
+            if m.get("error").is_some() {
+                break m;
+            }
+        };
+        assert_eq!(answer["error"]["code"], json!(-32700), "{answer}");
+        assert_eq!(answer["id"], Value::Null);
+    }
+    // Still serving.
+    let r = client.request("textDocument/noSuchThing", json!({}));
+    assert_eq!(r["error"]["code"], json!(-32601), "{r}");
+    client.shutdown();
+}

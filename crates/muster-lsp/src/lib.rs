@@ -22,6 +22,7 @@ mod goto;
 mod hover;
 pub mod pos;
 mod symbols;
+mod transport;
 pub mod uri;
 mod workspace;
 
@@ -45,12 +46,42 @@ use crate::workspace::{Doc, Workspace};
 
 /// Serves the protocol on standard input and output until `exit`.
 pub fn run_stdio() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, client) = Connection::memory();
+    let Connection {
+        sender: to_server,
+        receiver: from_server,
+    } = client;
+    // Standard input: frames read here, so that a frame that is not JSON-RPC gets a
+    // parse error and the server reads on, and an absurd length is refused unread.
+    // Left running at exit: it may be blocked on a read that never returns.
+    std::thread::spawn(move || {
+        let mut input = std::io::stdin().lock();
+        loop {
+            match transport::read_frame(&mut input) {
+                Ok(Some(message)) => {
+                    if to_server.send(message).is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(transport::FrameError::Malformed(why)) => transport::write_parse_error(&why),
+                Err(transport::FrameError::Io) => break,
+            }
+        }
+    });
+    let writer = std::thread::spawn(move || {
+        for message in from_server {
+            let mut out = std::io::stdout().lock();
+            if message.write(&mut out).is_err() {
+                break;
+            }
+        }
+    });
     let result = serve(&connection);
     drop(connection);
-    io_threads
+    writer
         .join()
-        .map_err(|e| format!("language server input/output: {e}"))?;
+        .map_err(|_| "language server output failed".to_string())?;
     result
 }
 
