@@ -13,8 +13,10 @@
 //! Targets: `loader` (syntax tree, typed read, loader diagnostics), `checks` (a mutated
 //! scenario checked against the bundled project), `compile` (a mutated map compiled to
 //! its terrain table or open table), `render` (a mutated scenario drawn on the bundled
-//! project as SVG and as an HTML page; the SVG must stay well-formed XML). `lsp` is not
-//! a target yet.
+//! project as SVG and as an HTML page; the SVG must stay well-formed XML), `lsp` (a
+//! mutated scenario opened in the language server, then hover, completion, definition,
+//! references, code actions, symbols and folding at places in it; a request that fails
+//! inside the server, where its panics are caught, is a finding).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,7 +27,7 @@ use muster_check::load::{Document, load_bytes};
 use muster_check::project::{Db, project_files};
 use muster_syntax::{Dialect, TokenKind};
 
-const TARGETS: [&str; 4] = ["loader", "checks", "compile", "render"];
+const TARGETS: [&str; 5] = ["loader", "checks", "compile", "render", "lsp"];
 /// A run slower than this is a finding: one second for an optimised build, as the
 /// limit says; an unoptimised build (`cargo xtask`, which CI runs) is about ten times
 /// slower, so it gets ten.
@@ -142,7 +144,7 @@ fn campaign(
     let pool: Vec<&(String, Vec<u8>)> = seeds
         .iter()
         .filter(|(name, _)| match target {
-            "checks" | "render" => name.ends_with(".scenario.ron"),
+            "checks" | "render" | "lsp" => name.ends_with(".scenario.ron"),
             "compile" => name.ends_with(".map.ron"),
             _ => true,
         })
@@ -245,6 +247,9 @@ struct Harness {
     base_len: usize,
     scratch: PathBuf,
     systems: Vec<muster_model::system::RulesSystem>,
+    /// The language server of the `lsp` target, kept across executions as an editor
+    /// session would be.
+    server: Option<Mutex<muster_lsp::Server>>,
 }
 
 impl Harness {
@@ -257,10 +262,11 @@ impl Harness {
             base_len: 0,
             scratch: PathBuf::new(),
             systems: Vec::new(),
+            server: None,
         };
         let display = |p: &Path| p.display().to_string();
         match target {
-            "checks" | "render" => {
+            "checks" | "render" | "lsp" => {
                 // A copy of the bundled project: mutants are written into it, never
                 // into the repository's own data.
                 let project = root.join("target/fuzz/project");
@@ -279,6 +285,9 @@ impl Harness {
                 harness.scratch = project.join("scenarios/lrf/fuzz-case.scenario.ron");
                 harness.project = project;
                 harness.base = base;
+                if target == "lsp" {
+                    harness.server = Some(Mutex::new(muster_lsp::Server::default()));
+                }
             }
             "compile" => {
                 for p in project_files(root) {
@@ -356,6 +365,13 @@ impl Harness {
                 let _ = std::fs::remove_file(&self.scratch);
                 drawn
             }
+            "lsp" => {
+                let Some(server) = &self.server else {
+                    return Ok(());
+                };
+                let mut server = server.lock().unwrap_or_else(|p| p.into_inner());
+                lsp_session(&mut server, &self.scratch, bytes)
+            }
             "compile" => {
                 let loaded = load_bytes(Path::new(name), name, bytes.to_vec());
                 if let Some(Document::Map(map)) = &loaded.doc
@@ -373,6 +389,105 @@ impl Harness {
             _ => Ok(()),
         }
     }
+}
+
+/// One editor visit: open the mutant, ask about places in it, close it. `Err` when the
+/// server answers with an internal error or logs a failure (its panics are caught).
+fn lsp_session(server: &mut muster_lsp::Server, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use lsp_server::{Message, Notification, Request, RequestId};
+    use serde_json::json;
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let Some(uri) = muster_lsp::uri::from_path(path) else {
+        return Ok(());
+    };
+    let uri = uri.as_str().to_string();
+    let mut out = Vec::new();
+    let mut send = |server: &mut muster_lsp::Server, message: Message| {
+        let (answers, _) = server.handle(message);
+        out.extend(answers);
+    };
+    send(
+        server,
+        Message::Notification(Notification::new(
+            "textDocument/didOpen".into(),
+            json!({"textDocument": {"uri": uri, "languageId": "ron", "version": 1, "text": text}}),
+        )),
+    );
+    let published = server.publish();
+    let lines = muster_lsp::pos::Lines::new(&text);
+    let doc = json!({"uri": uri});
+    let mut id = 0;
+    for k in 1..4 {
+        let position = lines.position(text.len() * k / 4);
+        for method in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+            "textDocument/references",
+        ] {
+            id += 1;
+            let params = json!({
+                "textDocument": doc, "position": position,
+                "context": {"includeDeclaration": true},
+            });
+            send(
+                server,
+                Message::Request(Request::new(RequestId::from(id), method.into(), params)),
+            );
+        }
+        id += 1;
+        let params = json!({
+            "textDocument": doc,
+            "range": {"start": position, "end": position},
+            "context": {"diagnostics": []},
+        });
+        send(
+            server,
+            Message::Request(Request::new(
+                RequestId::from(id),
+                "textDocument/codeAction".into(),
+                params,
+            )),
+        );
+    }
+    for method in ["textDocument/documentSymbol", "textDocument/foldingRange"] {
+        id += 1;
+        send(
+            server,
+            Message::Request(Request::new(
+                RequestId::from(id),
+                method.into(),
+                json!({"textDocument": doc}),
+            )),
+        );
+    }
+    send(
+        server,
+        Message::Notification(Notification::new(
+            "textDocument/didClose".into(),
+            json!({"textDocument": doc}),
+        )),
+    );
+    let _ = server.publish();
+    for message in out.iter().chain(&published) {
+        match message {
+            Message::Response(r) => {
+                if let Err(e) = &r.response_result
+                    && e.code == lsp_server::ErrorCode::InternalError as i32
+                {
+                    return Err(format!("the server failed: {}", e.message));
+                }
+            }
+            Message::Notification(n) if n.method == "window/logMessage" => {
+                let said = n.params["message"].as_str().unwrap_or_default();
+                if said.contains("failed") {
+                    return Err(format!("the server logged: {said}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn spans_inside(diagnostics: &[muster_check::Diagnostic]) -> Result<(), String> {

@@ -10,7 +10,8 @@
 //!   folder and runs the README's two commands there;
 //! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
 //! - `fuzz [--time S] [--seed N] [TARGET..]`: structure-aware mutation fuzzing of the
-//!   loader, the checks, the map compiler and the renderer (see `fuzz.rs`);
+//!   loader, the checks, the map compiler, the renderer and the language server (see
+//!   `fuzz.rs`);
 //! - `soak [--events N] [--seed S]`: `muster watch` under N random file changes, its
 //!   state compared with a fresh validation after every round (see `soak.rs`);
 //! - `corpus N DIR`: writes N valid scenarios (RON under `DIR/ron`, JSON twins under
