@@ -304,7 +304,7 @@ pub(crate) fn overwrites_input(
 
 /// The canonical path of `path`, or of its nearest existing folder joined with the rest
 /// when it does not exist yet.
-fn real_path(path: &Path) -> PathBuf {
+pub(crate) fn real_path(path: &Path) -> PathBuf {
     let path = project::normalize(path);
     let mut rest = Vec::new();
     let mut at = path.as_path();

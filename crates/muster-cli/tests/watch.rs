@@ -243,3 +243,19 @@ fn ctrl_c_ends_cleanly() {
     let code = w.child.wait().unwrap();
     assert!(code.success(), "{code:?}");
 }
+
+/// `--compile` never writes where muster reads data, as `compile -o` does not.
+#[test]
+fn compile_folder_under_the_data_is_refused() {
+    let project = common::copy_project();
+    for dir in ["maps/out", "scenarios", "./maps/../maps/lrf"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_muster"))
+            .current_dir(project.path())
+            .args(["watch", "--no-clear", "--compile", dir])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{dir}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("refusing to compile into"), "{stderr}");
+    }
+}
