@@ -9,6 +9,8 @@
 //! code of each); they must be equal. The watch process's RSS is read from `/proc`
 //! after every round: the last reading must stay within 10% of the largest reading of
 //! the first minute (or of the first tenth of the run, when shorter).
+//!
+//! The test suite runs a short soak from this same file (`muster-cli`'s `tests/soak.rs`).
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
@@ -20,15 +22,16 @@ use std::time::{Duration, Instant};
 pub fn run(root: &Path, muster: &Path, args: &[String]) -> Result<(), String> {
     let mut events = 10_000usize;
     let mut seed = 7u64;
+    let mut dir = root.join("target/soak/project");
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--events" => events = it.next().and_then(|n| n.parse().ok()).ok_or("--events N")?,
             "--seed" => seed = it.next().and_then(|n| n.parse().ok()).ok_or("--seed S")?,
+            "--dir" => dir = it.next().map(PathBuf::from).ok_or("--dir DIR")?,
             other => return Err(format!("unknown soak option `{other}`")),
         }
     }
-    let dir = root.join("target/soak/project");
     let _ = std::fs::remove_dir_all(&dir);
     for sub in ["scenarios", "maps"] {
         crate::copy_dir(&root.join(sub), &dir.join(sub)).map_err(|e| format!("copy: {e}"))?;
