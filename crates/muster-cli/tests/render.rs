@@ -511,3 +511,46 @@ fn readme_pictures_are_current() {
         );
     }
 }
+
+/// Found by `cargo xtask fuzz` (render): a sample line of `count: 65535` drew 65,535
+/// counters and took over 10 s. A line over 64 units is now one counter standing for
+/// them all, and the board stays as small as the file.
+#[test]
+fn a_huge_sample_count_is_one_counter() {
+    let project = copy_project();
+    let path = project
+        .path()
+        .join("scenarios/prestags/4-3-constantinople.scenario.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = "(hex: \"1315\", units: [(kind: \"SD\", count: 2)])";
+    assert!(text.contains(line));
+    std::fs::write(
+        &path,
+        text.replacen(
+            line,
+            "(hex: \"1315\", units: [(kind: \"SD\", count: 65535)])",
+            1,
+        ),
+    )
+    .unwrap();
+    let svg = render_svg(
+        project.path(),
+        "scenarios/prestags/4-3-constantinople.scenario.ron",
+        &[],
+    );
+    let counters = elements(&svg, "counter");
+    let here: Vec<_> = counters
+        .iter()
+        .filter(|c| c["data-hex"] == "1315")
+        .collect();
+    assert_eq!(here.len(), 1, "one counter for the whole line");
+    assert!(counters.len() < 200, "{} counters", counters.len());
+    let stacks = elements(&svg, "stack");
+    assert!(
+        stacks
+            .iter()
+            .any(|s| s["data-hex"] == "1315" && s["data-count"] == "65535"),
+        "the stack says how many units it holds"
+    );
+    assert!(svg.contains("this counter stands for 65535 units"));
+}

@@ -579,14 +579,19 @@ fn counters(out: &mut String, board: &Board, geo: &Geometry) -> Vec<Option<(f64,
             positions[i] = Some((x, y));
             counter(out, board, &board.pieces[i], x, y);
         }
-        if count > 1 {
+        // The units the stack stands for (a piece may stand for many).
+        let units: u32 = stack
+            .iter()
+            .map(|&i| u32::from(board.pieces[i].count))
+            .sum();
+        if units > 1 {
             let (x, y) = (
                 cx - spread + (count.min(6) - 1) as f64 * 5.0,
                 cy + spread - (count.min(6) - 1) as f64 * 5.0,
             );
             let _ = writeln!(
                 out,
-                "<g class=\"stack\" data-hex=\"{hex}\" data-count=\"{count}\"><circle cx=\"{}\" cy=\"{}\" r=\"6.5\" fill=\"#fff\" stroke=\"#222\"/><text x=\"{}\" y=\"{}\" font-size=\"8\" font-weight=\"bold\">{count}</text></g>",
+                "<g class=\"stack\" data-hex=\"{hex}\" data-count=\"{units}\"><circle cx=\"{}\" cy=\"{}\" r=\"6.5\" fill=\"#fff\" stroke=\"#222\"/><text x=\"{}\" y=\"{}\" font-size=\"8\" font-weight=\"bold\">{units}</text></g>",
                 n(x + COUNTER / 2.0),
                 n(y - COUNTER / 2.0),
                 n(x + COUNTER / 2.0),
@@ -641,6 +646,9 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
     }
     if !piece.aboard.is_empty() {
         let _ = write!(tip, "; aboard: {}", piece.aboard.join(", "));
+    }
+    if piece.count > 1 {
+        let _ = write!(tip, "; this counter stands for {} units", piece.count);
     }
     let half = COUNTER / 2.0;
     let dash = match (piece.state, piece.role) {

@@ -173,7 +173,12 @@ fn order_of_battle(out: &mut String, board: &Board) {
                 esc(&p.counter),
                 p.strength
                     .as_ref()
-                    .map_or(String::new(), |s| format!(" [{}]", esc(s))),
+                    .map_or(String::new(), |s| format!(" [{}]", esc(s)))
+                    + &if p.count > 1 {
+                        format!(" &times;{}", p.count)
+                    } else {
+                        String::new()
+                    },
                 p.hex
             );
         }

@@ -85,6 +85,9 @@ pub struct Piece {
     pub strength: Option<String>,
     pub hex: HexId,
     pub state: PieceState,
+    /// How many identical units this piece stands for: 1, or the whole count of a
+    /// sample line longer than [`MAX_DRAWN_COPIES`].
+    pub count: u16,
     /// Units carried aboard this one (a fleet), as `count x kind`.
     pub aboard: Vec<String>,
     /// Where the piece is written in the scenario (its counter or kind value).
@@ -92,6 +95,11 @@ pub struct Piece {
     /// Where the hex it stands on is written, when the scenario names it.
     pub hex_span: Option<Range<usize>>,
 }
+
+/// Units of one line of a sample deployment are pieces of their own up to this many;
+/// a longer line (a typing slip such as `count: 65535`) is one piece standing for all,
+/// so the board stays as small as the file.
+pub const MAX_DRAWN_COPIES: u16 = 64;
 
 /// A unit the board cannot stand on a hex.
 #[derive(Debug, Clone)]
@@ -321,6 +329,7 @@ impl ScenarioCx<'_> {
                             strength,
                             hex: *hex,
                             state,
+                            count: 1,
                             aboard: Vec::new(),
                             span,
                             hex_span: pointer.as_deref().map(|p| self.span_of(p)),
@@ -368,6 +377,7 @@ impl ScenarioCx<'_> {
                         strength,
                         hex,
                         state: PieceState::Chosen,
+                        count: 1,
                         aboard: Vec::new(),
                         span,
                         hex_span: None,
@@ -426,6 +436,7 @@ impl ScenarioCx<'_> {
                                 state: PieceState::Arrived {
                                     turn: reinforcement.turn,
                                 },
+                                count: 1,
                                 aboard: Vec::new(),
                                 span: unit_span,
                                 hex_span: Some(self.span_of(p)),
@@ -532,38 +543,43 @@ impl ScenarioCx<'_> {
             let mut first = true;
             for (u, unit) in stack.units.iter().enumerate() {
                 let span = self.span_of(&format!("{base}/units/{u}/kind"));
-                for _ in 0..unit.count {
-                    match hex {
-                        Some(hex) => {
-                            let carrier = self
-                                .system
-                                .is_some_and(|s| s.carriers.iter().any(|c| c.kind == unit.kind));
-                            board.pieces.push(Piece {
-                                counter: unit.kind.clone(),
-                                name: self.kind_name(&unit.kind),
-                                kind: unit.kind.clone(),
-                                role: self.kind_role(&unit.kind),
-                                side: Some(side.index),
-                                strength: self.kind_strength(&unit.kind),
-                                hex,
-                                state: PieceState::Placed,
-                                aboard: if carrier && first {
-                                    aboard.clone()
-                                } else {
-                                    Vec::new()
-                                },
-                                span: span.clone(),
-                                hex_span: Some(self.span_of(&format!("{base}/hex"))),
-                            });
-                            first &= !carrier;
-                        }
-                        None => board.unplaced.push(Unplaced {
-                            side: Some(side.index),
-                            what: unit.kind.clone(),
-                            reason: format!("sample hex `{}` is not on the map", stack.hex),
-                            span: span.clone(),
-                        }),
-                    }
+                let (pieces, each) = if unit.count > MAX_DRAWN_COPIES {
+                    (1, unit.count)
+                } else {
+                    (unit.count, 1)
+                };
+                let Some(hex) = hex else {
+                    board.unplaced.push(Unplaced {
+                        side: Some(side.index),
+                        what: format!("{} x {}", unit.count, unit.kind),
+                        reason: format!("sample hex `{}` is not on the map", stack.hex),
+                        span: span.clone(),
+                    });
+                    continue;
+                };
+                let carrier = self
+                    .system
+                    .is_some_and(|s| s.carriers.iter().any(|c| c.kind == unit.kind));
+                for _ in 0..pieces {
+                    board.pieces.push(Piece {
+                        counter: unit.kind.clone(),
+                        name: self.kind_name(&unit.kind),
+                        kind: unit.kind.clone(),
+                        role: self.kind_role(&unit.kind),
+                        side: Some(side.index),
+                        strength: self.kind_strength(&unit.kind),
+                        hex,
+                        state: PieceState::Placed,
+                        count: each,
+                        aboard: if carrier && first {
+                            aboard.clone()
+                        } else {
+                            Vec::new()
+                        },
+                        span: span.clone(),
+                        hex_span: Some(self.span_of(&format!("{base}/hex"))),
+                    });
+                    first &= !carrier;
                 }
             }
         }
