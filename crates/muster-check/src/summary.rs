@@ -1358,7 +1358,118 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         if !m.failure_does_not_stop.is_empty() {
             parts.push("a failed test does not stop fire".to_string());
         }
+        for md in &m.modifiers {
+            parts.push(format!(
+                "{:+} morale for {} {} {}",
+                md.value,
+                troops_words(&md.to),
+                md.reach.words(),
+                troops_words(&md.from)
+            ));
+        }
         line("morale tests", parts.join("; "));
+    }
+    if !rules.immunities.is_empty() {
+        line(
+            "immune to results",
+            rules
+                .immunities
+                .iter()
+                .map(|im| {
+                    let codes: Vec<String> = im.results.iter().map(|c| format!("`{c}`")).collect();
+                    match &im.condition {
+                        Some(c) => {
+                            format!("{} {c}: {}", troops_words(&im.troops), codes.join(", "))
+                        }
+                        None => format!("{}: {}", troops_words(&im.troops), codes.join(", ")),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    if let Some(m) = rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+    {
+        let who = if m.status.is_empty() {
+            "any unit".to_string()
+        } else {
+            format!(
+                "a unit at {}",
+                m.status
+                    .iter()
+                    .map(|id| level_name(rules, id))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )
+        };
+        line(
+            "minimum move",
+            format!(
+                "{who} may always move {} hex{}{}",
+                m.hexes,
+                if m.hexes == 1 { "" } else { "es" },
+                if m.whole_move {
+                    ", its whole move for the turn"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    for se in &rules.status_effects {
+        line(
+            "status effects",
+            format!(
+                "{} at {}: {}",
+                troops_words(&se.troops),
+                level_name(rules, &se.status),
+                se.effects
+                    .iter()
+                    .map(|e| e.words())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    if let Some(p) = &rules.panic {
+        let near = |list: &[muster_model::rules::NearLeader]| {
+            list.iter()
+                .map(|n| format!("{} {}", n.reach.words(), n.leaders.join(", ")))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let mut parts = vec![format!(
+            "{}the army panics at once when its losses reach the panic level",
+            if p.optional { "(optional) " } else { "" }
+        )];
+        if p.once {
+            parts[0] += ", once a game";
+        }
+        if !p.spared_near.is_empty() {
+            parts.push(format!("not units {}", near(&p.spared_near)));
+        }
+        if !p.effects.is_empty() {
+            parts.push(format!(
+                "panicked units: {}",
+                p.effects
+                    .iter()
+                    .map(|e| e.words())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(r) = &p.rally {
+            let by = if r.by == p.spared_near {
+                "by the same leaders".to_string()
+            } else {
+                near(&r.by)
+            };
+            parts.push(format!("rallied after {} {by}", r.after_phase));
+        }
+        line("panic", parts.join("; "));
     }
     if let Some(d) = &rules.defensive_fire {
         line(
@@ -1387,6 +1498,42 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
                 inches(d),
                 los.concealing.join(", ")
             );
+        }
+        if !los.occupied_blocks.is_empty() {
+            let by: Vec<String> = los
+                .occupied_blocks
+                .iter()
+                .map(|o| {
+                    let mut t = format!("{}: {}", o.firer_at, o.blocked_by.join(", "));
+                    if let Some(a) = &o.unless_through_adjacent {
+                        t += &format!(" unless over an adjacent {a}");
+                    }
+                    t
+                })
+                .collect();
+            text += &format!(
+                "; occupied hexes that block, by the firer's elevation: {}",
+                by.join("; ")
+            );
+        }
+        for b in &los.blocking {
+            text += &format!("; {} block", b.terrain.join(", "));
+            if !b.firer_at.is_empty() {
+                text += &format!(" firers at {}", b.firer_at.join(", "));
+            }
+            if !b.unless_next_to.is_empty() {
+                text += &format!(" unless next to a {}", b.unless_next_to.join(", "));
+            }
+        }
+        if let Some(h) = los.along_hexside {
+            text += match h {
+                muster_model::rules::HexsideSight::ClearIfEitherClear => {
+                    "; along a hexside clear if either hex is"
+                }
+                muster_model::rules::HexsideSight::BlockedIfEitherBlocked => {
+                    "; along a hexside blocked if either hex is"
+                }
+            };
         }
         line("line of sight", text);
     }
@@ -1508,6 +1655,15 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         line("leader control", text);
     }
     out
+}
+
+/// The name of a status level, or its id if the ladder does not have it.
+fn level_name<'a>(rules: &'a muster_model::rules::Rules, id: &'a str) -> &'a str {
+    rules
+        .status
+        .as_ref()
+        .and_then(|l| l.levels.iter().find(|x| x.id == id))
+        .map_or(id, |x| x.name.as_str())
 }
 
 /// Troop names in words: `"*"` is everyone.

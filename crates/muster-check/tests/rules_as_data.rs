@@ -14,8 +14,8 @@ use muster_check::semantic::rules::{permission_for, unled_sides};
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::summarize;
 use muster_model::rules::{
-    Action, Actor, Allowance, BandResult, MoraleEvent, MoraleUnaffected, ResultIndex,
-    TerrainEffect, VictoryOrder,
+    Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
+    PanicTieBreak, PanicTrigger, Proximity, ResultIndex, StateEffect, TerrainEffect, VictoryOrder,
 };
 use muster_model::system::{GridKind, RulesSystem};
 
@@ -332,4 +332,253 @@ fn the_summary_words_the_typed_rules() {
         ),
         "{fontenoy:#?}"
     );
+}
+
+/// LRF section 6 and 9.10: the commander adds 1 to the morale value of the unit he is
+/// stacked with and of units next to him. 9.4: baggage never attacks, has no zone of
+/// control, is attacked hand to hand only and ignores R and T; a unit stacked with it
+/// ignores R.
+#[test]
+fn lrf_commander_morale_bonus_and_baggage_immunities() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let m = lrf.rules.morale.as_ref().unwrap();
+    let mods: Vec<_> = m
+        .modifiers
+        .iter()
+        .map(|md| (md.value, md.from.clone(), md.reach, md.to.clone()))
+        .collect();
+    assert_eq!(
+        mods,
+        [(
+            1,
+            vec!["commander".to_string()],
+            Proximity::StackedOrAdjacent,
+            vec!["*".to_string()]
+        )]
+    );
+    let allowed =
+        |kind: &str, action| permission_for(lrf, kind, action, None).map(|(_, p)| p.allowed);
+    for action in [
+        Action::Attack,
+        Action::ExertZoneOfControl,
+        Action::BeFiredOn,
+    ] {
+        assert_eq!(
+            allowed("baggage", action),
+            Some(Allowance::Never),
+            "{action:?}"
+        );
+        assert_eq!(allowed("infantry", action), None, "{action:?}");
+    }
+    let immunities: Vec<_> = lrf
+        .rules
+        .immunities
+        .iter()
+        .map(|i| {
+            (
+                i.troops.join(","),
+                i.results.join(","),
+                i.condition.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        immunities,
+        [
+            ("baggage".to_string(), "R,T".to_string(), false),
+            ("*".to_string(), "R".to_string(), true),
+        ]
+    );
+}
+
+/// PRESTAGS 6.32-6.38: what blocks a fire unit's line of sight.
+#[test]
+fn prestags_line_of_sight_by_terrain_elevation_and_occupation() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let los = prestags.rules.line_of_sight.as_ref().unwrap();
+    assert!(los.units_block);
+    let blocking: Vec<_> = los
+        .blocking
+        .iter()
+        .map(|b| {
+            (
+                b.terrain.join(","),
+                b.firer_at.join(","),
+                b.unless_next_to.join(","),
+            )
+        })
+        .collect();
+    let t = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(
+        blocking,
+        [
+            t("woods,village", "", ""),
+            t("hilltop", "slope", ""),
+            t("slope", "", "hilltop"),
+        ]
+    );
+    let elevations: Vec<_> = los
+        .elevations
+        .iter()
+        .map(|e| (e.id.as_str(), e.terrain.join(",")))
+        .collect();
+    assert_eq!(
+        elevations,
+        [
+            ("ground", String::new()),
+            ("slope", "slope".to_string()),
+            ("hilltop", "hilltop".to_string()),
+        ]
+    );
+    let occupied: Vec<_> = los
+        .occupied_blocks
+        .iter()
+        .map(|o| {
+            (
+                o.firer_at.as_str(),
+                o.blocked_by.join(","),
+                o.unless_through_adjacent.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        occupied,
+        [
+            ("ground", "ground,slope,hilltop".to_string(), None),
+            ("slope", "slope,hilltop".to_string(), None),
+            ("hilltop", "ground,slope,hilltop".to_string(), Some("slope")),
+        ]
+    );
+    assert_eq!(los.along_hexside, Some(HexsideSight::ClearIfEitherClear));
+}
+
+/// PRESTAGS 5.15: an undisrupted unit may always move one hex, and then no further; it
+/// agrees with 10.24.
+#[test]
+fn prestags_minimum_move() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let m = prestags
+        .rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+        .unwrap();
+    assert_eq!(
+        (m.hexes, m.status.as_slice(), m.whole_move),
+        (1, &["normal".to_string()][..], true)
+    );
+    assert_eq!(
+        prestags.rules.leader_control.as_ref().unwrap().always_hexes,
+        Some(1)
+    );
+}
+
+/// PRESTAGS 12.0-13.2: panic; Excl 3.22, 3.23, 3.28 and 3.5: fleets.
+#[test]
+fn prestags_panic_and_fleet_rules() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let p = prestags.rules.panic.as_ref().unwrap();
+    assert!(p.optional && p.once);
+    assert_eq!(p.trigger, PanicTrigger::LossesReachPanicLevel);
+    assert_eq!(
+        (p.both_reach, p.both_pass),
+        (
+            Some(PanicTieBreak::Defender),
+            Some(PanicTieBreak::FurtherPast)
+        )
+    );
+    let near = |list: &[muster_model::rules::NearLeader]| {
+        list.iter()
+            .map(|n| (n.leaders.join(","), n.reach))
+            .collect::<Vec<_>>()
+    };
+    let leaders = [
+        ("1L,2L".to_string(), Proximity::StackedOrAdjacent),
+        ("3L,4L".to_string(), Proximity::Stacked),
+    ];
+    assert_eq!(near(&p.spared_near), leaders);
+    assert_eq!(
+        p.effects,
+        [
+            StateEffect::FleeFromEnemy,
+            StateEffect::Never(Action::Attack),
+            StateEffect::MeleeDefenceShare(0.5),
+            StateEffect::EliminatedBy("D".into()),
+        ]
+    );
+    let rally = p.rally.as_ref().unwrap();
+    assert_eq!(rally.after_phase, "movement");
+    assert_eq!(near(&rally.by), leaders);
+    assert!(
+        !prestags.notes.iter().any(|n| n.starts_with("13.")),
+        "panic rules left in notes"
+    );
+
+    let allowed =
+        |kind: &str, action| permission_for(prestags, kind, action, None).map(|(_, p)| p.allowed);
+    assert_eq!(allowed("VF", Action::Attack), Some(Allowance::Never));
+    let sailing = prestags
+        .rules
+        .permissions
+        .iter()
+        .find(|p| p.action == Action::BeAttackedInMelee)
+        .unwrap();
+    assert_eq!(
+        (sailing.troops.as_slice(), sailing.allowed),
+        (&["VF".to_string()][..], Allowance::Never)
+    );
+    assert!(sailing.condition.is_some());
+    let effects: Vec<_> = prestags
+        .rules
+        .status_effects
+        .iter()
+        .map(|s| (s.troops.join(","), s.status.as_str(), s.effects.clone()))
+        .collect();
+    assert_eq!(
+        effects,
+        [(
+            "VF".to_string(),
+            "disrupted",
+            vec![StateEffect::MovementShare(0.5)]
+        )]
+    );
+    assert_eq!(
+        prestags
+            .rules
+            .leader_control
+            .as_ref()
+            .unwrap()
+            .always_in_control,
+        ["VF"]
+    );
+}
+
+/// The new structures are worded in the summary's "rules in play".
+#[test]
+fn the_summary_words_the_new_rules() {
+    let db = bundled();
+    let has = |lines: &[String], start: &str| lines.iter().any(|l| l.starts_with(start));
+    let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
+    for start in [
+        "morale tests: all on combat result `T`; all on displaced by a retreating friend; commander never test; +1 morale for all stacked with or next to commander",
+        "immune to results: baggage: `R`, `T`; all stacked with a baggage unit: `R`",
+        "exert a zone of control: never: baggage",
+        "be fired on: never: baggage",
+    ] {
+        assert!(has(&brissarthe, start), "{start}\n{brissarthe:#?}");
+    }
+    let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
+    for start in [
+        "line of sight: units block it; occupied hexes that block, by the firer's elevation: ground: ground, slope, hilltop; slope: slope, hilltop",
+        "minimum move: a unit at Normal may always move 1 hex, its whole move for the turn",
+        "status effects: VF at Disrupted: move at half their allowance",
+        "panic: (optional) the army panics at once when its losses reach the panic level, once a game; not units stacked with or next to 1L, 2L or stacked with 3L, 4L; panicked units: flee the nearest enemy, never attack",
+        "attack: never: VF",
+    ] {
+        assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");
+    }
 }

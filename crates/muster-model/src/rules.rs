@@ -1,9 +1,11 @@
 //! Typed rules of a system: the sequence of play, the status levels of a unit, result
 //! tables read by a difference of dice, what each troop type may or must do, terrain
-//! exceptions by troop type, morale tests, line of sight, victory-level order, exiting
-//! and leaders' movement control. Engines read them; checks reason about them (a band
-//! that leaves a gap, a permission naming an unknown troop type). Troop types are named
-//! by unit kind id, by class (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
+//! exceptions by troop type, morale tests and modifiers, line of sight (by terrain,
+//! elevation and occupation), victory-level order, exiting, leaders' movement control,
+//! the minimum move, immunities to results, effects of a status level and army panic.
+//! Engines read them; checks reason about them (a band that leaves a gap, a permission
+//! naming an unknown troop type). Troop types are named by unit kind id, by class
+//! (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -63,6 +65,20 @@ pub struct Rules {
     /// Leaders' control of movement (PRESTAGS 10.2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader_control: Option<LeaderControl>,
+    /// General movement rules that hold whatever the allowance (PRESTAGS 5.15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement: Option<MovementRules>,
+    /// Combat result codes some troop types ignore (LRF 9.4: baggage and `R`, `T`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immunities: Vec<Immunity>,
+    /// What a status level does to some troop types beyond the ladder itself (PRESTAGS
+    /// Excl 3.23: a disrupted fleet moves at half its allowance).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status_effects: Vec<StatusEffects>,
+    /// When an army panics, who is spared, what panicked units do and how they rally
+    /// (PRESTAGS 13.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panic: Option<PanicRules>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
@@ -393,6 +409,12 @@ pub enum Action {
     FollowUp,
     /// Turn on another enemy in the middle of a melee.
     ChangeMeleeTarget,
+    /// Exert a zone of control (LRF 9.4: baggage has none).
+    ExertZoneOfControl,
+    /// Be the target of missile fire (LRF 9.4: baggage is attacked hand to hand only).
+    BeFiredOn,
+    /// Be attacked in melee (PRESTAGS Excl 3.28: not a sailing fleet).
+    BeAttackedInMelee,
 }
 
 impl Action {
@@ -409,6 +431,9 @@ impl Action {
             Action::BreakOffMelee => "break off a melee",
             Action::FollowUp => "follow up a pushed-back loser",
             Action::ChangeMeleeTarget => "change melee target",
+            Action::ExertZoneOfControl => "exert a zone of control",
+            Action::BeFiredOn => "be fired on",
+            Action::BeAttackedInMelee => "be attacked in melee",
         }
     }
 }
@@ -468,6 +493,45 @@ pub struct MoraleRules {
     /// What a failed test does not stop (the raid: bow fire is not affected).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failure_does_not_stop: Vec<MoraleUnaffected>,
+    /// Additions to the morale value a unit tests against, by who stands near it (LRF 6,
+    /// 9.10: +1 with the commander stacked or adjacent).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifiers: Vec<MoraleModifier>,
+}
+
+/// An addition to the morale value of units that have some troop type near them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoraleModifier {
+    /// Added to the tested unit's morale value (LRF: 1); with a test read as the die
+    /// minus morale, each point lowers the difference by one.
+    pub value: i8,
+    /// The troop types whose nearness gives it (`commander`).
+    pub from: Vec<String>,
+    /// How near they must be.
+    pub reach: Proximity,
+    /// Who receives it: troop types, classes, or `"*"`.
+    pub to: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// How near one unit stands to another, on a hex grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Proximity {
+    /// In the same hex.
+    Stacked,
+    /// In the same hex or one of the six around it.
+    StackedOrAdjacent,
+}
+
+impl Proximity {
+    pub fn words(self) -> &'static str {
+        match self {
+            Proximity::Stacked => "stacked with",
+            Proximity::StackedOrAdjacent => "stacked with or next to",
+        }
+    }
 }
 
 /// Something a failed morale test leaves alone.
@@ -571,6 +635,77 @@ pub struct LineOfSight {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0))]
     pub into_concealing: Option<f64>,
+    /// Terrain that blocks a line passing through it (PRESTAGS 6.32, 6.35-6.36); a unit
+    /// in it may still fire and be fired on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocking: Vec<SightBlock>,
+    /// The elevations of a hex map, lowest first (PRESTAGS 6.37: ground level, slope,
+    /// hilltop).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elevations: Vec<Elevation>,
+    /// Which occupied hexes block, by the firer's elevation (PRESTAGS 6.37). With these
+    /// entries, `units_block` says only whether occupation blocks at all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub occupied_blocks: Vec<OccupiedBlock>,
+    /// A line running exactly along a hexside (PRESTAGS 6.38).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub along_hexside: Option<HexsideSight>,
+}
+
+/// Terrain that blocks a line of sight passing through it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SightBlock {
+    /// Hex terrain types or feature kinds, by id.
+    pub terrain: Vec<String>,
+    /// Only for firers at these elevations; empty: every firer (PRESTAGS 6.35: units on
+    /// a slope fire into a hilltop but not through it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub firer_at: Vec<String>,
+    /// It does not block when the firer or the target is at one of these elevations in
+    /// a hex next to the blocking hex (PRESTAGS 6.36: slopes and an adjacent hilltop).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unless_next_to: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One elevation of a hex map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Elevation {
+    pub id: String,
+    pub name: String,
+    /// The hex terrain types at this elevation; empty: every terrain no other elevation
+    /// lists (one elevation at most).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub terrain: Vec<String>,
+}
+
+/// The occupied hexes that block the line of a firer at one elevation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OccupiedBlock {
+    /// The firer's elevation.
+    pub firer_at: String,
+    /// Occupied hexes at these elevations block (PRESTAGS 6.37: from a slope, occupied
+    /// slopes and hilltops; occupied ground level does not).
+    pub blocked_by: Vec<String>,
+    /// They do not block when the line passes through a hex of this elevation next to
+    /// the firer (PRESTAGS 6.37: a hilltop firer looking down over an adjacent slope).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_through_adjacent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// How a line of sight running along a hexside is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum HexsideSight {
+    /// Clear when either hex is clear; blocked only when both are.
+    ClearIfEitherClear,
+    /// Blocked when either hex is blocked.
+    BlockedIfEitherBlocked,
 }
 
 /// How many men a base stands for.
@@ -632,6 +767,10 @@ pub struct LeaderControl {
     /// `Mt. Ex.`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exemption: Option<ControlExemption>,
+    /// Troop types always counted within a control radius, leader or not (PRESTAGS Excl
+    /// 3.22: fleets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always_in_control: Vec<String>,
 }
 
 /// Troop types exempt from leaders' movement control when a scenario says so.
@@ -642,4 +781,167 @@ pub struct ControlExemption {
     pub note: String,
     /// Troop types or classes exempt.
     pub troops: Vec<String>,
+}
+
+/// General movement rules.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRules {
+    /// A move a unit may always make, whatever its allowance and the entry costs
+    /// (PRESTAGS 5.15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum_move: Option<MinimumMove>,
+}
+
+/// A move of a few hexes into passable terrain that a unit may always make.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MinimumMove {
+    /// How many hexes (PRESTAGS 5.15: one).
+    #[schemars(range(min = 1))]
+    pub hexes: u8,
+    /// Only units at these status levels; empty: every level (PRESTAGS: undisrupted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub status: Vec<String>,
+    /// A unit that uses it moves no further that turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_move: bool,
+}
+
+/// Combat result codes that have no effect on some troop types.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Immunity {
+    /// Troop types, classes, or `"*"`.
+    pub troops: Vec<String>,
+    /// Codes of the system's combat results table (`R`, `T`).
+    pub results: Vec<String>,
+    /// When it applies, in words, if not always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What a status level does to some troop types.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusEffects {
+    /// Troop types, classes, or `"*"`.
+    pub troops: Vec<String>,
+    /// The status level.
+    pub status: String,
+    pub effects: Vec<StateEffect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// An effect of a state a unit is in (a status level, panic).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum StateEffect {
+    /// May never take this action.
+    Never(Action),
+    /// Moves with this share of its movement allowance.
+    MovementShare(f64),
+    /// Defends in melee with this share of its melee strength.
+    MeleeDefenceShare(f64),
+    /// This combat result code eliminates it.
+    EliminatedBy(String),
+    /// Must spend each movement phase moving away from the nearest enemy, off the map
+    /// if it can.
+    FleeFromEnemy,
+}
+
+impl StateEffect {
+    /// The effect in words, of units in the plural (`never attack`).
+    pub fn words(&self) -> String {
+        fn share(f: f64) -> String {
+            if f == 0.5 {
+                "half".to_string()
+            } else {
+                format!("{f} of")
+            }
+        }
+        match self {
+            StateEffect::Never(a) => format!("never {}", a.words()),
+            StateEffect::MovementShare(f) => format!("move at {} their allowance", share(*f)),
+            StateEffect::MeleeDefenceShare(f) => {
+                format!("defend at {} their melee strength", share(*f))
+            }
+            StateEffect::EliminatedBy(code) => format!("are eliminated by `{code}`"),
+            StateEffect::FleeFromEnemy => "flee the nearest enemy".to_string(),
+        }
+    }
+}
+
+/// Army panic.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PanicRules {
+    /// The rulebook prints it among its optional rules (PRESTAGS 12.0).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// What makes an army panic.
+    pub trigger: PanicTrigger,
+    /// Which side panics when both reach their panic level exactly at once (PRESTAGS
+    /// 13.12: the defender of that action).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub both_reach: Option<PanicTieBreak>,
+    /// Which side panics when both pass their panic level at once (PRESTAGS 13.13: the
+    /// side further past it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub both_pass: Option<PanicTieBreak>,
+    /// Units near these leaders do not panic.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spared_near: Vec<NearLeader>,
+    /// What panicked units do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<StateEffect>,
+    /// Panic strikes once: units that did not panic then never do (PRESTAGS 13.21).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
+    /// How panicked units rally.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rally: Option<PanicRally>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What makes an army panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum PanicTrigger {
+    /// The enemy's victory points for destroyed friendly units reach the scenario's
+    /// panic level; the whole army panics at that instant (PRESTAGS 13.0, 13.11).
+    LossesReachPanicLevel,
+}
+
+/// Which of two sides panics when both qualify at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum PanicTieBreak {
+    /// The side defending in the action that caused it.
+    Defender,
+    /// The side attacking in it.
+    Attacker,
+    /// The side further past its panic level; the other may never panic.
+    FurtherPast,
+}
+
+/// Units near one of these leaders.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NearLeader {
+    /// Leader troop types (PRESTAGS: `1L`, `2L`).
+    pub leaders: Vec<String>,
+    pub reach: Proximity,
+}
+
+/// How panicked units return to normal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PanicRally {
+    /// At the end of this phase of the sequence of play (by id), each player-turn of
+    /// the owner (PRESTAGS 13.22: movement).
+    pub after_phase: String,
+    /// Panicked units near these leaders rally for the rest of the game.
+    pub by: Vec<NearLeader>,
 }

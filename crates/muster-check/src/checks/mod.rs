@@ -137,6 +137,10 @@ pub static REGISTRY: &[Registered] = &[
         geometry::reversed_range::run
     ),
     file!(geometry::crooked_range::META, geometry::crooked_range::run),
+    file!(
+        geometry::degenerate_shape::META,
+        geometry::degenerate_shape::run
+    ),
     file!(maps::grid_too_large::META, maps::grid_too_large::run),
     file!(
         maps::table_size_not_positive::META,
@@ -173,6 +177,20 @@ pub static REGISTRY: &[Registered] = &[
     file!(rules::victory_order::META, rules::victory_order::run),
     file!(rules::exit_cost::META, rules::exit_cost::run),
     file!(rules::impossible_roll::META, rules::impossible_roll::run),
+    file!(
+        rules::immunity_conflict::META,
+        rules::immunity_conflict::run
+    ),
+    file!(rules::sight_conflict::META, rules::sight_conflict::run),
+    file!(
+        rules::movement_conflict::META,
+        rules::movement_conflict::run
+    ),
+    file!(
+        rules::state_effect_conflict::META,
+        rules::state_effect_conflict::run
+    ),
+    file!(rules::panic_conflict::META, rules::panic_conflict::run),
     file!(
         counters::reduced_not_lower::META,
         counters::reduced_not_lower::run

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use muster_model::rules::{
     Action, Actor, Allowance, BandResult, BeyondFloor, ForceRatio, MoraleEvent, Permission,
-    ResultBand, ResultIndex, ResultTable, Rules, StatusLadder, TerrainEffect, TurnPart,
-    VictoryOrder,
+    ResultBand, ResultIndex, ResultTable, Rules, StateEffect, StatusLadder, TerrainEffect,
+    TurnPart, VictoryOrder,
 };
 use muster_model::scenario::Forces;
 use muster_model::system::{GridKind, KindStats, RulesSystem, UnitRole};
@@ -196,6 +196,43 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
             &e.troops,
         ));
     }
+    if let Some(c) = &rules.leader_control {
+        troops.extend(list(
+            format!("{RULES}/leader_control/always_in_control"),
+            &c.always_in_control,
+        ));
+    }
+    if let Some(m) = &rules.morale {
+        for (i, md) in m.modifiers.iter().enumerate() {
+            troops.extend(list(format!("{RULES}/morale/modifiers/{i}/from"), &md.from));
+            troops.extend(list(format!("{RULES}/morale/modifiers/{i}/to"), &md.to));
+        }
+    }
+    for (i, im) in rules.immunities.iter().enumerate() {
+        troops.extend(list(format!("{RULES}/immunities/{i}/troops"), &im.troops));
+    }
+    for (i, se) in rules.status_effects.iter().enumerate() {
+        troops.extend(list(
+            format!("{RULES}/status_effects/{i}/troops"),
+            &se.troops,
+        ));
+    }
+    if let Some(p) = &rules.panic {
+        for (i, n) in p.spared_near.iter().enumerate() {
+            troops.extend(list(
+                format!("{RULES}/panic/spared_near/{i}/leaders"),
+                &n.leaders,
+            ));
+        }
+        if let Some(r) = &p.rally {
+            for (i, n) in r.by.iter().enumerate() {
+                troops.extend(list(
+                    format!("{RULES}/panic/rally/by/{i}/leaders"),
+                    &n.leaders,
+                ));
+            }
+        }
+    }
     for (pointer, name) in troops {
         troop(pointer, &name);
     }
@@ -214,6 +251,22 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         if let Some(s) = &p.status {
             levels.push((format!("{RULES}/permissions/{i}/status"), s.clone()));
         }
+    }
+    if let Some(m) = rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+    {
+        levels.extend(list(
+            format!("{RULES}/movement/minimum_move/status"),
+            &m.status,
+        ));
+    }
+    for (i, se) in rules.status_effects.iter().enumerate() {
+        levels.push((
+            format!("{RULES}/status_effects/{i}/status"),
+            se.status.clone(),
+        ));
     }
     for (t, table) in rules.result_tables.iter().enumerate() {
         for (b, band) in table.bands.iter().enumerate() {
@@ -294,6 +347,18 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
             format!("{RULES}/line_of_sight/concealing"),
             &los.concealing,
         ));
+        for (i, b) in los.blocking.iter().enumerate() {
+            terrain_refs.extend(list(
+                format!("{RULES}/line_of_sight/blocking/{i}/terrain"),
+                &b.terrain,
+            ));
+        }
+        for (i, e) in los.elevations.iter().enumerate() {
+            terrain_refs.extend(list(
+                format!("{RULES}/line_of_sight/elevations/{i}/terrain"),
+                &e.terrain,
+            ));
+        }
     }
     for (pointer, id) in terrain_refs {
         if !terrain.contains(&id.as_str()) {
@@ -334,6 +399,30 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
             }
         }
     }
+    for (i, im) in rules.immunities.iter().enumerate() {
+        code_refs.extend(list(format!("{RULES}/immunities/{i}/results"), &im.results));
+    }
+    let eliminated_by = |base: String, effects: &[StateEffect]| {
+        effects
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| match e {
+                StateEffect::EliminatedBy(code) => {
+                    Some((format!("{base}/{k}/EliminatedBy"), code.clone()))
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    for (i, se) in rules.status_effects.iter().enumerate() {
+        code_refs.extend(eliminated_by(
+            format!("{RULES}/status_effects/{i}/effects"),
+            &se.effects,
+        ));
+    }
+    if let Some(p) = &rules.panic {
+        code_refs.extend(eliminated_by(format!("{RULES}/panic/effects"), &p.effects));
+    }
     for (pointer, code) in code_refs {
         if codes.is_empty() || !made_of_codes(&code, &codes) {
             out.push(
@@ -346,6 +435,67 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
                 } else {
                     format!("result codes: {}", codes.join(", "))
                 }),
+            );
+        }
+    }
+
+    // Elevations of the line of sight.
+    if let Some(los) = &rules.line_of_sight {
+        let ids: Vec<&str> = los.elevations.iter().map(|e| e.id.as_str()).collect();
+        let mut refs: Vec<(String, String)> = Vec::new();
+        for (i, b) in los.blocking.iter().enumerate() {
+            let base = format!("{RULES}/line_of_sight/blocking/{i}");
+            refs.extend(list(format!("{base}/firer_at"), &b.firer_at));
+            refs.extend(list(format!("{base}/unless_next_to"), &b.unless_next_to));
+        }
+        for (i, o) in los.occupied_blocks.iter().enumerate() {
+            let base = format!("{RULES}/line_of_sight/occupied_blocks/{i}");
+            refs.push((format!("{base}/firer_at"), o.firer_at.clone()));
+            refs.extend(list(format!("{base}/blocked_by"), &o.blocked_by));
+            if let Some(a) = &o.unless_through_adjacent {
+                refs.push((format!("{base}/unless_through_adjacent"), a.clone()));
+            }
+        }
+        for (pointer, id) in refs {
+            if !ids.contains(&id.as_str()) {
+                out.push(
+                    Finding::new(pointer, format!("unknown elevation `{id}`")).help(
+                        did_you_mean(&id, ids.iter().copied()).unwrap_or_else(|| {
+                            if ids.is_empty() {
+                                "give the elevations in `line_of_sight: (elevations: [...])`"
+                                    .to_string()
+                            } else {
+                                format!("elevations: {}", ids.join(", "))
+                            }
+                        }),
+                    ),
+                );
+            }
+        }
+    }
+
+    // Phases of the sequence of play.
+    if let Some(r) = rules.panic.as_ref().and_then(|p| p.rally.as_ref()) {
+        let phases: Vec<&str> = rules
+            .sequence
+            .as_ref()
+            .map(|s| s.phases().iter().map(|(_, _, p)| p.id.as_str()).collect())
+            .unwrap_or_default();
+        if !phases.contains(&r.after_phase.as_str()) {
+            out.push(
+                Finding::new(
+                    format!("{RULES}/panic/rally/after_phase"),
+                    format!("unknown phase `{}`", r.after_phase),
+                )
+                .help(
+                    did_you_mean(&r.after_phase, phases.iter().copied()).unwrap_or_else(|| {
+                        if phases.is_empty() {
+                            "the system has no `sequence` of play".to_string()
+                        } else {
+                            format!("phases: {}", phases.join(", "))
+                        }
+                    }),
+                ),
             );
         }
     }
@@ -1143,6 +1293,395 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
             );
         }
     }
+    for (i, md) in m.modifiers.iter().enumerate() {
+        let base = format!("{RULES}/morale/modifiers/{i}");
+        if md.value == 0 {
+            out.push(
+                Finding::new(
+                    format!("{base}/value"),
+                    "a morale modifier of 0 changes nothing",
+                )
+                .help("give the points added to the morale value, or remove the modifier"),
+            );
+        }
+        for (k, troop) in md.to.iter().enumerate() {
+            if let Some(n) = never(troop) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/to/{k}"),
+                        format!(
+                            "`{troop}` never tests its morale, yet a morale modifier is given to it"
+                        ),
+                    )
+                    .label(format!("{RULES}/morale/never_test/{n}"), "never tests")
+                    .help("remove it from `to` or from `never_test`"),
+                );
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Immunities
+// ---------------------------------------------------------------------------------------
+
+/// Immunities to nothing, and unconditional immunities to a result code that a morale
+/// trigger on the same code names the same troop type for.
+pub fn immunity_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    for (i, im) in rules.immunities.iter().enumerate() {
+        let base = format!("{RULES}/immunities/{i}");
+        if im.results.is_empty() {
+            out.push(
+                Finding::new(format!("{base}/results"), "an immunity to no result")
+                    .help("list the result codes these troops ignore"),
+            );
+        }
+        if im.condition.is_some() {
+            continue;
+        }
+        let Some(m) = &rules.morale else { continue };
+        for (t, trigger) in m.triggers.iter().enumerate() {
+            let MoraleEvent::CombatResult(code) = &trigger.event else {
+                continue;
+            };
+            let Some(r) = im.results.iter().position(|c| c == code) else {
+                continue;
+            };
+            for (k, troop) in trigger.troops.iter().enumerate() {
+                if troop != "*" && im.troops.contains(troop) && !trigger.exempt.contains(troop) {
+                    out.push(
+                        Finding::new(
+                            format!("{RULES}/morale/triggers/{t}/troops/{k}"),
+                            format!("`{troop}` is immune to `{code}`, yet this trigger makes it test on it"),
+                        )
+                        .label(format!("{base}/results/{r}"), "immune")
+                        .help(format!("remove `{troop}` from the trigger or `{code}` from the immunity")),
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Line of sight
+// ---------------------------------------------------------------------------------------
+
+/// Elevations that overlap or repeat, occupied-hex rules given twice for one elevation
+/// or where units block nothing, and two ways of saying which lower units block.
+pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let Some(los) = &system.rules.line_of_sight else {
+        return Vec::new();
+    };
+    let base = format!("{RULES}/line_of_sight");
+    let mut out = Vec::new();
+    let mut catch_all: Option<usize> = None;
+    let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, e) in los.elevations.iter().enumerate() {
+        if let Some(j) = los.elevations[..i].iter().position(|x| x.id == e.id) {
+            out.push(
+                Finding::new(
+                    format!("{base}/elevations/{i}/id"),
+                    format!("elevation `{}` is listed twice", e.id),
+                )
+                .label(format!("{base}/elevations/{j}/id"), "first here")
+                .help("give each elevation once"),
+            );
+        }
+        if e.terrain.is_empty() {
+            if let Some(j) = catch_all {
+                out.push(
+                    Finding::new(
+                        format!("{base}/elevations/{i}"),
+                        format!(
+                            "elevations `{}` and `{}` both take every terrain not listed",
+                            los.elevations[j].id, e.id
+                        ),
+                    )
+                    .label(format!("{base}/elevations/{j}"), "also takes the rest")
+                    .help("list the terrain of all but one elevation"),
+                );
+            }
+            catch_all = Some(i);
+        }
+        for (k, t) in e.terrain.iter().enumerate() {
+            if let Some(j) = placed.insert(t.as_str(), i)
+                && j != i
+            {
+                out.push(
+                    Finding::new(
+                        format!("{base}/elevations/{i}/terrain/{k}"),
+                        format!(
+                            "terrain `{t}` is at two elevations, `{}` and `{}`",
+                            los.elevations[j].id, e.id
+                        ),
+                    )
+                    .label(format!("{base}/elevations/{j}"), "also here")
+                    .help("give each terrain one elevation"),
+                );
+            }
+        }
+    }
+    for (i, o) in los.occupied_blocks.iter().enumerate() {
+        if let Some(j) = los.occupied_blocks[..i]
+            .iter()
+            .position(|x| x.firer_at == o.firer_at)
+        {
+            out.push(
+                Finding::new(
+                    format!("{base}/occupied_blocks/{i}/firer_at"),
+                    format!("two rules for firers at `{}`", o.firer_at),
+                )
+                .label(format!("{base}/occupied_blocks/{j}/firer_at"), "first rule")
+                .help("merge them into one entry"),
+            );
+        }
+    }
+    if !los.occupied_blocks.is_empty() {
+        if !los.units_block {
+            out.push(
+                Finding::new(
+                    format!("{base}/units_block"),
+                    "units never block line of sight, yet `occupied_blocks` says which occupied hexes do",
+                )
+                .label(format!("{base}/occupied_blocks"), "occupied hexes that block")
+                .help("set `units_block: true` or remove `occupied_blocks`"),
+            );
+        }
+        if los.lower_units_block_within.is_some() {
+            out.push(
+                Finding::new(
+                    format!("{base}/lower_units_block_within"),
+                    "lower units are ruled twice: by `lower_units_block_within` and by `occupied_blocks`",
+                )
+                .label(format!("{base}/occupied_blocks"), "also decides lower units")
+                .help("keep one of the two"),
+            );
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Movement
+// ---------------------------------------------------------------------------------------
+
+/// A minimum move for a level that removes the unit, or that disagrees with the hexes
+/// leaders' control says a unit may always move.
+pub fn movement_conflicts(rules: &Rules) -> Vec<Finding> {
+    let Some(m) = rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+    else {
+        return Vec::new();
+    };
+    let base = format!("{RULES}/movement/minimum_move");
+    let mut out = Vec::new();
+    if let Some(ladder) = &rules.status {
+        for (k, id) in m.status.iter().enumerate() {
+            if ladder.levels.iter().any(|l| &l.id == id && l.removes) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/status/{k}"),
+                        format!("status level `{id}` removes the unit, which never moves again"),
+                    )
+                    .help("name the levels at which a unit still moves"),
+                );
+            }
+        }
+    }
+    if let Some(always) = rules.leader_control.as_ref().and_then(|c| c.always_hexes)
+        && always != m.hexes
+    {
+        out.push(
+            Finding::new(
+                format!("{base}/hexes"),
+                format!(
+                    "a unit may always move {} hex{}, yet under leaders' control it may always move {always}",
+                    m.hexes,
+                    if m.hexes == 1 { "" } else { "es" }
+                ),
+            )
+            .label(format!("{RULES}/leader_control/always_hexes"), "under leaders' control")
+            .help("give both the same number of hexes"),
+        );
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Status effects and panic
+// ---------------------------------------------------------------------------------------
+
+/// The variant name of an effect, for pointers and duplicates.
+fn effect_variant(e: &StateEffect) -> &'static str {
+    match e {
+        StateEffect::Never(_) => "Never",
+        StateEffect::MovementShare(_) => "MovementShare",
+        StateEffect::MeleeDefenceShare(_) => "MeleeDefenceShare",
+        StateEffect::EliminatedBy(_) => "EliminatedBy",
+        StateEffect::FleeFromEnemy => "FleeFromEnemy",
+    }
+}
+
+/// Shares outside (0, 1] and one kind of share given twice in a list of effects.
+fn effect_list_problems(base: &str, effects: &[StateEffect]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (k, e) in effects.iter().enumerate() {
+        if let StateEffect::MovementShare(f) | StateEffect::MeleeDefenceShare(f) = e {
+            if !(*f > 0.0 && *f <= 1.0) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/{k}/{}", effect_variant(e)),
+                        format!("a share of {f}: a share is above 0 and at most 1"),
+                    )
+                    .help("give the share kept, as 0.5 for half"),
+                );
+            }
+            if let Some(j) = effects[..k]
+                .iter()
+                .position(|x| effect_variant(x) == effect_variant(e))
+            {
+                out.push(
+                    Finding::new(
+                        format!("{base}/{k}"),
+                        format!("`{}` is given twice", effect_variant(e)),
+                    )
+                    .label(format!("{base}/{j}"), "first here")
+                    .help("give each share once"),
+                );
+            }
+        } else if let Some(j) = effects[..k].iter().position(|x| x == e) {
+            out.push(
+                Finding::new(
+                    format!("{base}/{k}"),
+                    format!("`{}` is given twice", effect_variant(e)),
+                )
+                .label(format!("{base}/{j}"), "first here")
+                .help("give each effect once"),
+            );
+        }
+    }
+    out
+}
+
+/// Effects of a status level that removes the unit anyway, shares outside (0, 1],
+/// effects given twice, and a `Never` effect against a permission that binds the same
+/// troop name to the action at that level.
+pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    for (i, se) in rules.status_effects.iter().enumerate() {
+        let base = format!("{RULES}/status_effects/{i}");
+        if let Some(ladder) = &rules.status
+            && ladder.levels.iter().any(|l| l.id == se.status && l.removes)
+        {
+            out.push(
+                Finding::new(
+                    format!("{base}/status"),
+                    format!(
+                        "status level `{}` removes the unit: its effects never apply",
+                        se.status
+                    ),
+                )
+                .help("name a level at which the unit is still in play"),
+            );
+        }
+        out.extend(effect_list_problems(
+            &format!("{base}/effects"),
+            &se.effects,
+        ));
+        for (k, e) in se.effects.iter().enumerate() {
+            let StateEffect::Never(action) = e else {
+                continue;
+            };
+            for (p, perm) in rules.permissions.iter().enumerate() {
+                if perm.action == *action
+                    && perm.allowed == Allowance::Must
+                    && perm.condition.is_none()
+                    && perm.status.as_deref() == Some(se.status.as_str())
+                    && perm.troops.iter().any(|t| se.troops.contains(t))
+                {
+                    out.push(
+                        Finding::new(
+                            format!("{base}/effects/{k}/Never"),
+                            format!(
+                                "troops at `{}` may never {}, yet a permission says they must",
+                                se.status,
+                                action.words()
+                            ),
+                        )
+                        .label(format!("{RULES}/permissions/{p}/allowed"), "must")
+                        .help("remove one of the two"),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(p) = &rules.panic {
+        out.extend(effect_list_problems(
+            &format!("{RULES}/panic/effects"),
+            &p.effects,
+        ));
+    }
+    out
+}
+
+/// Panic spared or rallied by troops that are not leaders, and a tie on reaching the
+/// level exactly broken by "further past".
+pub fn panic_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let Some(p) = &system.rules.panic else {
+        return Vec::new();
+    };
+    let base = format!("{RULES}/panic");
+    let mut out = Vec::new();
+    let mut near: Vec<(String, &String)> = Vec::new();
+    for (i, n) in p.spared_near.iter().enumerate() {
+        for (k, l) in n.leaders.iter().enumerate() {
+            near.push((format!("{base}/spared_near/{i}/leaders/{k}"), l));
+        }
+    }
+    if let Some(r) = &p.rally {
+        for (i, n) in r.by.iter().enumerate() {
+            for (k, l) in n.leaders.iter().enumerate() {
+                near.push((format!("{base}/rally/by/{i}/leaders/{k}"), l));
+            }
+        }
+    }
+    for (pointer, name) in near {
+        let others: Vec<&str> = system
+            .unit_kinds
+            .iter()
+            .filter(|k| specificity(system, name, &k.id).is_some() && k.role != UnitRole::Commander)
+            .map(|k| k.id.as_str())
+            .collect();
+        if !others.is_empty() {
+            out.push(
+                Finding::new(
+                    pointer,
+                    format!(
+                        "`{name}` names troops that are not leaders: {}",
+                        others.join(", ")
+                    ),
+                )
+                .help("only leaders (role `Commander`) spare units from panic or rally them"),
+            );
+        }
+    }
+    if p.both_reach == Some(muster_model::rules::PanicTieBreak::FurtherPast) {
+        out.push(
+            Finding::new(
+                format!("{base}/both_reach"),
+                "when both sides reach their panic level exactly, neither is further past it",
+            )
+            .help("break the tie by `Defender` or `Attacker`"),
+        );
+    }
     out
 }
 
@@ -1416,7 +1955,7 @@ pub struct UnledSide {
     /// Unit kinds that begin every movement phase out of control: they move at the
     /// reduced rate all game.
     pub reduced: Vec<String>,
-    /// Unit kinds exempt by the scenario's leadership note.
+    /// Unit kinds exempt by the scenario's leadership note or always in control.
     pub exempt: Vec<String>,
     pub factor: f64,
     /// The leadership note that exempts (`Mt. Ex.`), if the side has it.
@@ -1447,9 +1986,10 @@ pub fn unled_sides(cx: &ScenarioCx) -> Vec<UnledSide> {
             .exemption
             .as_ref()
             .filter(|e| side.forces.leadership.as_deref() == Some(e.note.as_str()));
-        let (exempt, reduced): (Vec<&str>, Vec<&str>) = kinds
-            .iter()
-            .partition(|k| exemption.is_some_and(|e| covers(system, &e.troops, &[], k).is_some()));
+        let (exempt, reduced): (Vec<&str>, Vec<&str>) = kinds.iter().partition(|k| {
+            exemption.is_some_and(|e| covers(system, &e.troops, &[], k).is_some())
+                || covers(system, &control.always_in_control, &[], k).is_some()
+        });
         out.push(UnledSide {
             side: side.index,
             reduced: reduced.into_iter().map(str::to_string).collect(),

@@ -5,7 +5,108 @@ use muster_model::map::Shape;
 use muster_model::scenario::{Formation, TableUnit};
 use muster_model::system::KindStats;
 
+use crate::load::Document;
 use crate::semantic::ScenarioCx;
+
+/// Every shape a file places on an open table (a map's features; a scenario's camps,
+/// traps, zones and bands on the table), with the pointer of each.
+pub fn shapes_of(doc: &Document) -> Vec<(String, &Shape)> {
+    use muster_model::map::Overlay;
+    use muster_model::scenario::{BandEntry, Forces};
+    let mut out = Vec::new();
+    match doc {
+        Document::Map(map) => {
+            for (i, overlay) in map.overlays.iter().enumerate() {
+                if let Overlay::Feature { shape, .. } = overlay {
+                    out.push((format!("/overlays/{i}/Feature/shape"), shape));
+                }
+            }
+        }
+        Document::Scenario(scenario) => {
+            for (i, side) in scenario.sides.iter().enumerate() {
+                let forces = match &side.forces {
+                    Forces::Table(forces) => forces,
+                    Forces::Placed { .. } | Forces::Zoned(_) => continue,
+                };
+                let base = format!("/sides/{i}/forces/Table");
+                if let Some(camp) = &forces.camp {
+                    out.push((format!("{base}/camp/area"), &camp.area));
+                }
+                for (k, trap) in forces.traps.iter().enumerate() {
+                    out.push((format!("{base}/traps/{k}/area"), &trap.area));
+                }
+                for (k, zone) in forces.zones.iter().enumerate() {
+                    out.push((format!("{base}/zones/{k}/area"), &zone.area));
+                }
+                for (k, band) in forces.bands.iter().enumerate() {
+                    match &band.entry {
+                        BandEntry::OnTable(shape) => {
+                            out.push((format!("{base}/bands/{k}/entry/OnTable"), shape));
+                        }
+                        BandEntry::AtEdge { .. } | BandEntry::Rolled { .. } => {}
+                    }
+                }
+            }
+        }
+        Document::System(_) | Document::Counters(_) => {}
+    }
+    out
+}
+
+/// Why a shape covers nothing or has no place, in words; `None` when it is sound.
+pub fn shape_problem(shape: &Shape) -> Option<String> {
+    let finite = |points: &[(f64, f64)]| points.iter().all(|(x, y)| x.is_finite() && y.is_finite());
+    match shape {
+        Shape::Rect { x, y, w, h } => {
+            if !finite(&[(*x, *y), (*w, *h)]) {
+                Some(
+                    "a rectangle with a coordinate or size that is not a finite number".to_string(),
+                )
+            } else if *w <= 0.0 || *h <= 0.0 {
+                Some(format!(
+                    "a rectangle {w} by {h} inches covers nothing: width and height must be above 0"
+                ))
+            } else {
+                None
+            }
+        }
+        Shape::Circle { x, y, r } => {
+            if !finite(&[(*x, *y), (*r, 0.0)]) {
+                Some("a circle with a centre or radius that is not a finite number".to_string())
+            } else if *r <= 0.0 {
+                Some(format!(
+                    "a circle of radius {r} covers nothing: the radius must be above 0"
+                ))
+            } else {
+                None
+            }
+        }
+        Shape::Polygon(points) => {
+            if !finite(points) {
+                Some("a polygon with a point that is not a finite number".to_string())
+            } else if points.len() < 3 {
+                Some(format!(
+                    "a polygon of {} point(s) covers nothing: it needs at least 3",
+                    points.len()
+                ))
+            } else {
+                None
+            }
+        }
+        Shape::Line(points) => {
+            if !finite(points) {
+                Some("a line with a point that is not a finite number".to_string())
+            } else if points.len() < 2 {
+                Some(format!(
+                    "a line of {} point(s) has no length: it needs at least 2",
+                    points.len()
+                ))
+            } else {
+                None
+            }
+        }
+    }
+}
 
 /// Width and depth of the scenario's table.
 pub fn table_size(cx: &ScenarioCx) -> Option<(f64, f64)> {

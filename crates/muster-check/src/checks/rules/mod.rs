@@ -4,10 +4,15 @@
 
 pub mod band_gap;
 pub mod exit_cost;
+pub mod immunity_conflict;
 pub mod impossible_roll;
 pub mod ladder_skipped;
+pub mod movement_conflict;
+pub mod panic_conflict;
 pub mod permission_conflict;
 pub mod phase_without_actor;
+pub mod sight_conflict;
+pub mod state_effect_conflict;
 pub mod terrain_exception_conflict;
 pub mod trigger_conflict;
 pub mod unknown_name;
