@@ -252,18 +252,7 @@ fn compile(
 /// Where `compile` writes without `-o` or `[compile] out`: under the project's
 /// `target/muster/`, which no data folder contains.
 fn default_output(root: &Path, id: &str) -> PathBuf {
-    let name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let name = name.trim_start_matches('.');
-    let name = if name.is_empty() { "map" } else { name };
+    let name = crate::project::file_safe(id, "map");
     root.join("target")
         .join("muster")
         .join(format!("{name}.terrain.json"))

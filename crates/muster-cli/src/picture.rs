@@ -96,7 +96,7 @@ pub fn run(
                 .compile_out
                 .clone()
                 .unwrap_or_else(|| project.root.join("target").join("muster"));
-            dir.join(format!("{}.svg", file_safe(&id)))
+            dir.join(format!("{}.svg", crate::project::file_safe(&id, "board")))
         }
     };
     if !to_stdout
@@ -177,26 +177,6 @@ fn describe(rendered: &Rendered) -> String {
         rendered.what.to_string()
     } else {
         parts.join(", ")
-    }
-}
-
-/// An id made safe as a file name.
-fn file_safe(id: &str) -> String {
-    let name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let name = name.trim_start_matches('.');
-    if name.is_empty() {
-        "board".to_string()
-    } else {
-        name.to_string()
     }
 }
 

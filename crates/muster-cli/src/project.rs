@@ -86,3 +86,22 @@ pub fn write_bytes(bytes: &[u8], output: &Path) -> Result<(), String> {
     muster_map::write_atomic(output, bytes)
         .map_err(|e| format!("cannot write `{}`: {e}", output.display()))
 }
+
+/// An id made safe as a file name (anything but letters, digits, `-`, `_` and `.`
+/// becomes `_`, leading dots are dropped), or `fallback` when nothing is left.
+pub fn file_safe(id: &str, fallback: &str) -> String {
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match name.trim_start_matches('.') {
+        "" => fallback.to_string(),
+        name => name.to_string(),
+    }
+}

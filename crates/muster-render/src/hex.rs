@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use muster_check::Diagnostic;
 use muster_check::semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState};
-use muster_check::{Diagnostic, Severity};
 use muster_hex::{Edge, HexId, HexLayout};
 use muster_map::TerrainMap;
 use muster_model::map::{MapSource, Overlay};
@@ -137,20 +137,7 @@ pub fn draw(
         let _ = write!(out, " data-turn=\"{}\"", b.turn);
     }
     out.push_str(">\n");
-    let _ = writeln!(out, "<title>{}</title>", esc(title));
-    out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n");
-    let _ = writeln!(
-        out,
-        "<rect width=\"{}\" height=\"{}\" fill=\"#f6f3ea\"/>",
-        n(width),
-        n(height)
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"#222\">{}</text>",
-        n(MARGIN),
-        esc(title)
-    );
+    crate::svg::preamble(&mut out, title, width, height, MARGIN);
 
     terrain(&mut out, map, &geo);
     flows(&mut out, map, &geo);
@@ -742,14 +729,6 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
     out.push_str("</g>\n");
 }
 
-fn severity_colour(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "#d0021b",
-        Severity::Warning => "#e07b00",
-        Severity::Info => "#2b6cb0",
-    }
-}
-
 fn diagnostic_marks(
     out: &mut String,
     marks: &[Mark],
@@ -762,7 +741,7 @@ fn diagnostic_marks(
         let Some(d) = diagnostics.get(mark.diagnostic) else {
             continue;
         };
-        let colour = severity_colour(d.severity);
+        let colour = palette::severity(d.severity);
         let title = format!("{}: {}", d.code, d.message);
         match mark.target {
             MarkTarget::Hex(hex) => {

@@ -120,6 +120,15 @@ pub fn side(colour: Option<&str>, index: usize) -> String {
     SIDES[index % SIDES.len()].to_string()
 }
 
+/// The outline of a diagnostic on the board.
+pub fn severity(severity: muster_check::Severity) -> &'static str {
+    match severity {
+        muster_check::Severity::Error => "#d0021b",
+        muster_check::Severity::Warning => "#e07b00",
+        muster_check::Severity::Info => "#2b6cb0",
+    }
+}
+
 /// Neutral units.
 pub const NEUTRAL: &str = "#8a8a80";
 

@@ -46,6 +46,25 @@ pub fn points(list: &[(f64, f64)]) -> String {
     out
 }
 
+/// What every board begins with after its `<svg ...>` tag: the title, the arrowhead
+/// that entry arrows use, the paper and the heading at `margin` from the left.
+pub fn preamble(out: &mut String, title: &str, width: f64, height: f64, margin: f64) {
+    let _ = writeln!(out, "<title>{}</title>", esc(title));
+    out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n");
+    let _ = writeln!(
+        out,
+        "<rect width=\"{}\" height=\"{}\" fill=\"#f6f3ea\"/>",
+        n(width),
+        n(height)
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"#222\">{}</text>",
+        n(margin),
+        esc(title)
+    );
+}
+
 /// Cuts a name to `max` characters, with an ellipsis.
 pub fn short(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

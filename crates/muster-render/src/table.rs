@@ -113,20 +113,7 @@ pub fn draw(
         tw = n(table.width),
         td = n(table.depth),
     );
-    let _ = writeln!(out, "<title>{}</title>", esc(title));
-    out.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#333\"/></marker></defs>\n");
-    let _ = writeln!(
-        out,
-        "<rect width=\"{}\" height=\"{}\" fill=\"#f6f3ea\"/>",
-        n(width),
-        n(height)
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"#222\">{}</text>",
-        n(MARGIN),
-        esc(title)
-    );
+    crate::svg::preamble(&mut out, title, width, height, MARGIN);
     let _ = writeln!(
         out,
         "<rect id=\"table\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#eef0d6\" stroke=\"#8f8a78\" stroke-width=\"1.5\"/>",
@@ -468,11 +455,7 @@ fn diagnostic_marks(
         else {
             continue;
         };
-        let colour = match d.severity {
-            muster_check::Severity::Error => "#d0021b",
-            muster_check::Severity::Warning => "#e07b00",
-            muster_check::Severity::Info => "#2b6cb0",
-        };
+        let colour = palette::severity(d.severity);
         let _ = writeln!(
             out,
             "<g class=\"diagnostic\" data-index=\"{}\" data-code=\"{}\" data-severity=\"{}\"><title>{}: {}</title><circle cx=\"{}\" cy=\"{}\" r=\"{}\" stroke=\"{colour}\"/></g>",
