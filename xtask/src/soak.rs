@@ -75,6 +75,9 @@ fn round(rx: &Receiver<String>) -> Result<Vec<String>, String> {
     }
 }
 
+/// How long no line from the watch counts as quiet after a round.
+const QUIET_MS: u64 = 250;
+
 /// Rounds until none comes for a while: a burst may give one round or several.
 fn rounds_until_quiet(rx: &Receiver<String>) -> Result<Option<Vec<String>>, String> {
     let mut last = None;
@@ -84,7 +87,7 @@ fn rounds_until_quiet(rx: &Receiver<String>) -> Result<Option<Vec<String>>, Stri
             if last.is_none() && lines.is_empty() {
                 5_000
             } else {
-                400
+                QUIET_MS
             },
         )) {
             Ok(line) => {
@@ -172,7 +175,7 @@ fn soak(
     let early_window = Duration::from_secs(60);
     let mut early_peak = 0u64;
     let mut last_rss = 0u64;
-    let (mut done, mut rounds, mut compared) = (0usize, 0usize, 0usize);
+    let (mut done, mut rounds, mut compared, mut late_rounds) = (0usize, 0usize, 0usize, 0usize);
     while done < events {
         let burst = if rng.u8(..10) == 0 {
             rng.usize(2..6)
@@ -188,7 +191,27 @@ fn soak(
         };
         rounds += 1;
         let expected = fresh(dir, muster)?;
-        let got = shown(&lines);
+        let mut lines = lines;
+        let mut got = shown(&lines);
+        // On a busy machine the last round of a burst can come after the quiet window:
+        // a mismatch is a failure only when no further round arrives to settle it.
+        let mut late = 0;
+        while got != expected && late < 3 {
+            match rx.recv_timeout(Duration::from_secs(5)) {
+                Ok(first) => {
+                    let mut more = vec![first];
+                    if !more[0].starts_with("[watch] checked") {
+                        more.append(&mut round(rx)?);
+                    }
+                    rounds += 1;
+                    late_rounds += 1;
+                    got = shown(&more);
+                    lines = more;
+                    late += 1;
+                }
+                Err(_) => break,
+            }
+        }
         if got != expected {
             return Err(format!(
                 "after {done} events the watch shows {got:?} but a fresh validate gives {expected:?}; the watch's last round:\n{}",
@@ -204,7 +227,7 @@ fn soak(
         }
     }
     println!(
-        "soak: {done} events, {rounds} rounds, each compared with a fresh validate ({compared} equal) in {:.0} s",
+        "soak: {done} events, {rounds} rounds ({late_rounds} arrived after the quiet window), each compared with a fresh validate ({compared} equal) in {:.0} s",
         start.elapsed().as_secs_f64()
     );
     println!(

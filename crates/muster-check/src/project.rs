@@ -305,6 +305,20 @@ impl Db {
         }
     }
 
+    /// The loaded files that `listed` does not name and that lie inside the root: files
+    /// referenced by path from outside `scenarios/` and `maps/`. They are checked with
+    /// the files that use them, so that a broken one is never passed over in silence.
+    pub fn referenced_only(&self, listed: &HashSet<PathBuf>) -> Vec<usize> {
+        (0..self.files.len())
+            .filter(|&i| {
+                let path = normalize(&self.files[i].file.path);
+                path.starts_with(&self.root)
+                    && !listed.contains(&path)
+                    && !self.escaping.contains(&path)
+            })
+            .collect()
+    }
+
     /// Validates scenario files as leaves: loads them (and what they reference by path)
     /// on top of this project, checks them, and drops them again, keeping only their
     /// diagnostics. Nothing refers to a scenario, so the project is the same after.

@@ -48,6 +48,8 @@ struct State<'a> {
     compile_dir: Option<PathBuf>,
     /// Where each round is published for the preview server, and its address.
     preview: Option<(Arc<Published>, String)>,
+    /// Folders of files referenced by path from outside the data folders: watched too.
+    referenced_dirs: Vec<PathBuf>,
 }
 
 impl State<'_> {
@@ -82,6 +84,20 @@ impl State<'_> {
         // Files deleted or renamed since the last round leave the cache.
         let loaded: Vec<PathBuf> = db.files.iter().map(|l| l.file.path.clone()).collect();
         self.cache.retain(&loaded);
+        // Files referenced by path from elsewhere in the root are checked as targets.
+        let listed: std::collections::HashSet<PathBuf> =
+            files.iter().map(|p| normalize(p)).collect();
+        let referenced: Vec<PathBuf> = db
+            .referenced_only(&listed)
+            .into_iter()
+            .map(|i| normalize(&db.files[i].file.path))
+            .collect();
+        self.referenced_dirs = referenced
+            .iter()
+            .filter_map(|p| p.parent().map(Path::to_path_buf))
+            .collect();
+        let mut targets = targets;
+        targets.extend(referenced);
         let recheck: Vec<PathBuf> = match only {
             Some(r) if !r.config_changed => {
                 let mut list: Vec<PathBuf> = r
@@ -265,6 +281,7 @@ pub fn run(
         cache: ParseCache::default(),
         clear: options.clear,
         compile_dir,
+        referenced_dirs: Vec::new(),
         preview: preview
             .as_ref()
             .map(|p| (p.published.clone(), p.url.clone())),
@@ -298,6 +315,7 @@ pub fn run(
     }
 
     state.round(None);
+    watch_referenced(&state, &mut debouncer, &mut watched);
     while !stop.load(Ordering::SeqCst) {
         match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(Ok(events)) => {
@@ -313,6 +331,7 @@ pub fn run(
                 let recheck = plan(&batch, &state.graph);
                 if !recheck.is_empty() {
                     state.round(Some(&recheck));
+                    watch_referenced(&state, &mut debouncer, &mut watched);
                 }
             }
             Ok(Err(errors)) => {
@@ -329,4 +348,19 @@ pub fn run(
     }
     outln!("[watch] stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Watches the folders of files referenced by path from outside the data folders, so
+/// that editing one re-checks it and the files that use it.
+fn watch_referenced<W: notify::Watcher, C: notify_debouncer_full::FileIdCache>(
+    state: &State<'_>,
+    debouncer: &mut notify_debouncer_full::Debouncer<W, C>,
+    watched: &mut Vec<PathBuf>,
+) {
+    for dir in &state.referenced_dirs {
+        if !watched.iter().any(|w| dir.starts_with(w)) {
+            let _ = debouncer.watch(dir, RecursiveMode::Recursive);
+            watched.push(dir.clone());
+        }
+    }
 }

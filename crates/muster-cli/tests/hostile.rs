@@ -417,3 +417,58 @@ fn a_symlinked_folder_is_reported_not_followed() {
     assert!(said.contains("symlink to a folder"), "{said}");
     assert!(!said.contains("copy.scenario.ron"), "{said}");
 }
+
+/// A broken map referenced by path from a folder other than `scenarios/` and `maps/` is
+/// loaded and checked itself, once, however many scenarios use it and whether the whole
+/// project or only one of them is validated.
+#[test]
+fn a_file_referenced_from_outside_the_data_folders_is_checked() {
+    let dir = copy_project();
+    let extra = dir.path().join("extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    let map = std::fs::read_to_string(dir.path().join("maps/lrf/jengland.map.ron")).unwrap();
+    let broken = map
+        .replacen("id: \"jengland\"", "id: \"jengland-extra\"", 1)
+        .replacen("columns: 15", "columns: \"x\"", 1);
+    assert_ne!(broken, map);
+    std::fs::write(extra.join("broken.map.ron"), broken).unwrap();
+    let scenario =
+        std::fs::read_to_string(dir.path().join("scenarios/lrf/jengland.scenario.ron")).unwrap();
+    for n in 1..=2 {
+        let copy = scenario
+            .replacen(
+                "map: \"jengland\"",
+                "map: \"../../extra/broken.map.ron\"",
+                1,
+            )
+            .replacen("id: \"jengland\"", &format!("id: \"jengland-{n}\""), 1);
+        std::fs::write(
+            dir.path().join(format!("scenarios/lrf/j{n}.scenario.ron")),
+            copy,
+        )
+        .unwrap();
+    }
+    for args in [
+        vec!["validate", "--format", "json"],
+        vec![
+            "validate",
+            "--format",
+            "json",
+            "scenarios/lrf/j1.scenario.ron",
+        ],
+    ] {
+        let out = run(dir.path(), &args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let on_map: Vec<&serde_json::Value> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["file"] == "extra/broken.map.ron")
+            .collect();
+        assert_eq!(on_map.len(), 1, "{args:?}: {said}");
+        assert_eq!(on_map[0]["code"], "structure::wrong-type", "{said}");
+        assert_eq!(on_map[0]["line"], 15, "{said}");
+    }
+}

@@ -47,10 +47,16 @@ impl Round {
 
 impl Watch {
     fn start() -> Watch {
+        Watch::start_with(|_| {})
+    }
+
+    /// Starts on a copy of the bundled project, changed by `prepare` first.
+    fn start_with(prepare: impl FnOnce(&Path)) -> Watch {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["scenarios", "maps"] {
             copy_dir(&repo().join(sub), &dir.path().join(sub));
         }
+        prepare(dir.path());
         let mut child = Command::new(env!("CARGO_BIN_EXE_muster"))
             .args(["watch", "--no-clear", "--debounce-ms", "150"])
             .current_dir(dir.path())
@@ -258,4 +264,45 @@ fn compile_folder_under_the_data_is_refused() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("refusing to compile into"), "{stderr}");
     }
+}
+
+/// A map referenced by path from a folder outside `scenarios/` and `maps/` is checked
+/// with the project, and its folder is watched: fixing it clears its error.
+#[test]
+fn a_map_referenced_from_another_folder_is_checked_and_watched() {
+    let w = Watch::start_with(|root| {
+        std::fs::create_dir_all(root.join("extra")).unwrap();
+        let map = edit(
+            &root.join("maps/lrf/jengland.map.ron"),
+            "id: \"jengland\"",
+            "id: \"jengland-extra\"",
+        );
+        std::fs::write(
+            root.join("extra/j.map.ron"),
+            map.replacen("columns: 15", "columns: \"x\"", 1),
+        )
+        .unwrap();
+        let scenario = edit(
+            &root.join("scenarios/lrf/jengland.scenario.ron"),
+            "map: \"jengland\"",
+            "map: \"../../extra/j.map.ron\"",
+        );
+        std::fs::write(root.join("scenarios/lrf/jengland.scenario.ron"), scenario).unwrap();
+    });
+    let first = w.next_round();
+    assert!(
+        first.has("structure::wrong-type") && first.has("[extra/j.map.ron:15:24]"),
+        "{:#?}",
+        first.lines
+    );
+    w.settle();
+    let fixed = edit(&w.path("extra/j.map.ron"), "columns: \"x\"", "columns: 15");
+    std::fs::write(w.path("extra/j.map.ron"), fixed).unwrap();
+    let round = w.next_round();
+    assert!(
+        round.rechecked().contains(&"extra/j.map.ron".to_string()),
+        "{:#?}",
+        round.lines
+    );
+    assert!(round.summary().contains(" 0 errors"), "{:#?}", round.lines);
 }

@@ -483,7 +483,11 @@ fn type_help(expected: &str, found: &str) -> Option<String> {
         let inner = found
             .trim_start_matches("the string \"")
             .trim_end_matches('"');
-        return Some(format!("write the number without quotes: `{inner}`"));
+        // Only a string that holds a number is a number in quotes.
+        if inner.trim().parse::<f64>().is_ok() {
+            return Some(format!("write the number without quotes: `{inner}`"));
+        }
+        return None;
     }
     if (expected.contains("string")) && !found.starts_with("the string") {
         return Some("put the text in double quotes".to_string());
@@ -507,4 +511,18 @@ fn lower(text: &str) -> String {
     let first = chars.next().map(|c| c.to_lowercase().to_string());
     let rest: String = chars.collect();
     first.unwrap_or_default() + rest.trim_end_matches('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_help;
+
+    #[test]
+    fn only_a_number_in_quotes_is_told_to_lose_them() {
+        assert_eq!(
+            type_help("u16", "the string \"7\"").as_deref(),
+            Some("write the number without quotes: `7`")
+        );
+        assert_eq!(type_help("u16", "the string \"x\""), None);
+    }
 }
