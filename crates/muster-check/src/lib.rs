@@ -100,10 +100,12 @@ pub fn validate_paths(
     files.extend(targets.iter().cloned());
     let db = Db::load(root, &files, display);
     let indexes: Vec<usize> = targets.iter().filter_map(|t| db.index_of(t)).collect();
-    let listed: std::collections::HashSet<PathBuf> =
-        files.iter().map(|p| project::normalize(p)).collect();
     let mut checked = indexes.clone();
-    checked.extend(db.referenced_only(&listed));
+    checked.extend(
+        db.referenced_only()
+            .into_iter()
+            .filter(|i| !indexes.contains(i)),
+    );
     let mut diagnostics = config.diagnostics.clone();
     diagnostics.extend(validate(&db, &checked, config));
     (db, indexes, diagnostics)
@@ -245,11 +247,6 @@ pub fn validate_project(
 ) -> (usize, Vec<Diagnostic>) {
     let all = project::project_files(root);
     let targets = targets_of(&all, targets, config);
-    let listed: std::collections::HashSet<PathBuf> = all
-        .iter()
-        .chain(&targets)
-        .map(|p| project::normalize(p))
-        .collect();
     let (leaf_targets, other_targets): (Vec<PathBuf>, Vec<PathBuf>) =
         targets.into_iter().partition(|p| is_leaf(p));
     // The schema validator of the kinds checked, built while the files are read.
@@ -295,9 +292,10 @@ pub fn validate_project(
     // first files that use them.
     let mut referenced: std::collections::HashSet<PathBuf> = Default::default();
     let mut others = others;
-    for i in db.referenced_only(&listed) {
-        referenced.insert(project::normalize(&db.files[i].file.path));
-        others.push(i);
+    for i in db.referenced_only() {
+        if referenced.insert(project::normalize(&db.files[i].file.path)) && !others.contains(&i) {
+            others.push(i);
+        }
     }
     let mut checked = others.len();
     let mut diagnostics = validate(&db, &others, config);
@@ -305,8 +303,10 @@ pub fn validate_project(
         let (count, found) =
             db.with_leaves(batch, display, &project::Overlay::new(), |db, targets| {
                 let mut indexes = targets.to_vec();
-                for i in db.referenced_only(&listed) {
-                    if referenced.insert(project::normalize(&db.files[i].file.path)) {
+                for i in db.referenced_only() {
+                    if !targets.contains(&i)
+                        && referenced.insert(project::normalize(&db.files[i].file.path))
+                    {
                         indexes.push(i);
                     }
                 }

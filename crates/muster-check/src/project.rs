@@ -305,15 +305,17 @@ impl Db {
         }
     }
 
-    /// The loaded files that `listed` does not name and that lie inside the root: files
-    /// referenced by path from outside `scenarios/` and `maps/`. They are checked with
-    /// the files that use them, so that a broken one is never passed over in silence.
-    pub fn referenced_only(&self, listed: &HashSet<PathBuf>) -> Vec<usize> {
+    /// The loaded files inside the root but outside `scenarios/` and `maps/`: files
+    /// referenced by path from elsewhere (or named on the command line). Those that are
+    /// not targets are checked with the files that use them, so that a broken one is
+    /// never passed over in silence.
+    pub fn referenced_only(&self) -> Vec<usize> {
+        let data: Vec<PathBuf> = DATA_DIRS.iter().map(|d| self.root.join(d)).collect();
         (0..self.files.len())
             .filter(|&i| {
                 let path = normalize(&self.files[i].file.path);
                 path.starts_with(&self.root)
-                    && !listed.contains(&path)
+                    && !data.iter().any(|d| path.starts_with(d))
                     && !self.escaping.contains(&path)
             })
             .collect()

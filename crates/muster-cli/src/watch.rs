@@ -85,12 +85,11 @@ impl State<'_> {
         let loaded: Vec<PathBuf> = db.files.iter().map(|l| l.file.path.clone()).collect();
         self.cache.retain(&loaded);
         // Files referenced by path from elsewhere in the root are checked as targets.
-        let listed: std::collections::HashSet<PathBuf> =
-            files.iter().map(|p| normalize(p)).collect();
         let referenced: Vec<PathBuf> = db
-            .referenced_only(&listed)
+            .referenced_only()
             .into_iter()
             .map(|i| normalize(&db.files[i].file.path))
+            .filter(|p| !targets.contains(p))
             .collect();
         self.referenced_dirs = referenced
             .iter()
