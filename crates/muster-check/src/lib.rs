@@ -246,9 +246,24 @@ pub fn validate_project(
     display: &(dyn Fn(&Path) -> String + Sync),
 ) -> (usize, Vec<Diagnostic>) {
     let all = project::project_files(root);
-    let targets = targets_of(&all, targets, config);
-    let (leaf_targets, other_targets): (Vec<PathBuf>, Vec<PathBuf>) =
-        targets.into_iter().partition(|p| is_leaf(p));
+    let (leaves, rest): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().partition(|p| is_leaf(p));
+    // The whole project: the scenarios are the leaf targets themselves (no second list
+    // of every path, so that memory does not grow with the project by more than needed).
+    let whole = targets.is_empty() && config.check_paths.is_empty();
+    let (leaf_targets, other_targets, leaves): (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) = if whole
+    {
+        let mut leaves = leaves;
+        for p in &mut leaves {
+            *p = project::normalize(p);
+        }
+        (leaves, rest.clone(), Vec::new())
+    } else {
+        let everything: Vec<PathBuf> = leaves.iter().chain(&rest).cloned().collect();
+        let (l, o) = targets_of(&everything, targets, config)
+            .into_iter()
+            .partition(|p| is_leaf(p));
+        (l, o, leaves)
+    };
     // The schema validator of the kinds checked, built while the files are read.
     let mut kinds: Vec<muster_model::FileKind> = other_targets
         .iter()
@@ -265,9 +280,8 @@ pub fn validate_project(
             hooks::prepare();
         }
     });
-    let (leaves, rest): (Vec<PathBuf>, Vec<PathBuf>) = all.into_iter().partition(|p| is_leaf(p));
     // Scenarios named alone need only what they reference.
-    let mut base = if other_targets.is_empty() && leaf_targets.len() < leaves.len() {
+    let mut base = if !whole && other_targets.is_empty() && leaf_targets.len() < leaves.len() {
         needed_by(&leaf_targets, &rest).unwrap_or(rest)
     } else {
         rest
@@ -275,15 +289,18 @@ pub fn validate_project(
     base.extend(other_targets.iter().cloned());
     let mut db = Db::load(root, &base, display);
     drop(base);
-    let mut leaves: Vec<PathBuf> = leaves
-        .into_iter()
-        .chain(leaf_targets.iter().cloned())
-        .map(|p| project::normalize(&p))
-        .collect();
-    leaves.sort_unstable();
-    leaves.dedup();
-    db.set_leaf_ids(scenario_ids(&leaves, display));
-    drop(leaves);
+    if whole {
+        db.set_leaf_ids(scenario_ids(&leaf_targets, display));
+    } else {
+        let mut leaves: Vec<PathBuf> = leaves
+            .into_iter()
+            .chain(leaf_targets.iter().cloned())
+            .map(|p| project::normalize(&p))
+            .collect();
+        leaves.sort_unstable();
+        leaves.dedup();
+        db.set_leaf_ids(scenario_ids(&leaves, display));
+    }
     let others: Vec<usize> = other_targets
         .iter()
         .filter_map(|t| db.index_of(t))

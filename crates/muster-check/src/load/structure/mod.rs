@@ -326,8 +326,8 @@ pub(crate) fn from_de_error(file: &SourceFile, err: &DeError) -> Report {
             &WRONG_TYPE,
             at,
             match &field {
-                Some(f) => format!("`{f}` expects {}, found {found}", words(expected)),
-                None => format!("expected {}, found {found}", words(expected)),
+                Some(f) => format!("`{f}` expects {}, found {found}", expects(expected, found)),
+                None => format!("expected {}, found {found}", expects(expected, found)),
             },
         )
         .help_opt(type_help(expected, found)),
@@ -457,6 +457,21 @@ fn within(err: &DeError, skip: usize) -> String {
     format!(" in `{}`", trimmed.path_string())
 }
 
+/// What a value expects when something else was found: the type's range only when a
+/// number out of it was found (for text in place of a number the range adds nothing,
+/// and the schema may narrow it: `turns` starts at 1, not 0).
+fn expects(expected: &str, found: &str) -> String {
+    let numeric_found = found.starts_with("the number");
+    match expected.trim() {
+        "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize"
+            if !numeric_found =>
+        {
+            "a whole number".to_string()
+        }
+        _ => words(expected),
+    }
+}
+
 /// serde's names of what a type expects, in muster's words.
 fn words(expected: &str) -> String {
     let e = expected.trim();
@@ -515,7 +530,7 @@ fn lower(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::type_help;
+    use super::{expects, type_help};
 
     #[test]
     fn only_a_number_in_quotes_is_told_to_lose_them() {
@@ -524,5 +539,15 @@ mod tests {
             Some("write the number without quotes: `7`")
         );
         assert_eq!(type_help("u16", "the string \"x\""), None);
+    }
+
+    #[test]
+    fn the_type_range_is_named_only_for_a_number_out_of_it() {
+        assert_eq!(expects("u8", "the string \"7\""), "a whole number");
+        assert_eq!(
+            expects("u8", "the number 300"),
+            "a whole number from 0 to 255"
+        );
+        assert_eq!(expects("f64", "the string \"x\""), "a number");
     }
 }
