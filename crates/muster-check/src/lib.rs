@@ -4,8 +4,9 @@
 //! [`load`] (size limit, UTF-8, kind, typed parse with `ron`/`serde_json`, schema
 //! constraints with `jsonschema`), resolves references by id or by path inside the
 //! project root, and compiles each map with `muster-map`. [`validate`] then runs the
-//! [`checks::REGISTRY`] over the requested files. Checks name places by JSON pointer;
-//! [`report::Sink`] turns pointers into byte spans with the [`spans`] index.
+//! [`checks::REGISTRY`] over the requested files. Checks name places as typed
+//! [`place::Place`]s; [`report::Sink`] turns them into byte spans through the file's
+//! span index, step by step.
 //!
 //! **Boundary:** nothing here prints, watches files or decides exit codes; that is the
 //! CLI's job. Problems in user data are [`Diagnostic`]s, never `Err` and never panics.
@@ -18,6 +19,7 @@ pub mod docs;
 pub mod hooks;
 pub mod load;
 pub mod output;
+pub mod place;
 pub mod project;
 pub mod provenance;
 pub mod registry;

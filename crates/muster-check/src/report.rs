@@ -1,6 +1,6 @@
-//! How checks report: a [`Report`] names its place by JSON pointer into the document
-//! (or by a raw span), and the [`Sink`] resolves places to spans through the file's
-//! span index, so checks work on typed values and never count characters.
+//! How checks report: a [`Report`] names its place in the document as a typed [`Place`]
+//! (or by a raw span), and the [`Sink`] resolves places to spans step by step through
+//! the file's span index, so checks work on typed values and never count characters.
 
 use std::ops::Range;
 
@@ -10,28 +10,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use muster_syntax::NodeKind;
 
+use crate::place::Place;
 use crate::registry::CheckMeta;
 use crate::source::SourceFile;
 
 /// A place in the current file.
 #[derive(Debug, Clone)]
 pub enum Loc {
-    /// The value at a JSON pointer (`/sides/0/forces/Placed/setup/2/at/Hexes/1`).
-    Value(String),
-    /// The key of the field or entry at a JSON pointer.
-    Key(String),
+    /// The value at a place (`Place::setup_group(0, 2).field("at")`).
+    Value(Place),
+    /// The key of the field or entry at a place.
+    Key(Place),
+    /// A span of the text, for what has no typed place (syntax errors, comments).
     Span(Range<usize>),
 }
 
-impl From<String> for Loc {
-    fn from(pointer: String) -> Self {
-        Loc::Value(pointer)
-    }
-}
-
-impl From<&str> for Loc {
-    fn from(pointer: &str) -> Self {
-        Loc::Value(pointer.to_string())
+impl From<Place> for Loc {
+    fn from(place: Place) -> Self {
+        Loc::Value(place)
     }
 }
 
@@ -88,8 +84,8 @@ impl Report {
     }
 }
 
-/// How many places named by pointer did not resolve exactly and fell back to the
-/// nearest enclosing value (a test requires none over the bundled data and fixtures).
+/// How many places did not resolve exactly and fell back to the nearest enclosing value
+/// (a test requires none over the bundled data and fixtures).
 pub static INEXACT_PLACES: AtomicUsize = AtomicUsize::new(0);
 
 /// The key of the struct field or map entry whose value is `node`.
@@ -150,7 +146,7 @@ impl<'a> Sink<'a> {
         let text_len = self.file.text.len();
         let span = match loc {
             Loc::Span(span) => span.clone(),
-            Loc::Value(pointer) | Loc::Key(pointer) => match self.file.find(pointer) {
+            Loc::Value(place) | Loc::Key(place) => match self.file.find(place) {
                 None => 0..0,
                 Some(found) => {
                     if !found.exact {
@@ -173,7 +169,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pointer_that_does_not_resolve_falls_back_and_is_counted() {
+    fn a_place_that_does_not_resolve_falls_back_and_is_counted() {
         let text = "Doc(sides: [(id: \"a\")])".to_string();
         let file = Arc::new(SourceFile::new("x.scenario.ron", "x", text));
         #[derive(serde::Deserialize)]
@@ -191,25 +187,33 @@ mod tests {
         file.set_spans(reading.spans.detach());
         let before = INEXACT_PLACES.load(Ordering::Relaxed);
         let mut sink = Sink::new(&file);
+        let id = Place::side(0).field("id");
         sink.push(Report::new(
             &crate::load::structure::SYNTAX,
-            "/sides/0/id",
+            id.clone(),
             "exact",
         ));
         sink.push(Report::new(
             &crate::load::structure::SYNTAX,
-            Loc::Key("/sides/0/id".into()),
+            Loc::Key(id),
             "key",
         ));
         sink.push(Report::new(
             &crate::load::structure::SYNTAX,
-            "/sides/0/nope",
+            Place::side(0).field("nope"),
+            "inexact",
+        ));
+        // A list position is not a key.
+        sink.push(Report::new(
+            &crate::load::structure::SYNTAX,
+            Place::top("sides").key("0").field("id"),
             "inexact",
         ));
         let out = sink.finish();
         assert_eq!(&file.text[out[0].span.clone()], "\"a\"");
         assert_eq!(&file.text[out[1].span.clone()], "id");
         assert_eq!(&file.text[out[2].span.clone()], "(id: \"a\")");
-        assert!(INEXACT_PLACES.load(Ordering::Relaxed) > before);
+        assert_eq!(&file.text[out[3].span.clone()], "[(id: \"a\")]");
+        assert!(INEXACT_PLACES.load(Ordering::Relaxed) >= before + 2);
     }
 }

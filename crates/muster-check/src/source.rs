@@ -8,6 +8,8 @@ use line_index::{LineIndex, TextSize, WideEncoding};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 use muster_syntax::{Dialect, Found, Spans, Tree};
 
+use crate::place::Place;
+
 /// Files larger than this are refused with `io::too-large` instead of being parsed.
 /// Hand-written battle files are a few kilobytes; the largest bundled file is far below.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -71,11 +73,11 @@ impl SourceFile {
         let _ = self.spans.set(spans);
     }
 
-    /// The node of the value at a JSON pointer into the typed document, or the nearest
-    /// enclosing value the loader read (`exact: false`).
-    pub fn find(&self, pointer: &str) -> Option<Found<'_>> {
+    /// The node of the value at a place in the typed document, found step by step, or
+    /// the nearest enclosing value the loader read (`exact: false`).
+    pub fn find(&self, place: &Place) -> Option<Found<'_>> {
         let spans = self.spans.get()?;
-        spans.find(self.tree(), pointer)
+        spans.find(self.tree(), place.span_keys())
     }
 
     /// The offset clamped to the text and moved back to a character boundary.

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use muster_check::place::Place as DocPlace;
 use muster_model::FileKind;
 use muster_syntax::{Node, NodeKind, Tree};
 use serde_json::Value;
@@ -342,9 +343,12 @@ fn hook_schema_in_map(object: Node<'_>) -> Option<&'static Value> {
 
 /// What a string at `steps` in a file of `kind` names, by the model's field names.
 /// Hook parameters are classified by the hooks' own references (`hook_refs`).
-pub fn classify(kind: FileKind, steps: &[String], hook_refs: &[(String, Class)]) -> Option<Class> {
-    let pointer: String = steps.iter().map(|s| format!("/{s}")).collect();
-    if let Some((_, c)) = hook_refs.iter().find(|(p, _)| *p == pointer) {
+pub fn classify(
+    kind: FileKind,
+    steps: &[String],
+    hook_refs: &[(DocPlace, Class)],
+) -> Option<Class> {
+    if let Some((_, c)) = hook_refs.iter().find(|(p, _)| p.is_at(steps)) {
         return Some(*c);
     }
     let s: Vec<&str> = steps.iter().map(String::as_str).collect();
@@ -404,8 +408,8 @@ pub fn classify(kind: FileKind, steps: &[String], hook_refs: &[(String, Class)])
 }
 
 /// The hook parameters of a scenario that name counters, sides, terrain, hexes or unit
-/// kinds, by pointer (from the hooks' own declarations of their references).
-pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> Vec<(String, Class)> {
+/// kinds, by place (from the hooks' own declarations of their references).
+pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> Vec<(DocPlace, Class)> {
     use muster_check::hooks::RefKind;
     let mut out = Vec::new();
     for hook in muster_check::hooks::parse_rules(&scenario.special_rules) {
@@ -417,7 +421,7 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> Vec<(String, Cl
                 RefKind::Hex(_) => Class::Hex,
                 RefKind::UnitKind(_) => Class::UnitKind,
             };
-            out.push((hook.pointer(&r.at), class));
+            out.push((hook.place(&r.at), class));
         }
     }
     out
@@ -525,7 +529,8 @@ mod tests {
         let (pointer, class) = at(SCENARIO, "\"saxe\"", 1);
         assert_eq!(pointer, "/special_rules/0/params/counters/0");
         assert_eq!(class, None);
-        let refs = vec![(pointer.clone(), Class::Counter)];
+        let params = DocPlace::hook_params(0);
+        let refs = vec![(params.field("counters").index(0), Class::Counter)];
         let steps: Vec<String> = pointer[1..].split('/').map(String::from).collect();
         assert_eq!(
             classify(FileKind::Scenario, &steps, &refs),

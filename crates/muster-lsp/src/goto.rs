@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use muster_check::Db;
 use muster_check::load::Document;
+use muster_check::place::Place as DocPlace;
 use muster_model::FileKind;
 use muster_syntax::{Node, NodeKind, Tree};
 
@@ -14,9 +15,9 @@ use crate::hover::Cx;
 /// A place in a file of the project: its path and byte span.
 pub type Place = (PathBuf, Range<usize>);
 
-fn place_in(db: &Db, file: usize, pointer: &str) -> Option<Place> {
+fn place_in(db: &Db, file: usize, place: &DocPlace) -> Option<Place> {
     let f = &db.files[file].file;
-    let found = f.find(pointer)?;
+    let found = f.find(place)?;
     Some((f.path.clone(), found.node.range()))
 }
 
@@ -30,7 +31,7 @@ pub fn definition(cx: &Cx, class: Class, value: &str) -> Option<Place> {
         }
         Class::Counter | Class::CounterDef => {
             let (sheet, a, c, _, _) = cx.counter(value)?;
-            place_in(db, sheet, &format!("/armies/{a}/counters/{c}/id"))
+            place_in(db, sheet, &DocPlace::army_counter(a, c).field("id"))
         }
         Class::Army | Class::ArmyDef => {
             let sheet = cx.reference(FileKind::Counters)?;
@@ -38,7 +39,7 @@ pub fn definition(cx: &Cx, class: Class, value: &str) -> Option<Place> {
                 return None;
             };
             let a = s.armies.iter().position(|a| a.id == value)?;
-            place_in(db, sheet, &format!("/armies/{a}/id"))
+            place_in(db, sheet, &DocPlace::army(a).field("id"))
         }
         Class::Side | Class::SideDef => {
             let index = cx.index?;
@@ -46,25 +47,19 @@ pub fn definition(cx: &Cx, class: Class, value: &str) -> Option<Place> {
                 return None;
             };
             let i = s.sides.iter().position(|s| s.id == value)?;
-            place_in(db, index, &format!("/sides/{i}/id"))
+            place_in(db, index, &DocPlace::side(i).field("id"))
         }
         Class::Terrain | Class::TerrainDef | Class::Feature | Class::FeatureDef => {
             let system = cx.reference(FileKind::System)?;
             let Some(Document::System(s)) = db.doc(system) else {
                 return None;
             };
-            let pointer = if matches!(class, Class::Terrain | Class::TerrainDef) {
-                format!(
-                    "/terrain/{}/id",
-                    s.terrain.iter().position(|t| t.id == value)?
-                )
+            let place = if matches!(class, Class::Terrain | Class::TerrainDef) {
+                DocPlace::terrain(s.terrain.iter().position(|t| t.id == value)?)
             } else {
-                format!(
-                    "/hexside_features/{}/id",
-                    s.hexside_features.iter().position(|f| f.id == value)?
-                )
+                DocPlace::hexside_feature(s.hexside_features.iter().position(|f| f.id == value)?)
             };
-            place_in(db, system, &pointer)
+            place_in(db, system, &place.field("id"))
         }
         Class::UnitKind | Class::UnitKindDef => {
             let system = cx.reference(FileKind::System)?;
@@ -72,7 +67,7 @@ pub fn definition(cx: &Cx, class: Class, value: &str) -> Option<Place> {
                 return None;
             };
             let k = s.unit_kinds.iter().position(|k| k.id == value)?;
-            place_in(db, system, &format!("/unit_kinds/{k}/id"))
+            place_in(db, system, &DocPlace::unit_kind(k).field("id"))
         }
         Class::Hex | Class::Hook => None,
     }

@@ -150,8 +150,8 @@ pub struct Spans {
     records: Vec<DetachedRecord>,
 }
 
-/// Where a pointer led: the node of the value, and whether every step of the pointer
-/// was found (`exact`) or the node is the nearest enclosing value that was.
+/// Where a path led: the node of the value, and whether every step of the path was
+/// found (`exact`) or the node is the nearest enclosing value that was.
 #[derive(Debug, Clone, Copy)]
 pub struct Found<'t> {
     pub node: Node<'t>,
@@ -196,18 +196,20 @@ impl Spans {
         self.records.is_empty()
     }
 
-    fn matches(&self, tree: &Tree, record: &DetachedRecord, step: &str) -> bool {
-        match &record.key {
-            DetachedKey::Index(i) => step.parse::<u32>().ok() == Some(*i),
-            DetachedKey::Owned(k) => **k == *step,
-            DetachedKey::Text(at, len) => tree
+    fn matches(&self, tree: &Tree, record: &DetachedRecord, step: &SpanKey<'_>) -> bool {
+        match (&record.key, step) {
+            (DetachedKey::Index(i), SpanKey::Index(j)) => i == j,
+            (DetachedKey::Owned(k), SpanKey::Key(step)) => **k == **step,
+            (DetachedKey::Text(at, len), SpanKey::Key(step)) => tree
                 .text()
                 .get(*at as usize..(*at + *len) as usize)
-                .is_some_and(|k| k == step),
+                .is_some_and(|k| k == &**step),
+            (DetachedKey::Index(_), SpanKey::Key(_))
+            | (DetachedKey::Owned(_) | DetachedKey::Text(..), SpanKey::Index(_)) => false,
         }
     }
 
-    fn child(&self, tree: &Tree, parent: u32, step: &str) -> Option<u32> {
+    fn child(&self, tree: &Tree, parent: u32, step: &SpanKey<'_>) -> Option<u32> {
         let from = if parent == u32::MAX {
             0
         } else {
@@ -221,15 +223,19 @@ impl Spans {
             .map(|i| i as u32)
     }
 
-    /// The node at a JSON pointer into the serde layout of the value read
-    /// (`/sides/0/forces/Placed/setup/1/at`), or the nearest enclosing value that was
-    /// read, with `exact: false`. `None` only when the tree has no value at all.
-    pub fn find<'t>(&self, tree: &'t Tree, pointer: &str) -> Option<Found<'t>> {
+    /// The node at `path`, in the serde layout of the value read (`["sides", 0,
+    /// "forces", "Placed", "setup", 1, "at"]`: an `Index` step is a list position, a `Key`
+    /// step a field, variant or map key), or the nearest enclosing value that was read,
+    /// with `exact: false`. `None` only when the tree has no value at all.
+    pub fn find<'t, 'k>(
+        &self,
+        tree: &'t Tree,
+        path: impl IntoIterator<Item = SpanKey<'k>>,
+    ) -> Option<Found<'t>> {
         let root = tree.value()?;
         let mut cur = u32::MAX;
         let mut exact = true;
-        for raw in pointer.split('/').skip(1) {
-            let step = raw.replace("~1", "/").replace("~0", "~");
+        for step in path {
             match self.child(tree, cur, &step) {
                 Some(next) => cur = next,
                 None => {

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 
 use muster_syntax::{
-    CommentAnchor, DeErrorKind, Dialect, NodeKind, Spanned, SyntaxErrorKind, TokenKind, from_tree,
-    from_tree_with_spans, parse, parse_json, parse_ron,
+    CommentAnchor, DeErrorKind, Dialect, NodeKind, SpanKey, Spanned, SyntaxErrorKind, TokenKind,
+    from_tree, from_tree_with_spans, parse, parse_json, parse_ron,
 };
 use serde::Deserialize;
 
@@ -481,16 +481,44 @@ fn detached_spans_find_values_and_their_nearest_enclosing_value() {
     let (value, index) = muster_syntax::from_tree_with_spans::<Doc>(&tree);
     assert!(value.is_ok());
     let spans = index.detach();
-    let found = spans.find(&tree, "/sides/0/at/1").unwrap();
+    let key = |k: &'static str| SpanKey::Key(k.into());
+    let found = spans
+        .find(
+            &tree,
+            [
+                key("sides"),
+                SpanKey::Index(0),
+                key("at"),
+                SpanKey::Index(1),
+            ],
+        )
+        .unwrap();
     assert!(found.exact);
     assert_eq!(found.node.text(), "\"0102\"");
-    let found = spans.find(&tree, "/sides/1/id").unwrap();
+    let found = spans
+        .find(&tree, [key("sides"), SpanKey::Index(1), key("id")])
+        .unwrap();
     assert!(found.exact);
     assert_eq!(found.node.text(), "\"b\"");
-    let found = spans.find(&tree, "/sides/1/at/3").unwrap();
+    let found = spans
+        .find(
+            &tree,
+            [
+                key("sides"),
+                SpanKey::Index(1),
+                key("at"),
+                SpanKey::Index(3),
+            ],
+        )
+        .unwrap();
     assert!(!found.exact);
     assert_eq!(found.node.text(), "[]");
-    let found = spans.find(&tree, "").unwrap();
+    // A position is not a key, nor a key a position.
+    let found = spans
+        .find(&tree, [key("sides"), key("0"), key("id")])
+        .unwrap();
+    assert!(!found.exact);
+    let found = spans.find(&tree, []).unwrap();
     assert!(found.exact);
     assert_eq!(found.node.range(), 0..text.len());
 }

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::{RefKind, RegisteredHook, SideRule};
+use crate::place::Step;
 
 fn type_words(schema: &Value) -> String {
     let one = |t: &str, s: &Value| match t {
@@ -94,12 +95,10 @@ impl RegisteredHook {
         };
         let mut out: Vec<String> = Vec::new();
         for r in hook.references() {
-            let key =
-                r.at.trim_start_matches('/')
-                    .split('/')
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
+            let key = match r.at.steps().first() {
+                Some(Step::Field(name)) => name.to_string(),
+                _ => String::new(),
+            };
             let what = match r.kind {
                 RefKind::Counter { side, .. } => match side {
                     SideRule::Any => "counters the scenario fields".to_string(),

@@ -35,6 +35,8 @@ use schemars::{JsonSchema, schema_for};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::place::Place;
+
 pub use baggage_carrier::BaggageCarrier;
 pub use band_grouping::BandGrouping;
 pub use berserk::Berserk;
@@ -100,9 +102,9 @@ pub enum RefKind<'a> {
 /// A reference made by a hook's parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ref<'a> {
-    /// JSON pointer inside `params` (`/counters/2`); [`ParsedHook::pointer`] makes it a
-    /// pointer into the scenario, the place a `Report` names.
-    pub at: String,
+    /// The place inside `params` (`counters/2`); [`ParsedHook::place`] makes it a place
+    /// in the scenario, the place a `Report` names.
+    pub at: Place,
     pub kind: RefKind<'a>,
 }
 
@@ -112,41 +114,52 @@ pub struct Refs<'a> {
     pub items: Vec<Ref<'a>>,
 }
 
+/// The methods take the parameter's name (the field of the hook's parameter struct) and
+/// the value or list of values it holds.
 impl<'a> Refs<'a> {
-    fn push(&mut self, at: String, kind: RefKind<'a>) {
-        self.items.push(Ref { at, kind });
+    fn one(&mut self, key: &'static str, kind: RefKind<'a>) {
+        self.items.push(Ref {
+            at: Place::top(key),
+            kind,
+        });
     }
-    pub fn counter(&mut self, key: &str, id: &'a str, side: SideRule<'a>) {
-        self.push(format!("/{key}"), RefKind::Counter { id, side });
-    }
-    pub fn counters(&mut self, key: &str, ids: &'a [String], side: SideRule<'a>) {
+    fn each(
+        &mut self,
+        key: &'static str,
+        ids: &'a [String],
+        kind: impl Fn(&'a str) -> RefKind<'a>,
+    ) {
+        let list = Place::top(key);
         for (k, id) in ids.iter().enumerate() {
-            self.push(format!("/{key}/{k}"), RefKind::Counter { id, side });
+            self.items.push(Ref {
+                at: list.index(k),
+                kind: kind(id),
+            });
         }
     }
-    pub fn side(&mut self, key: &str, id: &'a str) {
-        self.push(format!("/{key}"), RefKind::Side(id));
+    pub fn counter(&mut self, key: &'static str, id: &'a str, side: SideRule<'a>) {
+        self.one(key, RefKind::Counter { id, side });
     }
-    pub fn terrain(&mut self, key: &str, ids: &'a [String]) {
-        for (k, id) in ids.iter().enumerate() {
-            self.push(format!("/{key}/{k}"), RefKind::Terrain(id));
-        }
+    pub fn counters(&mut self, key: &'static str, ids: &'a [String], side: SideRule<'a>) {
+        self.each(key, ids, |id| RefKind::Counter { id, side });
     }
-    pub fn hex(&mut self, key: &str, id: &'a str) {
-        self.push(format!("/{key}"), RefKind::Hex(id));
+    pub fn side(&mut self, key: &'static str, id: &'a str) {
+        self.one(key, RefKind::Side(id));
     }
-    pub fn hexes(&mut self, key: &str, ids: &'a [String]) {
-        for (k, id) in ids.iter().enumerate() {
-            self.push(format!("/{key}/{k}"), RefKind::Hex(id));
-        }
+    pub fn terrain(&mut self, key: &'static str, ids: &'a [String]) {
+        self.each(key, ids, RefKind::Terrain);
     }
-    pub fn unit_kind(&mut self, key: &str, id: &'a str) {
-        self.push(format!("/{key}"), RefKind::UnitKind(id));
+    pub fn hex(&mut self, key: &'static str, id: &'a str) {
+        self.one(key, RefKind::Hex(id));
     }
-    pub fn unit_kinds(&mut self, key: &str, ids: &'a [String]) {
-        for (k, id) in ids.iter().enumerate() {
-            self.push(format!("/{key}/{k}"), RefKind::UnitKind(id));
-        }
+    pub fn hexes(&mut self, key: &'static str, ids: &'a [String]) {
+        self.each(key, ids, RefKind::Hex);
+    }
+    pub fn unit_kind(&mut self, key: &'static str, id: &'a str) {
+        self.one(key, RefKind::UnitKind(id));
+    }
+    pub fn unit_kinds(&mut self, key: &'static str, ids: &'a [String]) {
+        self.each(key, ids, RefKind::UnitKind);
     }
 }
 
@@ -269,9 +282,9 @@ pub struct ParsedHook {
 }
 
 impl ParsedHook {
-    /// The pointer into the scenario of a place inside the parameters (`/counters/0`).
-    pub fn pointer(&self, at: &str) -> String {
-        format!("/special_rules/{}/params{at}", self.rule)
+    /// The place in the scenario of a place inside the parameters (`counters/0`).
+    pub fn place(&self, at: &Place) -> Place {
+        Place::hook_params(self.rule).join(at)
     }
 
     pub fn references(&self) -> Vec<Ref<'_>> {
@@ -360,7 +373,7 @@ impl RegisteredHook {
         if !problems.is_empty() {
             return Err(problems);
         }
-        (self.parse)(params).map_err(|e| vec![Problem::at_value(String::new(), e.to_string())])
+        (self.parse)(params).map_err(|e| vec![Problem::at_value(Place::root(), e.to_string())])
     }
 }
 
@@ -376,7 +389,7 @@ mod tests {
             hook.parse(&json!({"counters": ["a"], "roll_at_least": 5, "retreat_hexes": [1, 2]}));
         let parsed = parsed.unwrap();
         let refs = parsed.references();
-        assert_eq!(refs[0].at, "/counters/0");
+        assert_eq!(refs[0].at, Place::top("counters").index(0));
         assert!(
             find("secret-commander-placement")
                 .unwrap()
@@ -391,7 +404,7 @@ mod tests {
         let errors = hook
             .parse(&json!({"counters": ["a"], "bonus": "two"}))
             .unwrap_err();
-        assert_eq!(errors[0].pointer, "/bonus");
+        assert_eq!(errors[0].place, Place::root().key("bonus"));
         assert_eq!(
             errors[0].message,
             "`bonus` must be an integer, found the string \"two\""

@@ -6,23 +6,24 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use super::RegisteredHook;
+use crate::place::Place;
 use crate::suggest::did_you_mean;
 
 /// A problem with a special rule's parameters.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
-    /// JSON pointer inside `params` (`/bonus`; empty for the whole map).
-    pub pointer: String,
-    /// Whether the place is the key at `pointer` rather than its value.
+    /// The place inside `params` (`bonus`; the root for the whole map).
+    pub place: Place,
+    /// Whether the place is the key at `place` rather than its value.
     pub at_key: bool,
     pub message: String,
     pub help: Option<String>,
 }
 
 impl Problem {
-    pub fn at_value(pointer: String, message: String) -> Self {
+    pub fn at_value(place: Place, message: String) -> Self {
         Self {
-            pointer,
+            place,
             at_key: false,
             message,
             help: None,
@@ -39,7 +40,7 @@ pub fn unknown_keys(hook: &RegisteredHook, params: &Value) -> Vec<Problem> {
     map.keys()
         .filter(|k| !names.contains(k))
         .map(|k| Problem {
-            pointer: format!("/{}", k.replace('~', "~0").replace('/', "~1")),
+            place: Place::root().key(k),
             at_key: true,
             message: format!("`{k}` is not a parameter of this hook"),
             help: did_you_mean(k, names.iter().map(String::as_str)).or_else(|| {
@@ -126,7 +127,7 @@ pub fn problem(e: &ValidationError) -> Option<Problem> {
         }
         _ => format!("{what}: {e}"),
     };
-    Some(Problem::at_value(pointer, message))
+    Some(Problem::at_value(Place::from_pointer(&pointer), message))
 }
 
 /// A required parameter that an unknown key's suggestion already names is reported

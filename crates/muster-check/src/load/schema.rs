@@ -10,6 +10,7 @@ use muster_model::FileKind;
 use serde_json::Value;
 
 use super::structure;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::schema::schema_of;
 
@@ -36,9 +37,9 @@ pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
     };
     for error in validator.iter_errors(value) {
         for leaf in leaf_errors(&error) {
-            let pointer = leaf.instance_path().to_string();
+            let place = Place::from_pointer(leaf.instance_path().as_str());
             let (message, help) = in_words(leaf);
-            sink.push(Report::new(&structure::SCHEMA_VIOLATION, pointer, message).help_opt(help));
+            sink.push(Report::new(&structure::SCHEMA_VIOLATION, place, message).help_opt(help));
         }
     }
 }

@@ -19,6 +19,7 @@ use muster_model::scenario::{
 use muster_model::system::{KindStats, UnitRole};
 
 use super::ScenarioCx;
+use crate::place::Place;
 
 /// What the board of a scenario holds.
 #[derive(Debug, Clone, Default)]
@@ -193,13 +194,13 @@ pub enum TableMark {
 }
 
 impl ScenarioCx<'_> {
-    /// Where the scenario's span of a pointer lies (the empty span at the start when the
+    /// Where the scenario's span of a place lies (the empty span at the start when the
     /// file has no record of it).
-    fn span_of(&self, pointer: &str) -> Range<usize> {
+    fn span_of(&self, place: &Place) -> Range<usize> {
         self.file
             .loaded
             .file
-            .find(pointer)
+            .find(place)
             .map_or(0..0, |found| found.node.range())
     }
 
@@ -233,7 +234,7 @@ impl ScenarioCx<'_> {
                     &super::ZonedSide {
                         index,
                         forces,
-                        pointer: format!("/sides/{index}/forces/Zoned"),
+                        place: Place::zoned_forces(index),
                     },
                 ),
                 Forces::Table(forces) => self.place_table(
@@ -241,7 +242,7 @@ impl ScenarioCx<'_> {
                     &super::TableSide {
                         index,
                         forces,
-                        pointer: format!("/sides/{index}/forces/Table"),
+                        place: Place::table_forces(index),
                     },
                 ),
             }
@@ -284,7 +285,7 @@ impl ScenarioCx<'_> {
         // Leaders and others stacked "on a unit" are placed once every group has hexes.
         let mut stacked = Vec::new();
         for group in &self.groups {
-            let chosen_hexes: Vec<(HexId, Option<String>)> = match group.at {
+            let chosen_hexes: Vec<(HexId, Option<Place>)> = match group.at {
                 Placement::Hexes(_) | Placement::Range(..) => group
                     .hexes
                     .iter()
@@ -310,7 +311,7 @@ impl ScenarioCx<'_> {
                 state
             };
             for (k, slot) in group.units.iter().enumerate() {
-                let span = self.span_of(&slot.pointer);
+                let span = self.span_of(&slot.place);
                 let (name, kind, role, strength) =
                     self.piece_of_counter(group.army, slot.counter_id);
                 let at = if chosen_hexes.len() == 1 {
@@ -319,7 +320,7 @@ impl ScenarioCx<'_> {
                     chosen_hexes.get(k)
                 };
                 match at {
-                    Some((hex, pointer)) if grid.is_none_or(|g| g.contains(*hex)) => {
+                    Some((hex, place)) if grid.is_none_or(|g| g.contains(*hex)) => {
                         board.pieces.push(Piece {
                             counter: slot.counter_id.to_string(),
                             name,
@@ -332,7 +333,7 @@ impl ScenarioCx<'_> {
                             count: 1,
                             aboard: Vec::new(),
                             span,
-                            hex_span: pointer.as_deref().map(|p| self.span_of(p)),
+                            hex_span: place.as_ref().map(|p| self.span_of(p)),
                         })
                     }
                     Some((hex, _)) => board.unplaced.push(Unplaced {
@@ -355,7 +356,7 @@ impl ScenarioCx<'_> {
                 continue;
             };
             for slot in &group.units {
-                let span = self.span_of(&slot.pointer);
+                let span = self.span_of(&slot.place);
                 let host = board
                     .pieces
                     .iter()
@@ -405,23 +406,24 @@ impl ScenarioCx<'_> {
                 continue;
             };
             let army = self.side_army(side);
-            let entries: Vec<(HexId, String)> = reinforcement
+            let place = Place::reinforcement(r);
+            let entries: Vec<(HexId, Place)> = reinforcement
                 .entry
                 .iter()
                 .enumerate()
                 .filter_map(|(k, h)| {
                     let hex = HexId::parse(h).ok()?;
                     grid.is_none_or(|g| g.contains(hex))
-                        .then(|| (hex, format!("/reinforcements/{r}/entry/{k}")))
+                        .then(|| (hex, place.field("entry").index(k)))
                 })
                 .collect();
-            let span = self.span_of(&format!("/reinforcements/{r}"));
+            let span = self.span_of(&place);
             if reinforcement.turn <= board.turn {
                 let mut n = 0;
                 for (u, group) in reinforcement.units.iter().enumerate() {
+                    let counter = place.field("units").index(u).field("counter");
                     for _ in 0..group.count {
-                        let pointer = format!("/reinforcements/{r}/units/{u}/counter");
-                        let unit_span = self.span_of(&pointer);
+                        let unit_span = self.span_of(&counter);
                         let (name, kind, role, strength) =
                             self.piece_of_counter(army, &group.counter);
                         match entries.get(n % entries.len().max(1)) {
@@ -520,7 +522,7 @@ impl ScenarioCx<'_> {
                 });
             }
             if let Some(arrival) = &deployment.arrives {
-                let span = self.span_of(&side.pointer);
+                let span = self.span_of(&side.place);
                 board.entries.push(EntryMark {
                     side: side.index,
                     turn: arrival.turn,
@@ -531,7 +533,7 @@ impl ScenarioCx<'_> {
             }
         }
         for (k, stack) in side.forces.sample.iter().enumerate() {
-            let base = format!("{}/sample/{k}", side.pointer);
+            let base = side.place.field("sample").index(k);
             let hex = HexId::parse(&stack.hex)
                 .ok()
                 .filter(|h| grid.is_none_or(|g| g.contains(*h)));
@@ -542,7 +544,7 @@ impl ScenarioCx<'_> {
                 .collect();
             let mut first = true;
             for (u, unit) in stack.units.iter().enumerate() {
-                let span = self.span_of(&format!("{base}/units/{u}/kind"));
+                let span = self.span_of(&base.field("units").index(u).field("kind"));
                 let (pieces, each) = if unit.count > MAX_DRAWN_COPIES {
                     (1, unit.count)
                 } else {
@@ -577,7 +579,7 @@ impl ScenarioCx<'_> {
                             Vec::new()
                         },
                         span: span.clone(),
-                        hex_span: Some(self.span_of(&format!("{base}/hex"))),
+                        hex_span: Some(self.span_of(&base.field("hex"))),
                     });
                     first &= !carrier;
                 }
@@ -623,7 +625,7 @@ impl ScenarioCx<'_> {
                 width,
                 depth,
                 battle,
-                span: self.span_of(&format!("{}/units/{u}", side.pointer)),
+                span: self.span_of(&side.place.field("units").index(u)),
             });
         }
         for (b, band) in forces.bands.iter().enumerate() {
@@ -633,7 +635,7 @@ impl ScenarioCx<'_> {
                 .map(|f| format!("{} {}", f.count, self.kind_name(&f.kind)))
                 .collect::<Vec<_>>()
                 .join(", ");
-            let span = self.span_of(&format!("{}/bands/{b}", side.pointer));
+            let span = self.span_of(&side.place.field("bands").index(b));
             match &band.entry {
                 BandEntry::OnTable(shape) => board.table.push(TableMark::Band {
                     side: side.index,

@@ -1,5 +1,5 @@
 //! What checks see: the file being checked, the files it references (resolved), and
-//! the setup of a scenario laid out unit by unit with the JSON pointer of every value.
+//! the setup of a scenario laid out unit by unit with the place of every value.
 
 use muster_hex::{HexGrid, HexId};
 use muster_map::TerrainMap;
@@ -11,19 +11,22 @@ use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
 use crate::load::{Document, Loaded};
+use crate::place::Place;
 use crate::project::{Db, Resolution};
 
 /// A hex id written somewhere in a file.
 #[derive(Debug, Clone)]
 pub struct HexRef<'a> {
-    pub pointer: String,
+    /// Place of the string naming the hex.
+    pub place: Place,
     pub text: &'a str,
 }
 
 /// A straight range written as two hex ids.
 #[derive(Debug, Clone)]
 pub struct RangeRef<'a> {
-    pub pointer: String,
+    /// The `Range` or `Spaced` value.
+    pub place: Place,
     pub from: &'a str,
     pub to: &'a str,
 }
@@ -99,40 +102,44 @@ impl<'a> FileCx<'a> {
         }
     }
 
-    /// Every hex id written in the file, with its pointer.
+    /// Every hex id written in the file, with its place.
     pub fn hex_refs(&self) -> Vec<HexRef<'_>> {
         let mut out = Vec::new();
         match self.doc {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
-                    let base = format!("/overlays/{i}");
+                    let base = Place::overlay(i);
                     match overlay {
                         Overlay::Terrain { area, .. } => {
-                            area_refs(&format!("{base}/Terrain/area"), area, &mut out)
+                            area_refs(&base.variant("Terrain").field("area"), area, &mut out)
                         }
                         Overlay::Path { hexes, .. } => {
+                            let list = base.variant("Path").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
-                                out.push(hex_ref(format!("{base}/Path/hexes/{k}"), h));
+                                out.push(hex_ref(list.index(k), h));
                             }
                         }
                         Overlay::Hexsides { sides, .. } => {
+                            let list = base.variant("Hexsides").field("sides");
                             for (k, (a, b)) in sides.iter().enumerate() {
-                                out.push(hex_ref(format!("{base}/Hexsides/sides/{k}/0"), a));
-                                out.push(hex_ref(format!("{base}/Hexsides/sides/{k}/1"), b));
+                                out.push(hex_ref(list.index(k).index(0), a));
+                                out.push(hex_ref(list.index(k).index(1), b));
                             }
                         }
                         Overlay::Access { hex, from } => {
-                            out.push(hex_ref(format!("{base}/Access/hex"), hex));
+                            let access = base.variant("Access");
+                            out.push(hex_ref(access.field("hex"), hex));
                             for (k, h) in from.iter().enumerate() {
-                                out.push(hex_ref(format!("{base}/Access/from/{k}"), h));
+                                out.push(hex_ref(access.field("from").index(k), h));
                             }
                         }
                         Overlay::Label { hex, .. } => {
-                            out.push(hex_ref(format!("{base}/Label/hex"), hex))
+                            out.push(hex_ref(base.variant("Label").field("hex"), hex))
                         }
                         Overlay::Flow { hexes } => {
+                            let list = base.variant("Flow").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
-                                out.push(hex_ref(format!("{base}/Flow/hexes/{k}"), h));
+                                out.push(hex_ref(list.index(k), h));
                             }
                         }
                         Overlay::Feature { .. } => {}
@@ -145,16 +152,14 @@ impl<'a> FileCx<'a> {
                     match &side.forces {
                         Forces::Placed { setup } => {
                             for (j, group) in setup.iter().enumerate() {
-                                let base = format!("/sides/{i}/forces/Placed/setup/{j}/at");
-                                placement_refs(&base, &group.at, &mut out);
+                                let at = Place::setup_group(i, j).field("at");
+                                placement_refs(&at, &group.at, &mut out);
                             }
                         }
                         Forces::Zoned(z) => {
+                            let sample = Place::zoned_forces(i).field("sample");
                             for (k, stack) in z.sample.iter().enumerate() {
-                                out.push(hex_ref(
-                                    format!("/sides/{i}/forces/Zoned/sample/{k}/hex"),
-                                    &stack.hex,
-                                ));
+                                out.push(hex_ref(sample.index(k).field("hex"), &stack.hex));
                             }
                         }
                         // Positions on an open table are inches, not hexes.
@@ -162,22 +167,24 @@ impl<'a> FileCx<'a> {
                     }
                 }
                 for (i, n) in s.neutrals.iter().enumerate() {
-                    placement_refs(&format!("/neutrals/{i}/at"), &n.at, &mut out);
+                    placement_refs(&Place::neutral(i).field("at"), &n.at, &mut out);
                 }
                 for (i, r) in s.reinforcements.iter().enumerate() {
+                    let entry = Place::reinforcement(i).field("entry");
                     for (k, h) in r.entry.iter().enumerate() {
-                        out.push(hex_ref(format!("/reinforcements/{i}/entry/{k}"), h));
+                        out.push(hex_ref(entry.index(k), h));
                     }
                 }
                 for (i, v) in s.victory.iter().enumerate() {
                     if let VictoryCondition::ExitUnits { hexes, .. } = v {
-                        area_refs(&format!("/victory/{i}/ExitUnits/hexes"), hexes, &mut out);
+                        let at = Place::victory(i).variant("ExitUnits").field("hexes");
+                        area_refs(&at, hexes, &mut out);
                     }
                 }
                 for hook in &self.hooks {
                     for r in hook.references() {
                         if let RefKind::Hex(h) = r.kind {
-                            out.push(hex_ref(hook.pointer(&r.at), h));
+                            out.push(hex_ref(hook.place(&r.at), h));
                         }
                     }
                 }
@@ -190,10 +197,10 @@ impl<'a> FileCx<'a> {
     /// Every straight range written in the file.
     pub fn range_refs(&self) -> Vec<RangeRef<'a>> {
         let mut out = Vec::new();
-        let mut area = |pointer: String, area: &'a Area| {
+        let mut area = |place: Place, area: &'a Area| {
             if let Area::Range(from, to) = area {
                 out.push(RangeRef {
-                    pointer: format!("{pointer}/Range"),
+                    place: place.variant("Range"),
                     from,
                     to,
                 });
@@ -203,24 +210,24 @@ impl<'a> FileCx<'a> {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
                     if let Overlay::Terrain { area: a, .. } = overlay {
-                        area(format!("/overlays/{i}/Terrain/area"), a);
+                        area(Place::overlay(i).variant("Terrain").field("area"), a);
                     }
                 }
             }
             Document::Scenario(s) => {
                 for (i, v) in s.victory.iter().enumerate() {
                     if let VictoryCondition::ExitUnits { hexes, .. } = v {
-                        area(format!("/victory/{i}/ExitUnits/hexes"), hexes);
+                        area(Place::victory(i).variant("ExitUnits").field("hexes"), hexes);
                     }
                 }
-                let mut placement = |pointer: String, at: &'a Placement| match at {
+                let mut placement = |place: Place, at: &'a Placement| match at {
                     Placement::Range(from, to) => out.push(RangeRef {
-                        pointer: format!("{pointer}/Range"),
+                        place: place.variant("Range"),
                         from,
                         to,
                     }),
                     Placement::Spaced { from, to, .. } => out.push(RangeRef {
-                        pointer: format!("{pointer}/Spaced"),
+                        place: place.variant("Spaced"),
                         from,
                         to,
                     }),
@@ -230,10 +237,7 @@ impl<'a> FileCx<'a> {
                     match &side.forces {
                         Forces::Placed { setup } => {
                             for (j, group) in setup.iter().enumerate() {
-                                placement(
-                                    format!("/sides/{i}/forces/Placed/setup/{j}/at"),
-                                    &group.at,
-                                );
+                                placement(Place::setup_group(i, j).field("at"), &group.at);
                             }
                         }
                         // Zones, samples and table positions write no straight range.
@@ -241,7 +245,7 @@ impl<'a> FileCx<'a> {
                     }
                 }
                 for (i, n) in s.neutrals.iter().enumerate() {
-                    placement(format!("/neutrals/{i}/at"), &n.at);
+                    placement(Place::neutral(i).field("at"), &n.at);
                 }
             }
             _ => {}
@@ -250,40 +254,42 @@ impl<'a> FileCx<'a> {
     }
 }
 
-fn hex_ref(pointer: String, text: &str) -> HexRef<'_> {
-    HexRef { pointer, text }
+fn hex_ref(place: Place, text: &str) -> HexRef<'_> {
+    HexRef { place, text }
 }
 
-fn area_refs<'a>(base: &str, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
+fn area_refs<'a>(base: &Place, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
     match area {
         Area::Range(a, b) => {
-            out.push(hex_ref(format!("{base}/Range/0"), a));
-            out.push(hex_ref(format!("{base}/Range/1"), b));
+            out.push(hex_ref(base.variant("Range").index(0), a));
+            out.push(hex_ref(base.variant("Range").index(1), b));
         }
         Area::List(items) => {
             for (k, h) in items.iter().enumerate() {
-                out.push(hex_ref(format!("{base}/List/{k}"), h));
+                out.push(hex_ref(base.variant("List").index(k), h));
             }
         }
-        Area::Zone { center, .. } => out.push(hex_ref(format!("{base}/Zone/center"), center)),
+        Area::Zone { center, .. } => {
+            out.push(hex_ref(base.variant("Zone").field("center"), center))
+        }
         Area::All | Area::Column(_) | Area::Row(_) => {}
     }
 }
 
-fn placement_refs<'a>(base: &str, at: &'a Placement, out: &mut Vec<HexRef<'a>>) {
+fn placement_refs<'a>(base: &Place, at: &'a Placement, out: &mut Vec<HexRef<'a>>) {
     match at {
         Placement::Hexes(list) => {
             for (k, h) in list.iter().enumerate() {
-                out.push(hex_ref(format!("{base}/Hexes/{k}"), h));
+                out.push(hex_ref(base.variant("Hexes").index(k), h));
             }
         }
         Placement::Range(a, b) => {
-            out.push(hex_ref(format!("{base}/Range/0"), a));
-            out.push(hex_ref(format!("{base}/Range/1"), b));
+            out.push(hex_ref(base.variant("Range").index(0), a));
+            out.push(hex_ref(base.variant("Range").index(1), b));
         }
         Placement::Spaced { from, to, .. } => {
-            out.push(hex_ref(format!("{base}/Spaced/from"), from));
-            out.push(hex_ref(format!("{base}/Spaced/to"), to));
+            out.push(hex_ref(base.variant("Spaced").field("from"), from));
+            out.push(hex_ref(base.variant("Spaced").field("to"), to));
         }
         Placement::OnUnit { .. } => {}
     }
@@ -293,8 +299,8 @@ fn placement_refs<'a>(base: &str, at: &'a Placement, out: &mut Vec<HexRef<'a>>) 
 #[derive(Debug, Clone)]
 pub struct UnitSlot<'a> {
     pub counter_id: &'a str,
-    /// Pointer of the `counter` field naming it.
-    pub pointer: String,
+    /// Place of the `counter` value naming it.
+    pub place: Place,
     pub counter: Option<&'a Counter>,
     pub kind: Option<&'a UnitKind>,
 }
@@ -310,15 +316,15 @@ impl UnitSlot<'_> {
 pub struct GroupCx<'a> {
     /// Index of the side, `None` for neutrals.
     pub side: Option<usize>,
-    /// Pointer of the group (`/sides/0/forces/Placed/setup/3`).
-    pub pointer: String,
+    /// Place of the group ([`Place::setup_group`], [`Place::neutral`]).
+    pub place: Place,
     /// The army the group's counters come from.
     pub army: Option<&'a Army>,
     pub units: Vec<UnitSlot<'a>>,
     pub at: &'a Placement,
-    /// For `Hexes` and `Range`: the hexes with the pointer of the value naming each.
+    /// For `Hexes` and `Range`: the hexes with the place of the value naming each.
     /// Malformed ids and reversed ranges are left out (geometry checks report them).
-    pub hexes: Vec<(HexId, String)>,
+    pub hexes: Vec<(HexId, Place)>,
 }
 
 /// A scenario with its system, counter sheet and compiled map resolved.
@@ -380,11 +386,11 @@ impl<'a> ScenarioCx<'a> {
         self.system?.unit_kinds.iter().find(|k| k.id == id)
     }
 
-    fn slot(&self, army: Option<&'a Army>, counter_id: &'a str, pointer: String) -> UnitSlot<'a> {
+    fn slot(&self, army: Option<&'a Army>, counter_id: &'a str, place: Place) -> UnitSlot<'a> {
         let counter = army.and_then(|a| a.counters.iter().find(|c| c.id == counter_id));
         UnitSlot {
             counter_id,
-            pointer,
+            place,
             counter,
             kind: counter.and_then(|c| self.unit_kind(&c.kind)),
         }
@@ -393,18 +399,15 @@ impl<'a> ScenarioCx<'a> {
     fn build_groups(&self) -> Vec<GroupCx<'a>> {
         let mut out = Vec::new();
         let mut push = |side: Option<usize>,
-                        pointer: String,
+                        place: Place,
                         army: Option<&'a Army>,
                         units: &'a [muster_model::scenario::UnitGroup],
                         at: &'a Placement| {
             let mut slots = Vec::new();
             for (u, group) in units.iter().enumerate() {
+                let counter = place.field("units").index(u).field("counter");
                 for _ in 0..group.count {
-                    slots.push(self.slot(
-                        army,
-                        &group.counter,
-                        format!("{pointer}/units/{u}/counter"),
-                    ));
+                    slots.push(self.slot(army, &group.counter, counter.clone()));
                 }
             }
             let hexes = match at {
@@ -412,22 +415,26 @@ impl<'a> ScenarioCx<'a> {
                     .iter()
                     .enumerate()
                     .filter_map(|(k, h)| {
-                        Some((HexId::parse(h).ok()?, format!("{pointer}/at/Hexes/{k}")))
+                        let hex = HexId::parse(h).ok()?;
+                        Some((hex, place.field("at").variant("Hexes").index(k)))
                     })
                     .collect(),
                 Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
-                    (Ok(a), Ok(b)) => HexGrid::straight_range(a, b)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|h| (h, format!("{pointer}/at/Range")))
-                        .collect(),
+                    (Ok(a), Ok(b)) => {
+                        let range = place.field("at").variant("Range");
+                        HexGrid::straight_range(a, b)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|h| (h, range.clone()))
+                            .collect()
+                    }
                     _ => Vec::new(),
                 },
                 _ => Vec::new(),
             };
             out.push(GroupCx {
                 side,
-                pointer,
+                place,
                 army,
                 units: slots,
                 at,
@@ -445,7 +452,7 @@ impl<'a> ScenarioCx<'a> {
             for (j, group) in setup.iter().enumerate() {
                 push(
                     Some(i),
-                    format!("/sides/{i}/forces/Placed/setup/{j}"),
+                    Place::setup_group(i, j),
                     army,
                     &group.units,
                     &group.at,
@@ -453,13 +460,7 @@ impl<'a> ScenarioCx<'a> {
             }
         }
         for (i, n) in self.scenario.neutrals.iter().enumerate() {
-            push(
-                None,
-                format!("/neutrals/{i}"),
-                self.army(&n.army),
-                &n.units,
-                &n.at,
-            );
+            push(None, Place::neutral(i), self.army(&n.army), &n.units, &n.at);
         }
         out
     }
@@ -563,9 +564,8 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
-    /// Every victory goal with the JSON pointer of the goal
-    /// (`/victory/2/Goals/any_of/0/1`).
-    pub fn goals(&self) -> Vec<(String, &'a muster_model::scenario::Goal)> {
+    /// Every victory goal with its place ([`Place::goal`]).
+    pub fn goals(&self) -> Vec<(Place, &'a muster_model::scenario::Goal)> {
         let mut out = Vec::new();
         for (i, v) in self.scenario.victory.iter().enumerate() {
             let VictoryCondition::Goals { any_of, .. } = v else {
@@ -573,7 +573,7 @@ impl<'a> ScenarioCx<'a> {
             };
             for (a, all) in any_of.iter().enumerate() {
                 for (g, goal) in all.iter().enumerate() {
-                    out.push((format!("/victory/{i}/Goals/any_of/{a}/{g}"), goal));
+                    out.push((Place::goal(i, a, g), goal));
                 }
             }
         }
@@ -593,15 +593,16 @@ impl<'a> ScenarioCx<'a> {
 pub struct ZonedSide<'a> {
     pub index: usize,
     pub forces: &'a muster_model::scenario::ZonedForces,
-    /// Pointer of the forces (`/sides/0/forces/Zoned`).
-    pub pointer: String,
+    /// Place of the forces ([`Place::zoned_forces`]).
+    pub place: Place,
 }
 
 /// A side whose forces stand on an open table.
 pub struct TableSide<'a> {
     pub index: usize,
     pub forces: &'a muster_model::scenario::TableForces,
-    pub pointer: String,
+    /// Place of the forces ([`Place::table_forces`]).
+    pub place: Place,
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -614,7 +615,7 @@ impl<'a> ScenarioCx<'a> {
                 Forces::Zoned(forces) => Some(ZonedSide {
                     index,
                     forces,
-                    pointer: format!("/sides/{index}/forces/Zoned"),
+                    place: Place::zoned_forces(index),
                 }),
                 _ => None,
             })
@@ -630,7 +631,7 @@ impl<'a> ScenarioCx<'a> {
                 Forces::Table(forces) => Some(TableSide {
                     index,
                     forces,
-                    pointer: format!("/sides/{index}/forces/Table"),
+                    place: Place::table_forces(index),
                 }),
                 _ => None,
             })
@@ -765,22 +766,22 @@ impl<'a> ScenarioCx<'a> {
         Ok(out)
     }
 
-    /// Every label a zone names, with the pointer suffix of each.
+    /// Every label a zone at `place` names, with the place of each.
     pub fn zone_labels(
         zone: &'a muster_model::scenario::Zone,
-        pointer: String,
-        out: &mut Vec<(String, &'a str)>,
+        place: &Place,
+        out: &mut Vec<(Place, &'a str)>,
     ) {
         use muster_model::scenario::Zone;
         match zone {
-            Zone::Near { label, .. } => out.push((format!("{pointer}/Near/label"), label)),
+            Zone::Near { label, .. } => out.push((place.variant("Near").field("label"), label)),
             Zone::AnyOf(zones) => {
                 for (k, z) in zones.iter().enumerate() {
-                    Self::zone_labels(z, format!("{pointer}/AnyOf/{k}"), out);
+                    Self::zone_labels(z, &place.variant("AnyOf").index(k), out);
                 }
             }
             Zone::Excluding { zone, .. } => {
-                Self::zone_labels(zone, format!("{pointer}/Excluding/zone"), out)
+                Self::zone_labels(zone, &place.variant("Excluding").field("zone"), out)
             }
             Zone::AllSea | Zone::Hexes(_) => {}
         }
@@ -845,7 +846,7 @@ pub fn flood_from_edge(
 pub fn missing_label(
     meta: &'static crate::registry::CheckMeta,
     map: &TerrainMap,
-    pointer: String,
+    place: Place,
     label: &str,
 ) -> Option<crate::report::Report> {
     if map.label(label).is_some() {
@@ -857,7 +858,7 @@ pub fn missing_label(
     Some(
         crate::report::Report::new(
             meta,
-            pointer,
+            place,
             format!("no hex is labelled `{label}` on map `{}`", map.table().map),
         )
         .help(help),
@@ -868,8 +869,8 @@ pub fn missing_label(
 pub struct SampleUnit<'a> {
     pub hex: HexId,
     pub kind: &'a str,
-    /// Pointer of the unit's `kind` value.
-    pub pointer: String,
+    /// Place of the unit's `kind` value.
+    pub place: Place,
     /// Whether the kind is a carrier (fleet).
     pub carrier: bool,
 }
@@ -894,11 +895,12 @@ impl<'a> ScenarioCx<'a> {
                 if !map.contains(hex) {
                     continue;
                 }
+                let units = side.place.field("sample").index(k).field("units");
                 for (u, unit) in stack.units.iter().enumerate() {
                     out.push(SampleUnit {
                         hex,
                         kind: &unit.kind,
-                        pointer: format!("{}/sample/{k}/units/{u}/kind", side.pointer),
+                        place: units.index(u).field("kind"),
                         carrier: carriers.contains(&unit.kind.as_str()),
                     });
                 }

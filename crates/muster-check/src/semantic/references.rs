@@ -3,22 +3,28 @@
 use muster_model::FileKind;
 
 use crate::load::Document;
+use crate::place::Place;
 
-/// The file references of a document: (pointer, reference, kind expected).
-pub fn file_refs(doc: &Document) -> Vec<(&'static str, &str, FileKind)> {
+/// The file references of a document: (place, reference, kind expected).
+pub fn file_refs(doc: &Document) -> Vec<(Place, &str, FileKind)> {
+    let system = || Place::top("system");
     match doc {
         Document::Scenario(s) => {
             let mut refs = vec![
-                ("/system", s.system.as_str(), FileKind::System),
-                ("/map", s.map.as_str(), FileKind::Map),
+                (system(), s.system.as_str(), FileKind::System),
+                (Place::top("map"), s.map.as_str(), FileKind::Map),
             ];
             if let Some(counters) = &s.counters {
-                refs.push(("/counters", counters.as_str(), FileKind::Counters));
+                refs.push((
+                    Place::top("counters"),
+                    counters.as_str(),
+                    FileKind::Counters,
+                ));
             }
             refs
         }
-        Document::Map(m) => vec![("/system", m.system.as_str(), FileKind::System)],
-        Document::Counters(c) => vec![("/system", c.system.as_str(), FileKind::System)],
+        Document::Map(m) => vec![(system(), m.system.as_str(), FileKind::System)],
+        Document::Counters(c) => vec![(system(), c.system.as_str(), FileKind::System)],
         Document::System(_) => Vec::new(),
     }
 }

@@ -4,8 +4,8 @@
 //! contradictions between rules, and what the rules mean for one scenario (a side
 //! without leaders under leader control, the men a force stands for).
 //!
-//! Every problem is a [`Finding`] naming its place by JSON pointer into the system
-//! file; the `rules::*` checks only turn findings into reports.
+//! Every problem is a [`Finding`] naming its place in the system file; the `rules::*`
+//! checks only turn findings into reports.
 
 use std::collections::BTreeMap;
 
@@ -17,24 +17,25 @@ use muster_model::rules::{
 use muster_model::scenario::Forces;
 use muster_model::system::{GridKind, KindStats, RulesSystem, UnitRole};
 
+use crate::place::Place;
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
 
 /// A problem in a system's rules.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    /// JSON pointer of the value at fault.
-    pub pointer: String,
+    /// Place of the value at fault.
+    pub place: Place,
     pub message: String,
     pub help: Option<String>,
     /// A second place and what it says.
-    pub label: Option<(String, String)>,
+    pub label: Option<(Place, String)>,
 }
 
 impl Finding {
-    fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+    fn new(place: Place, message: impl Into<String>) -> Self {
         Self {
-            pointer: pointer.into(),
+            place,
             message: message.into(),
             help: None,
             label: None,
@@ -44,13 +45,11 @@ impl Finding {
         self.help = Some(help.into());
         self
     }
-    fn label(mut self, pointer: impl Into<String>, text: impl Into<String>) -> Self {
-        self.label = Some((pointer.into(), text.into()));
+    fn label(mut self, place: Place, text: impl Into<String>) -> Self {
+        self.label = Some((place, text.into()));
         self
     }
 }
-
-const RULES: &str = "/rules";
 
 /// The class printed for a unit kind of the system (PRESTAGS), if any.
 pub fn class_of<'a>(system: &'a RulesSystem, kind: &str) -> Option<&'a str> {
@@ -136,7 +135,7 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
     let mut out = Vec::new();
     let kinds: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
     let class_list = classes(system);
-    let mut troop = |pointer: String, name: &str| {
+    let mut troop = |place: Place, name: &str| {
         if !troop_known(system, name) {
             let help = did_you_mean(name, kinds.iter().chain(class_list.iter()).copied())
                 .unwrap_or_else(|| {
@@ -149,42 +148,65 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
                         system.id
                     )
                 });
-            out.push(Finding::new(pointer, format!("unknown troop type `{name}`")).help(help));
+            out.push(Finding::new(place, format!("unknown troop type `{name}`")).help(help));
         }
     };
-    let list = |base: String, names: &[String]| {
+    let list = |base: Place, names: &[String]| {
         names
             .iter()
             .enumerate()
-            .map(|(k, n)| (format!("{base}/{k}"), n.clone()))
+            .map(|(k, n)| (base.index(k), n.clone()))
             .collect::<Vec<_>>()
     };
-    let mut troops: Vec<(String, String)> = Vec::new();
+    let mut troops: Vec<(Place, String)> = Vec::new();
     for (i, p) in rules.permissions.iter().enumerate() {
-        troops.extend(list(format!("{RULES}/permissions/{i}/troops"), &p.troops));
-        troops.extend(list(format!("{RULES}/permissions/{i}/except"), &p.except));
+        troops.extend(list(
+            Place::rules().field("permissions").index(i).field("troops"),
+            &p.troops,
+        ));
+        troops.extend(list(
+            Place::rules().field("permissions").index(i).field("except"),
+            &p.except,
+        ));
     }
     for (i, e) in rules.terrain_exceptions.iter().enumerate() {
         troops.extend(list(
-            format!("{RULES}/terrain_exceptions/{i}/troops"),
+            Place::rules()
+                .field("terrain_exceptions")
+                .index(i)
+                .field("troops"),
             &e.troops,
         ));
     }
     if let Some(m) = &rules.morale {
         for (i, t) in m.triggers.iter().enumerate() {
             troops.extend(list(
-                format!("{RULES}/morale/triggers/{i}/troops"),
+                Place::rules()
+                    .field("morale")
+                    .field("triggers")
+                    .index(i)
+                    .field("troops"),
                 &t.troops,
             ));
             troops.extend(list(
-                format!("{RULES}/morale/triggers/{i}/exempt"),
+                Place::rules()
+                    .field("morale")
+                    .field("triggers")
+                    .index(i)
+                    .field("exempt"),
                 &t.exempt,
             ));
         }
-        troops.extend(list(format!("{RULES}/morale/never_test"), &m.never_test));
+        troops.extend(list(
+            Place::rules().field("morale").field("never_test"),
+            &m.never_test,
+        ));
     }
     if let Some(d) = &rules.defensive_fire {
-        troops.extend(list(format!("{RULES}/defensive_fire/troops"), &d.troops));
+        troops.extend(list(
+            Place::rules().field("defensive_fire").field("troops"),
+            &d.troops,
+        ));
     }
     if let Some(e) = rules
         .leader_control
@@ -192,64 +214,108 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         .and_then(|c| c.exemption.as_ref())
     {
         troops.extend(list(
-            format!("{RULES}/leader_control/exemption/troops"),
+            Place::rules()
+                .field("leader_control")
+                .field("exemption")
+                .field("troops"),
             &e.troops,
         ));
     }
     if let Some(c) = &rules.leader_control {
         troops.extend(list(
-            format!("{RULES}/leader_control/always_in_control"),
+            Place::rules()
+                .field("leader_control")
+                .field("always_in_control"),
             &c.always_in_control,
         ));
     }
     if let Some(m) = &rules.morale {
         for (i, md) in m.modifiers.iter().enumerate() {
-            troops.extend(list(format!("{RULES}/morale/modifiers/{i}/from"), &md.from));
-            troops.extend(list(format!("{RULES}/morale/modifiers/{i}/to"), &md.to));
+            troops.extend(list(
+                Place::rules()
+                    .field("morale")
+                    .field("modifiers")
+                    .index(i)
+                    .field("from"),
+                &md.from,
+            ));
+            troops.extend(list(
+                Place::rules()
+                    .field("morale")
+                    .field("modifiers")
+                    .index(i)
+                    .field("to"),
+                &md.to,
+            ));
         }
     }
     for (i, im) in rules.immunities.iter().enumerate() {
-        troops.extend(list(format!("{RULES}/immunities/{i}/troops"), &im.troops));
+        troops.extend(list(
+            Place::rules().field("immunities").index(i).field("troops"),
+            &im.troops,
+        ));
     }
     for (i, se) in rules.status_effects.iter().enumerate() {
         troops.extend(list(
-            format!("{RULES}/status_effects/{i}/troops"),
+            Place::rules()
+                .field("status_effects")
+                .index(i)
+                .field("troops"),
             &se.troops,
         ));
     }
     if let Some(p) = &rules.panic {
         for (i, n) in p.spared_near.iter().enumerate() {
             troops.extend(list(
-                format!("{RULES}/panic/spared_near/{i}/leaders"),
+                Place::rules()
+                    .field("panic")
+                    .field("spared_near")
+                    .index(i)
+                    .field("leaders"),
                 &n.leaders,
             ));
         }
         if let Some(r) = &p.rally {
             for (i, n) in r.by.iter().enumerate() {
                 troops.extend(list(
-                    format!("{RULES}/panic/rally/by/{i}/leaders"),
+                    Place::rules()
+                        .field("panic")
+                        .field("rally")
+                        .field("by")
+                        .index(i)
+                        .field("leaders"),
                     &n.leaders,
                 ));
             }
         }
     }
-    for (pointer, name) in troops {
-        troop(pointer, &name);
+    for (place, name) in troops {
+        troop(place, &name);
     }
 
     // Status levels.
-    let mut levels: Vec<(String, String)> = Vec::new();
+    let mut levels: Vec<(Place, String)> = Vec::new();
     if let Some(ladder) = &rules.status {
         if let Some(f) = &ladder.floor {
-            levels.push((format!("{RULES}/status/floor"), f.clone()));
+            levels.push((Place::rules().field("status").field("floor"), f.clone()));
         }
         for (i, r) in ladder.recovery.iter().enumerate() {
-            levels.extend(list(format!("{RULES}/status/recovery/{i}/from"), &r.from));
+            levels.extend(list(
+                Place::rules()
+                    .field("status")
+                    .field("recovery")
+                    .index(i)
+                    .field("from"),
+                &r.from,
+            ));
         }
     }
     for (i, p) in rules.permissions.iter().enumerate() {
         if let Some(s) = &p.status {
-            levels.push((format!("{RULES}/permissions/{i}/status"), s.clone()));
+            levels.push((
+                Place::rules().field("permissions").index(i).field("status"),
+                s.clone(),
+            ));
         }
     }
     if let Some(m) = rules
@@ -258,13 +324,19 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         .and_then(|m| m.minimum_move.as_ref())
     {
         levels.extend(list(
-            format!("{RULES}/movement/minimum_move/status"),
+            Place::rules()
+                .field("movement")
+                .field("minimum_move")
+                .field("status"),
             &m.status,
         ));
     }
     for (i, se) in rules.status_effects.iter().enumerate() {
         levels.push((
-            format!("{RULES}/status_effects/{i}/status"),
+            Place::rules()
+                .field("status_effects")
+                .index(i)
+                .field("status"),
             se.status.clone(),
         ));
     }
@@ -272,7 +344,13 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         for (b, band) in table.bands.iter().enumerate() {
             if let BandResult::ToLevel(level) = &band.result {
                 levels.push((
-                    format!("{RULES}/result_tables/{t}/bands/{b}/result/ToLevel"),
+                    Place::rules()
+                        .field("result_tables")
+                        .index(t)
+                        .field("bands")
+                        .index(b)
+                        .field("result")
+                        .variant("ToLevel"),
                     level.clone(),
                 ));
             }
@@ -281,16 +359,19 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
     if let Some(bp) = &system.break_point {
         for (i, s) in bp.status_points.iter().enumerate() {
             levels.push((
-                format!("/break_point/status_points/{i}/level"),
+                Place::top("break_point")
+                    .field("status_points")
+                    .index(i)
+                    .field("level"),
                 s.level.clone(),
             ));
         }
     }
-    for (pointer, level) in levels {
+    for (place, level) in levels {
         match &rules.status {
             None => out.push(
                 Finding::new(
-                    pointer,
+                    place,
                     format!("status level `{level}` named, but the system has no status ladder"),
                 )
                 .help("give the levels in `rules: (status: (levels: [...]))`"),
@@ -298,7 +379,7 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
             Some(ladder) if ladder.index_of(&level).is_none() => {
                 let ids: Vec<&str> = ladder.levels.iter().map(|l| l.id.as_str()).collect();
                 out.push(
-                    Finding::new(pointer, format!("unknown status level `{level}`")).help(
+                    Finding::new(place, format!("unknown status level `{level}`")).help(
                         did_you_mean(&level, ids.iter().copied())
                             .unwrap_or_else(|| format!("status levels: {}", ids.join(", "))),
                     ),
@@ -310,17 +391,23 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
 
     // Result tables.
     let tables: Vec<&str> = rules.result_tables.iter().map(|t| t.id.as_str()).collect();
-    let mut table_refs: Vec<(String, String)> = Vec::new();
+    let mut table_refs: Vec<(Place, String)> = Vec::new();
     if let Some(l) = &rules.leader_loss {
-        table_refs.extend(list(format!("{RULES}/leader_loss/after"), &l.after));
+        table_refs.extend(list(
+            Place::rules().field("leader_loss").field("after"),
+            &l.after,
+        ));
     }
     if let Some(c) = &rules.charge_stop {
-        table_refs.push((format!("{RULES}/charge_stop/table"), c.table.clone()));
+        table_refs.push((
+            Place::rules().field("charge_stop").field("table"),
+            c.table.clone(),
+        ));
     }
-    for (pointer, id) in table_refs {
+    for (place, id) in table_refs {
         if !tables.contains(&id.as_str()) {
             out.push(
-                Finding::new(pointer, format!("unknown result table `{id}`")).help(
+                Finding::new(place, format!("unknown result table `{id}`")).help(
                     did_you_mean(&id, tables.iter().copied()).unwrap_or_else(|| {
                         if tables.is_empty() {
                             "the system has no `result_tables`".to_string()
@@ -335,40 +422,49 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
 
     // Terrain.
     let terrain = terrain_ids(system);
-    let mut terrain_refs: Vec<(String, String)> = Vec::new();
+    let mut terrain_refs: Vec<(Place, String)> = Vec::new();
     for (i, e) in rules.terrain_exceptions.iter().enumerate() {
         terrain_refs.extend(list(
-            format!("{RULES}/terrain_exceptions/{i}/terrain"),
+            Place::rules()
+                .field("terrain_exceptions")
+                .index(i)
+                .field("terrain"),
             &e.terrain,
         ));
     }
     if let Some(los) = &rules.line_of_sight {
         terrain_refs.extend(list(
-            format!("{RULES}/line_of_sight/concealing"),
+            Place::rules().field("line_of_sight").field("concealing"),
             &los.concealing,
         ));
         for (i, b) in los.blocking.iter().enumerate() {
             terrain_refs.extend(list(
-                format!("{RULES}/line_of_sight/blocking/{i}/terrain"),
+                Place::rules()
+                    .field("line_of_sight")
+                    .field("blocking")
+                    .index(i)
+                    .field("terrain"),
                 &b.terrain,
             ));
         }
         for (i, e) in los.elevations.iter().enumerate() {
             terrain_refs.extend(list(
-                format!("{RULES}/line_of_sight/elevations/{i}/terrain"),
+                Place::rules()
+                    .field("line_of_sight")
+                    .field("elevations")
+                    .index(i)
+                    .field("terrain"),
                 &e.terrain,
             ));
         }
     }
-    for (pointer, id) in terrain_refs {
+    for (place, id) in terrain_refs {
         if !terrain.contains(&id.as_str()) {
-            out.push(
-                Finding::new(pointer, format!("unknown terrain `{id}`")).help(
-                    did_you_mean(&id, terrain.iter().copied()).unwrap_or_else(|| {
-                        format!("terrain of system `{}`: {}", system.id, terrain.join(", "))
-                    }),
-                ),
-            );
+            out.push(Finding::new(place, format!("unknown terrain `{id}`")).help(
+                did_you_mean(&id, terrain.iter().copied()).unwrap_or_else(|| {
+                    format!("terrain of system `{}`: {}", system.id, terrain.join(", "))
+                }),
+            ));
         }
     }
 
@@ -378,12 +474,18 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         .iter()
         .flat_map(|c| c.results.iter().map(|r| r.code.as_str()))
         .collect();
-    let mut code_refs: Vec<(String, String)> = Vec::new();
+    let mut code_refs: Vec<(Place, String)> = Vec::new();
     for (t, table) in rules.result_tables.iter().enumerate() {
         for (b, band) in table.bands.iter().enumerate() {
             if let BandResult::Code(code) = &band.result {
                 code_refs.push((
-                    format!("{RULES}/result_tables/{t}/bands/{b}/result/Code"),
+                    Place::rules()
+                        .field("result_tables")
+                        .index(t)
+                        .field("bands")
+                        .index(b)
+                        .field("result")
+                        .variant("Code"),
                     code.clone(),
                 ));
             }
@@ -393,22 +495,30 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         for (i, t) in m.triggers.iter().enumerate() {
             if let MoraleEvent::CombatResult(code) = &t.event {
                 code_refs.push((
-                    format!("{RULES}/morale/triggers/{i}/event/CombatResult"),
+                    Place::rules()
+                        .field("morale")
+                        .field("triggers")
+                        .index(i)
+                        .field("event")
+                        .variant("CombatResult"),
                     code.clone(),
                 ));
             }
         }
     }
     for (i, im) in rules.immunities.iter().enumerate() {
-        code_refs.extend(list(format!("{RULES}/immunities/{i}/results"), &im.results));
+        code_refs.extend(list(
+            Place::rules().field("immunities").index(i).field("results"),
+            &im.results,
+        ));
     }
-    let eliminated_by = |base: String, effects: &[StateEffect]| {
+    let eliminated_by = |base: Place, effects: &[StateEffect]| {
         effects
             .iter()
             .enumerate()
             .filter_map(|(k, e)| match e {
                 StateEffect::EliminatedBy(code) => {
-                    Some((format!("{base}/{k}/EliminatedBy"), code.clone()))
+                    Some((base.index(k).variant("EliminatedBy"), code.clone()))
                 }
                 _ => None,
             })
@@ -416,18 +526,24 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
     };
     for (i, se) in rules.status_effects.iter().enumerate() {
         code_refs.extend(eliminated_by(
-            format!("{RULES}/status_effects/{i}/effects"),
+            Place::rules()
+                .field("status_effects")
+                .index(i)
+                .field("effects"),
             &se.effects,
         ));
     }
     if let Some(p) = &rules.panic {
-        code_refs.extend(eliminated_by(format!("{RULES}/panic/effects"), &p.effects));
+        code_refs.extend(eliminated_by(
+            Place::rules().field("panic").field("effects"),
+            &p.effects,
+        ));
     }
-    for (pointer, code) in code_refs {
+    for (place, code) in code_refs {
         if codes.is_empty() || !made_of_codes(&code, &codes) {
             out.push(
                 Finding::new(
-                    pointer,
+                    place,
                     format!("result `{code}` is not made of the combat results table's codes"),
                 )
                 .help(if codes.is_empty() {
@@ -442,24 +558,30 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
     // Elevations of the line of sight.
     if let Some(los) = &rules.line_of_sight {
         let ids: Vec<&str> = los.elevations.iter().map(|e| e.id.as_str()).collect();
-        let mut refs: Vec<(String, String)> = Vec::new();
+        let mut refs: Vec<(Place, String)> = Vec::new();
         for (i, b) in los.blocking.iter().enumerate() {
-            let base = format!("{RULES}/line_of_sight/blocking/{i}");
-            refs.extend(list(format!("{base}/firer_at"), &b.firer_at));
-            refs.extend(list(format!("{base}/unless_next_to"), &b.unless_next_to));
+            let base = Place::rules()
+                .field("line_of_sight")
+                .field("blocking")
+                .index(i);
+            refs.extend(list(base.field("firer_at"), &b.firer_at));
+            refs.extend(list(base.field("unless_next_to"), &b.unless_next_to));
         }
         for (i, o) in los.occupied_blocks.iter().enumerate() {
-            let base = format!("{RULES}/line_of_sight/occupied_blocks/{i}");
-            refs.push((format!("{base}/firer_at"), o.firer_at.clone()));
-            refs.extend(list(format!("{base}/blocked_by"), &o.blocked_by));
+            let base = Place::rules()
+                .field("line_of_sight")
+                .field("occupied_blocks")
+                .index(i);
+            refs.push((base.field("firer_at"), o.firer_at.clone()));
+            refs.extend(list(base.field("blocked_by"), &o.blocked_by));
             if let Some(a) = &o.unless_through_adjacent {
-                refs.push((format!("{base}/unless_through_adjacent"), a.clone()));
+                refs.push((base.field("unless_through_adjacent"), a.clone()));
             }
         }
-        for (pointer, id) in refs {
+        for (place, id) in refs {
             if !ids.contains(&id.as_str()) {
                 out.push(
-                    Finding::new(pointer, format!("unknown elevation `{id}`")).help(
+                    Finding::new(place, format!("unknown elevation `{id}`")).help(
                         did_you_mean(&id, ids.iter().copied()).unwrap_or_else(|| {
                             if ids.is_empty() {
                                 "give the elevations in `line_of_sight: (elevations: [...])`"
@@ -484,7 +606,10 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
         if !phases.contains(&r.after_phase.as_str()) {
             out.push(
                 Finding::new(
-                    format!("{RULES}/panic/rally/after_phase"),
+                    Place::rules()
+                        .field("panic")
+                        .field("rally")
+                        .field("after_phase"),
                     format!("unknown phase `{}`", r.after_phase),
                 )
                 .help(
@@ -512,12 +637,12 @@ fn show(v: Option<i16>) -> String {
 
 /// Gaps, overlaps and backward bands in a result table.
 fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
-    let base = format!("{RULES}/result_tables/{t}");
+    let base = Place::rules().field("result_tables").index(t);
     let mut out = Vec::new();
     if table.bands.is_empty() {
         out.push(
             Finding::new(
-                format!("{base}/bands"),
+                base.field("bands"),
                 format!("result table `{}` has no bands", table.id),
             )
             .help("give the bands from the lowest value up"),
@@ -530,7 +655,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
         {
             out.push(
                 Finding::new(
-                    format!("{base}/bands/{b}/to"),
+                    base.field("bands").index(b).field("to"),
                     format!("band {from} to {to} of table `{}` runs backwards", table.id),
                 )
                 .help("give the lower value in `from` and the higher in `to`"),
@@ -541,7 +666,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
     match (table.by, first.from) {
         (ResultIndex::Difference, Some(from)) => out.push(
             Finding::new(
-                format!("{base}/bands/0/from"),
+                base.field("bands").index(0).field("from"),
                 format!(
                     "table `{}` gives no result for a difference below {from}",
                     table.id
@@ -551,7 +676,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
         ),
         (ResultIndex::Margin, from) if from != Some(0) => out.push(
             Finding::new(
-                format!("{base}/bands/0"),
+                base.field("bands").index(0),
                 format!(
                     "table `{}` is read by margin, which starts at 0 (a tie), but its first band starts at {}",
                     table.id,
@@ -564,12 +689,12 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
     }
     for (b, pair) in table.bands.windows(2).enumerate() {
         let (prev, next): (&ResultBand, &ResultBand) = (&pair[0], &pair[1]);
-        let at = format!("{base}/bands/{}/from", b + 1);
-        let prev_at = format!("{base}/bands/{b}");
+        let at = base.field("bands").index(b + 1).field("from");
+        let prev_at = base.field("bands").index(b);
         match (prev.to, next.from) {
             (None, _) => out.push(
                 Finding::new(
-                    format!("{base}/bands/{}", b + 1),
+                    base.field("bands").index(b + 1),
                     format!("band {} of table `{}` overlaps the band before it, which has no upper bound", b + 2, table.id),
                 )
                 .label(prev_at, "no upper bound")
@@ -577,7 +702,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
             ),
             (Some(_), None) => out.push(
                 Finding::new(
-                    format!("{base}/bands/{}", b + 1),
+                    base.field("bands").index(b + 1),
                     format!("band {} of table `{}` has no lower bound, so it overlaps the bands before it", b + 2, table.id),
                 )
                 .help("only the first band may leave out `from`"),
@@ -595,7 +720,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
                         }
                     ),
                 )
-                .label(format!("{prev_at}/to"), "the band before ends here")
+                .label(prev_at.field("to"), "the band before ends here")
                 .help(format!("start this band at {}", i32::from(to) + 1)),
             ),
             (Some(to), Some(from)) if from <= to => out.push(
@@ -611,7 +736,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
                         }
                     ),
                 )
-                .label(format!("{prev_at}/to"), "the band before ends here")
+                .label(prev_at.field("to"), "the band before ends here")
                 .help(format!("start this band at {}", i32::from(to) + 1)),
             ),
             _ => {}
@@ -621,7 +746,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
     if let Some(to) = table.bands[last].to {
         out.push(
             Finding::new(
-                format!("{base}/bands/{last}/to"),
+                base.field("bands").index(last).field("to"),
                 format!(
                     "table `{}` gives no result for a value above {to}",
                     table.id
@@ -636,7 +761,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Finding> {
 /// Gaps and overlaps in the force ratios: together they must cover every ratio from 1
 /// (equal counts) up, each once.
 fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
-    let base = format!("{RULES}/force_ratios");
+    let base = Place::rules().field("force_ratios");
     let mut out = Vec::new();
     let Some(first) = ratios.first() else {
         return out;
@@ -647,7 +772,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
         {
             out.push(
                 Finding::new(
-                    format!("{base}/{i}/to"),
+                    base.index(i).field("to"),
                     format!(
                         "force ratio `{}` holds no ratio: it runs from {} to {to}",
                         r.name, r.from
@@ -660,7 +785,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
     if first.from != 1.0 || first.from_exclusive {
         out.push(
             Finding::new(
-                format!("{base}/0/from"),
+                base.index(0).field("from"),
                 format!(
                     "no force ratio covers equal numbers (1 to 1): the first, `{}`, starts {} {}",
                     first.name,
@@ -673,17 +798,17 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
     }
     for (i, pair) in ratios.windows(2).enumerate() {
         let (prev, next) = (&pair[0], &pair[1]);
-        let at = format!("{base}/{}/from", i + 1);
+        let at = base.index(i + 1).field("from");
         let Some(to) = prev.to else {
             out.push(
                 Finding::new(
-                    format!("{base}/{}", i + 1),
+                    base.index(i + 1),
                     format!(
                         "force ratio `{}` overlaps `{}`, which has no upper bound",
                         next.name, prev.name
                     ),
                 )
-                .label(format!("{base}/{i}"), "no upper bound"),
+                .label(base.index(i), "no upper bound"),
             );
             continue;
         };
@@ -704,7 +829,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
                         next.name
                     ),
                 )
-                .label(format!("{base}/{i}/to"), "the ratio before ends here")
+                .label(base.index(i).field("to"), "the ratio before ends here")
                 .help("make each band start where the one before ends, the boundary in exactly one of them"),
             );
         } else if next.from < to || (boundary_in_prev && boundary_in_next) {
@@ -722,7 +847,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
                         }
                     ),
                 )
-                .label(format!("{base}/{i}/to"), "the ratio before ends here")
+                .label(base.index(i).field("to"), "the ratio before ends here")
                 .help("make each band start where the one before ends, the boundary in exactly one of them"),
             );
         }
@@ -732,7 +857,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Finding> {
     {
         out.push(
             Finding::new(
-                format!("{base}/{}/to", ratios.len() - 1),
+                base.index(ratios.len() - 1).field("to"),
                 format!("no force ratio covers ratios above {to}"),
             )
             .help("leave `to` out of the last ratio"),
@@ -757,7 +882,10 @@ pub fn band_problems(system: &RulesSystem) -> Vec<Finding> {
             if range.min > range.max {
                 out.push(
                     Finding::new(
-                        format!("{RULES}/representation/{field}/max"),
+                        Place::rules()
+                            .field("representation")
+                            .field(field)
+                            .field("max"),
                         format!(
                             "a {field} base stands for {} to {} men: the range runs backwards",
                             range.min, range.max
@@ -782,16 +910,16 @@ pub fn phase_problems(rules: &Rules) -> Vec<Finding> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let base = format!("{RULES}/sequence");
-    let mut seen: BTreeMap<&str, String> = BTreeMap::new();
+    let base = Place::rules().field("sequence");
+    let mut seen: BTreeMap<&str, Place> = BTreeMap::new();
     let mut any = false;
     for (part, i, phase) in seq.phases() {
         any = true;
-        let at = format!("{base}/{}/{i}", part.field());
+        let at = base.field(part.field()).index(i);
         if phase.acts.is_empty() {
             out.push(
                 Finding::new(
-                    format!("{at}/acts"),
+                    at.field("acts"),
                     format!("phase `{}` names nobody to act in it", phase.id),
                 )
                 .help("name `Phasing`, `NonPhasing` or `Both`"),
@@ -802,7 +930,7 @@ pub fn phase_problems(rules: &Rules) -> Vec<Finding> {
                 if matches!(a, Actor::Phasing | Actor::NonPhasing) {
                     out.push(
                         Finding::new(
-                            format!("{at}/acts/{k}"),
+                            at.field("acts").index(k),
                             format!(
                                 "phase `{}` comes {} the player-turns, where there is no phasing player",
                                 phase.id,
@@ -817,10 +945,10 @@ pub fn phase_problems(rules: &Rules) -> Vec<Finding> {
         match seen.get(phase.id.as_str()) {
             Some(first) => out.push(
                 Finding::new(
-                    format!("{at}/id"),
+                    at.field("id"),
                     format!("phase id `{}` is given twice", phase.id),
                 )
-                .label(format!("{first}/id"), "first given here")
+                .label(first.field("id"), "first given here")
                 .help("give each phase an id of its own"),
             ),
             None => {
@@ -865,11 +993,11 @@ fn table_reach(table: &ResultTable, ladder: Option<&StatusLadder>) -> (u8, bool)
 pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
     let mut out = Vec::new();
     if let Some(ladder) = &rules.status {
-        let base = format!("{RULES}/status");
+        let base = Place::rules().field("status");
         if ladder.levels.len() < 2 {
             out.push(
                 Finding::new(
-                    format!("{base}/levels"),
+                    base.field("levels"),
                     "a status ladder needs at least two levels",
                 )
                 .help("list the levels from best to worst"),
@@ -880,10 +1008,13 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
             if let Some(first) = seen.get(l.id.as_str()) {
                 out.push(
                     Finding::new(
-                        format!("{base}/levels/{i}/id"),
+                        base.field("levels").index(i).field("id"),
                         format!("status level `{}` is given twice", l.id),
                     )
-                    .label(format!("{base}/levels/{first}/id"), "first given here"),
+                    .label(
+                        base.field("levels").index(*first).field("id"),
+                        "first given here",
+                    ),
                 );
             } else {
                 seen.insert(&l.id, i);
@@ -894,7 +1025,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
             if ladder.beyond_floor.is_some() && floor_level.removes {
                 out.push(
                     Finding::new(
-                        format!("{base}/beyond_floor"),
+                        base.field("beyond_floor"),
                         format!(
                             "levels lost beyond the floor cost {}, but the floor `{}` already removes the unit",
                             match ladder.beyond_floor {
@@ -918,7 +1049,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
                 if !named && !by_share {
                     out.push(
                         Finding::new(
-                            format!("{base}/levels/{i}"),
+                            base.field("levels").index(i),
                             format!(
                                 "status level `{}` is never reached: losses stop at the floor `{}` and no result names it",
                                 l.id, floor_level.id
@@ -941,7 +1072,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
                             };
                             out.push(
                                 Finding::new(
-                                    format!("{RULES}/result_tables/{t}/bands/{b}/result/{variant}"),
+                                    Place::rules().field("result_tables").index(t).field("bands").index(b).field("result").variant(variant),
                                     format!(
                                         "a result of {n} levels runs past the status ladder, whose floor `{}` is {floor} levels down and has nothing beyond it",
                                         floor_level.id
@@ -959,7 +1090,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
             if r.levels.is_empty() {
                 out.push(
                     Finding::new(
-                        format!("{base}/recovery/{i}/levels"),
+                        base.field("recovery").index(i).field("levels"),
                         format!("recovery by `{}` restores no level", r.by),
                     )
                     .help("give the levels one success restores (`[1, 2]`)"),
@@ -969,7 +1100,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
                 if *n == 0 || usize::from(*n) > top {
                     out.push(
                         Finding::new(
-                            format!("{base}/recovery/{i}/levels/{k}"),
+                            base.field("recovery").index(i).field("levels").index(k),
                             format!(
                                 "recovery by `{}` restores {n} levels, but the ladder has {top} levels above its worst",
                                 r.by
@@ -988,7 +1119,7 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Finding> {
         if most < stop.levels_at_least && !removes {
             out.push(
                 Finding::new(
-                    format!("{RULES}/charge_stop/levels_at_least"),
+                    Place::rules().field("charge_stop").field("levels_at_least"),
                     format!(
                         "no result of table `{}` costs {} levels (at most {most}): the charge is never stopped",
                         table.id, stop.levels_at_least
@@ -1048,7 +1179,11 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if p.troops.contains(e) {
                 out.push(
                     Finding::new(
-                        format!("{RULES}/permissions/{i}/except/{k}"),
+                        Place::rules()
+                            .field("permissions")
+                            .index(i)
+                            .field("except")
+                            .index(k),
                         format!("`{e}` is both covered and excepted by the same entry"),
                     )
                     .help(format!("remove `{e}` from `troops` or from `except`")),
@@ -1073,7 +1208,11 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
             }) {
                 out.push(
                     Finding::new(
-                        format!("{RULES}/permissions/{j}/troops/{k}"),
+                        Place::rules()
+                            .field("permissions")
+                            .index(j)
+                            .field("troops")
+                            .index(k),
                         format!(
                             "`{name}` {} {}, but an earlier entry says it {} {}",
                             allowance_words(b.allowed),
@@ -1083,7 +1222,10 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
                         ),
                     )
                     .label(
-                        format!("{RULES}/permissions/{i}/allowed"),
+                        Place::rules()
+                            .field("permissions")
+                            .index(i)
+                            .field("allowed"),
                         "the earlier entry",
                     )
                     .help(
@@ -1106,7 +1248,10 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
         {
             out.push(
                 Finding::new(
-                    format!("{RULES}/permissions/{ci}/allowed"),
+                    Place::rules()
+                        .field("permissions")
+                        .index(ci)
+                        .field("allowed"),
                     format!(
                         "`{}` {} counter-charge, but may never charge",
                         kind.id,
@@ -1114,7 +1259,10 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Finding> {
                     ),
                 )
                 .label(
-                    format!("{RULES}/permissions/{chi}/allowed"),
+                    Place::rules()
+                        .field("permissions")
+                        .index(chi)
+                        .field("allowed"),
                     "may never charge",
                 )
                 .help(
@@ -1179,12 +1327,12 @@ pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
         })
     };
     for (i, e) in rules.terrain_exceptions.iter().enumerate() {
-        let base = format!("{RULES}/terrain_exceptions/{i}");
+        let base = Place::rules().field("terrain_exceptions").index(i);
         for (k, id) in e.terrain.iter().enumerate() {
             let Some(facts) = terrain_facts(system, id) else {
                 continue; // rules::unknown-name
             };
-            let at = format!("{base}/terrain/{k}");
+            let at = base.field("terrain").index(k);
             match &e.effect {
                 TerrainEffect::NoCrossingCost | TerrainEffect::WholeMove
                     if !facts.crossing_cost =>
@@ -1194,7 +1342,7 @@ pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
                             at.clone(),
                             format!("`{id}` has no crossing cost for this exception to change"),
                         )
-                        .label(format!("{base}/effect"), "about the crossing cost")
+                        .label(base.field("effect"), "about the crossing cost")
                         .help(format!(
                             "give `{id}` a `crossing_cost`, or remove it from this exception"
                         )),
@@ -1203,7 +1351,7 @@ pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 TerrainEffect::TargetsOnlyWithin(_) if facts.cover == Some(false) => {
                     out.push(
                         Finding::new(at.clone(), format!("`{id}` gives no cover, yet fire at targets there is limited as for cover"))
-                            .label(format!("{base}/effect"), "a limit for targets in cover")
+                            .label(base.field("effect"), "a limit for targets in cover")
                             .help(format!("set `cover: true` on `{id}`, or remove it from this exception")),
                     );
                 }
@@ -1215,7 +1363,7 @@ pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
                     if !facts.keeps_out.iter().any(|x| x == troop) {
                         out.push(
                             Finding::new(
-                                format!("{base}/troops/{t}"),
+                                base.field("troops").index(t),
                                 format!("`{troop}` may enter `{id}` anyway, so \"only along a road\" contradicts the terrain"),
                             )
                             .help(format!("add `{troop}` to the `prohibited` list of `{id}`, which this exception then relaxes")),
@@ -1224,7 +1372,7 @@ pub fn terrain_exception_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 } else if kept_out && !road_only(id, troop) {
                     out.push(
                         Finding::new(
-                            format!("{base}/troops/{t}"),
+                            base.field("troops").index(t),
                             format!("`{troop}` may not enter `{id}` at all, so an exception for it there never applies"),
                         )
                         .help(format!("remove `{troop}`, or let it enter `{id}` (a `RoadOnly` exception, or the terrain's lists)")),
@@ -1253,12 +1401,12 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
             .position(|n| n == troop || class_of(system, troop) == Some(n.as_str()))
     };
     for (i, t) in m.triggers.iter().enumerate() {
-        let base = format!("{RULES}/morale/triggers/{i}");
+        let base = Place::rules().field("morale").field("triggers").index(i);
         for (k, e) in t.exempt.iter().enumerate() {
             if t.troops.contains(e) {
                 out.push(
                     Finding::new(
-                        format!("{base}/exempt/{k}"),
+                        base.field("exempt").index(k),
                         format!("`{e}` both tests and is exempt on {}", t.event.words()),
                     )
                     .help(format!("remove `{e}` from `troops` or from `exempt`")),
@@ -1269,10 +1417,10 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if let Some(n) = never(troop) {
                 out.push(
                     Finding::new(
-                        format!("{base}/troops/{k}"),
+                        base.field("troops").index(k),
                         format!("`{troop}` never tests its morale, yet this trigger makes it test on {}", t.event.words()),
                     )
-                    .label(format!("{RULES}/morale/never_test/{n}"), "never tests")
+                    .label(Place::rules().field("morale").field("never_test").index(n), "never tests")
                     .help("remove it from one of the two"),
                 );
             }
@@ -1286,7 +1434,7 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
             };
             out.push(
                 Finding::new(
-                    format!("{base}/event/{variant}"),
+                    base.field("event").variant(variant),
                     format!("a distance of {d} inches: the test is never triggered"),
                 )
                 .help("give the distance in inches, above 0"),
@@ -1294,11 +1442,11 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
         }
     }
     for (i, md) in m.modifiers.iter().enumerate() {
-        let base = format!("{RULES}/morale/modifiers/{i}");
+        let base = Place::rules().field("morale").field("modifiers").index(i);
         if md.value == 0 {
             out.push(
                 Finding::new(
-                    format!("{base}/value"),
+                    base.field("value"),
                     "a morale modifier of 0 changes nothing",
                 )
                 .help("give the points added to the morale value, or remove the modifier"),
@@ -1308,12 +1456,15 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if let Some(n) = never(troop) {
                 out.push(
                     Finding::new(
-                        format!("{base}/to/{k}"),
+                        base.field("to").index(k),
                         format!(
                             "`{troop}` never tests its morale, yet a morale modifier is given to it"
                         ),
                     )
-                    .label(format!("{RULES}/morale/never_test/{n}"), "never tests")
+                    .label(
+                        Place::rules().field("morale").field("never_test").index(n),
+                        "never tests",
+                    )
                     .help("remove it from `to` or from `never_test`"),
                 );
             }
@@ -1332,10 +1483,10 @@ pub fn immunity_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let rules = &system.rules;
     let mut out = Vec::new();
     for (i, im) in rules.immunities.iter().enumerate() {
-        let base = format!("{RULES}/immunities/{i}");
+        let base = Place::rules().field("immunities").index(i);
         if im.results.is_empty() {
             out.push(
-                Finding::new(format!("{base}/results"), "an immunity to no result")
+                Finding::new(base.field("results"), "an immunity to no result")
                     .help("list the result codes these troops ignore"),
             );
         }
@@ -1354,10 +1505,10 @@ pub fn immunity_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 if troop != "*" && im.troops.contains(troop) && !trigger.exempt.contains(troop) {
                     out.push(
                         Finding::new(
-                            format!("{RULES}/morale/triggers/{t}/troops/{k}"),
+                            Place::rules().field("morale").field("triggers").index(t).field("troops").index(k),
                             format!("`{troop}` is immune to `{code}`, yet this trigger makes it test on it"),
                         )
-                        .label(format!("{base}/results/{r}"), "immune")
+                        .label(base.field("results").index(r), "immune")
                         .help(format!("remove `{troop}` from the trigger or `{code}` from the immunity")),
                     );
                 }
@@ -1377,7 +1528,7 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let Some(los) = &system.rules.line_of_sight else {
         return Vec::new();
     };
-    let base = format!("{RULES}/line_of_sight");
+    let base = Place::rules().field("line_of_sight");
     let mut out = Vec::new();
     let mut catch_all: Option<usize> = None;
     let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
@@ -1385,10 +1536,10 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
         if let Some(j) = los.elevations[..i].iter().position(|x| x.id == e.id) {
             out.push(
                 Finding::new(
-                    format!("{base}/elevations/{i}/id"),
+                    base.field("elevations").index(i).field("id"),
                     format!("elevation `{}` is listed twice", e.id),
                 )
-                .label(format!("{base}/elevations/{j}/id"), "first here")
+                .label(base.field("elevations").index(j).field("id"), "first here")
                 .help("give each elevation once"),
             );
         }
@@ -1396,13 +1547,13 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if let Some(j) = catch_all {
                 out.push(
                     Finding::new(
-                        format!("{base}/elevations/{i}"),
+                        base.field("elevations").index(i),
                         format!(
                             "elevations `{}` and `{}` both take every terrain not listed",
                             los.elevations[j].id, e.id
                         ),
                     )
-                    .label(format!("{base}/elevations/{j}"), "also takes the rest")
+                    .label(base.field("elevations").index(j), "also takes the rest")
                     .help("list the terrain of all but one elevation"),
                 );
             }
@@ -1414,13 +1565,13 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
             {
                 out.push(
                     Finding::new(
-                        format!("{base}/elevations/{i}/terrain/{k}"),
+                        base.field("elevations").index(i).field("terrain").index(k),
                         format!(
                             "terrain `{t}` is at two elevations, `{}` and `{}`",
                             los.elevations[j].id, e.id
                         ),
                     )
-                    .label(format!("{base}/elevations/{j}"), "also here")
+                    .label(base.field("elevations").index(j), "also here")
                     .help("give each terrain one elevation"),
                 );
             }
@@ -1433,10 +1584,13 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
         {
             out.push(
                 Finding::new(
-                    format!("{base}/occupied_blocks/{i}/firer_at"),
+                    base.field("occupied_blocks").index(i).field("firer_at"),
                     format!("two rules for firers at `{}`", o.firer_at),
                 )
-                .label(format!("{base}/occupied_blocks/{j}/firer_at"), "first rule")
+                .label(
+                    base.field("occupied_blocks").index(j).field("firer_at"),
+                    "first rule",
+                )
                 .help("merge them into one entry"),
             );
         }
@@ -1445,20 +1599,20 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Finding> {
         if !los.units_block {
             out.push(
                 Finding::new(
-                    format!("{base}/units_block"),
+                    base.field("units_block"),
                     "units never block line of sight, yet `occupied_blocks` says which occupied hexes do",
                 )
-                .label(format!("{base}/occupied_blocks"), "occupied hexes that block")
+                .label(base.field("occupied_blocks"), "occupied hexes that block")
                 .help("set `units_block: true` or remove `occupied_blocks`"),
             );
         }
         if los.lower_units_block_within.is_some() {
             out.push(
                 Finding::new(
-                    format!("{base}/lower_units_block_within"),
+                    base.field("lower_units_block_within"),
                     "lower units are ruled twice: by `lower_units_block_within` and by `occupied_blocks`",
                 )
-                .label(format!("{base}/occupied_blocks"), "also decides lower units")
+                .label(base.field("occupied_blocks"), "also decides lower units")
                 .help("keep one of the two"),
             );
         }
@@ -1480,14 +1634,14 @@ pub fn movement_conflicts(rules: &Rules) -> Vec<Finding> {
     else {
         return Vec::new();
     };
-    let base = format!("{RULES}/movement/minimum_move");
+    let base = Place::rules().field("movement").field("minimum_move");
     let mut out = Vec::new();
     if let Some(ladder) = &rules.status {
         for (k, id) in m.status.iter().enumerate() {
             if ladder.levels.iter().any(|l| &l.id == id && l.removes) {
                 out.push(
                     Finding::new(
-                        format!("{base}/status/{k}"),
+                        base.field("status").index(k),
                         format!("status level `{id}` removes the unit, which never moves again"),
                     )
                     .help("name the levels at which a unit still moves"),
@@ -1500,14 +1654,14 @@ pub fn movement_conflicts(rules: &Rules) -> Vec<Finding> {
     {
         out.push(
             Finding::new(
-                format!("{base}/hexes"),
+                base.field("hexes"),
                 format!(
                     "a unit may always move {} hex{}, yet under leaders' control it may always move {always}",
                     m.hexes,
                     if m.hexes == 1 { "" } else { "es" }
                 ),
             )
-            .label(format!("{RULES}/leader_control/always_hexes"), "under leaders' control")
+            .label(Place::rules().field("leader_control").field("always_hexes"), "under leaders' control")
             .help("give both the same number of hexes"),
         );
     }
@@ -1518,7 +1672,7 @@ pub fn movement_conflicts(rules: &Rules) -> Vec<Finding> {
 // Status effects and panic
 // ---------------------------------------------------------------------------------------
 
-/// The variant name of an effect, for pointers and duplicates.
+/// The variant name of an effect, for places and duplicates.
 fn effect_variant(e: &StateEffect) -> &'static str {
     match e {
         StateEffect::Never(_) => "Never",
@@ -1530,14 +1684,14 @@ fn effect_variant(e: &StateEffect) -> &'static str {
 }
 
 /// Shares outside (0, 1] and one kind of share given twice in a list of effects.
-fn effect_list_problems(base: &str, effects: &[StateEffect]) -> Vec<Finding> {
+fn effect_list_problems(base: &Place, effects: &[StateEffect]) -> Vec<Finding> {
     let mut out = Vec::new();
     for (k, e) in effects.iter().enumerate() {
         if let StateEffect::MovementShare(f) | StateEffect::MeleeDefenceShare(f) = e {
             if !(*f > 0.0 && *f <= 1.0) {
                 out.push(
                     Finding::new(
-                        format!("{base}/{k}/{}", effect_variant(e)),
+                        base.index(k).variant(effect_variant(e)),
                         format!("a share of {f}: a share is above 0 and at most 1"),
                     )
                     .help("give the share kept, as 0.5 for half"),
@@ -1549,20 +1703,20 @@ fn effect_list_problems(base: &str, effects: &[StateEffect]) -> Vec<Finding> {
             {
                 out.push(
                     Finding::new(
-                        format!("{base}/{k}"),
+                        base.index(k),
                         format!("`{}` is given twice", effect_variant(e)),
                     )
-                    .label(format!("{base}/{j}"), "first here")
+                    .label(base.index(j), "first here")
                     .help("give each share once"),
                 );
             }
         } else if let Some(j) = effects[..k].iter().position(|x| x == e) {
             out.push(
                 Finding::new(
-                    format!("{base}/{k}"),
+                    base.index(k),
                     format!("`{}` is given twice", effect_variant(e)),
                 )
-                .label(format!("{base}/{j}"), "first here")
+                .label(base.index(j), "first here")
                 .help("give each effect once"),
             );
         }
@@ -1577,13 +1731,13 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let rules = &system.rules;
     let mut out = Vec::new();
     for (i, se) in rules.status_effects.iter().enumerate() {
-        let base = format!("{RULES}/status_effects/{i}");
+        let base = Place::rules().field("status_effects").index(i);
         if let Some(ladder) = &rules.status
             && ladder.levels.iter().any(|l| l.id == se.status && l.removes)
         {
             out.push(
                 Finding::new(
-                    format!("{base}/status"),
+                    base.field("status"),
                     format!(
                         "status level `{}` removes the unit: its effects never apply",
                         se.status
@@ -1592,10 +1746,7 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 .help("name a level at which the unit is still in play"),
             );
         }
-        out.extend(effect_list_problems(
-            &format!("{base}/effects"),
-            &se.effects,
-        ));
+        out.extend(effect_list_problems(&base.field("effects"), &se.effects));
         for (k, e) in se.effects.iter().enumerate() {
             let StateEffect::Never(action) = e else {
                 continue;
@@ -1609,14 +1760,20 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 {
                     out.push(
                         Finding::new(
-                            format!("{base}/effects/{k}/Never"),
+                            base.field("effects").index(k).variant("Never"),
                             format!(
                                 "troops at `{}` may never {}, yet a permission says they must",
                                 se.status,
                                 action.words()
                             ),
                         )
-                        .label(format!("{RULES}/permissions/{p}/allowed"), "must")
+                        .label(
+                            Place::rules()
+                                .field("permissions")
+                                .index(p)
+                                .field("allowed"),
+                            "must",
+                        )
                         .help("remove one of the two"),
                     );
                 }
@@ -1625,7 +1782,7 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Finding> {
     }
     if let Some(p) = &rules.panic {
         out.extend(effect_list_problems(
-            &format!("{RULES}/panic/effects"),
+            &Place::rules().field("panic").field("effects"),
             &p.effects,
         ));
     }
@@ -1638,22 +1795,32 @@ pub fn panic_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let Some(p) = &system.rules.panic else {
         return Vec::new();
     };
-    let base = format!("{RULES}/panic");
+    let base = Place::rules().field("panic");
     let mut out = Vec::new();
-    let mut near: Vec<(String, &String)> = Vec::new();
+    let mut near: Vec<(Place, &String)> = Vec::new();
     for (i, n) in p.spared_near.iter().enumerate() {
         for (k, l) in n.leaders.iter().enumerate() {
-            near.push((format!("{base}/spared_near/{i}/leaders/{k}"), l));
+            near.push((
+                base.field("spared_near").index(i).field("leaders").index(k),
+                l,
+            ));
         }
     }
     if let Some(r) = &p.rally {
         for (i, n) in r.by.iter().enumerate() {
             for (k, l) in n.leaders.iter().enumerate() {
-                near.push((format!("{base}/rally/by/{i}/leaders/{k}"), l));
+                near.push((
+                    base.field("rally")
+                        .field("by")
+                        .index(i)
+                        .field("leaders")
+                        .index(k),
+                    l,
+                ));
             }
         }
     }
-    for (pointer, name) in near {
+    for (place, name) in near {
         let others: Vec<&str> = system
             .unit_kinds
             .iter()
@@ -1663,7 +1830,7 @@ pub fn panic_conflicts(system: &RulesSystem) -> Vec<Finding> {
         if !others.is_empty() {
             out.push(
                 Finding::new(
-                    pointer,
+                    place,
                     format!(
                         "`{name}` names troops that are not leaders: {}",
                         others.join(", ")
@@ -1676,7 +1843,7 @@ pub fn panic_conflicts(system: &RulesSystem) -> Vec<Finding> {
     if p.both_reach == Some(muster_model::rules::PanicTieBreak::FurtherPast) {
         out.push(
             Finding::new(
-                format!("{base}/both_reach"),
+                base.field("both_reach"),
                 "when both sides reach their panic level exactly, neither is further past it",
             )
             .help("break the tie by `Defender` or `Attacker`"),
@@ -1698,7 +1865,7 @@ pub fn victory_order_problems(system: &RulesSystem) -> Vec<Finding> {
     if system.victory_levels.is_empty() {
         out.push(
             Finding::new(
-                format!("{RULES}/victory_order"),
+                Place::rules().field("victory_order"),
                 "a victory order, but the system has no `victory_levels` to order",
             )
             .help("list the victory levels, lowest first, or remove the order"),
@@ -1713,13 +1880,13 @@ pub fn victory_order_problems(system: &RulesSystem) -> Vec<Finding> {
             if !above {
                 out.push(
                     Finding::new(
-                        format!("/victory_levels/{}/ratio", i + 1),
+                        Place::top("victory_levels").index(i + 1).field("ratio"),
                         format!(
                             "`{}` is listed above `{}` but needs no higher a ratio ({} against {}), so a higher level cannot be told from a lower",
                             higher.name, lower.name, higher.ratio, lower.ratio
                         ),
                     )
-                    .label(format!("/victory_levels/{i}/ratio"), "the level below")
+                    .label(Place::top("victory_levels").index(i).field("ratio"), "the level below")
                     .help("list the levels lowest first, each needing a higher ratio than the one before"),
                 );
             }
@@ -1754,7 +1921,7 @@ pub fn exit_problems(system: &RulesSystem) -> Vec<Finding> {
     if exit.cost > most {
         return vec![
             Finding::new(
-                format!("{RULES}/exit/cost"),
+                Place::rules().field("exit").field("cost"),
                 format!("leaving costs {} movement points, more than any unit kind has (at most {most}): no unit can ever leave", exit.cost),
             )
             .help("give the movement points a unit must still have to leave"),
@@ -1768,19 +1935,19 @@ pub fn impossible_rolls(rules: &Rules) -> Vec<Finding> {
     let Some(l) = &rules.leader_loss else {
         return Vec::new();
     };
-    let base = format!("{RULES}/leader_loss");
+    let base = Place::rules().field("leader_loss");
     let mut out = Vec::new();
     match (l.escape_only_from, l.escape_roll) {
         (Some(_), None) => out.push(
             Finding::new(
-                format!("{base}/escape_only_from"),
+                base.field("escape_only_from"),
                 "an escape threshold without the roll that escapes",
             )
             .help("give `escape_roll`"),
         ),
         (None, Some(_)) => out.push(
             Finding::new(
-                format!("{base}/escape_roll"),
+                base.field("escape_roll"),
                 "an escape roll without the number of levels from which it applies",
             )
             .help("give `escape_only_from`"),
@@ -1792,10 +1959,10 @@ pub fn impossible_rolls(rules: &Rules) -> Vec<Finding> {
     {
         out.push(
             Finding::new(
-                format!("{base}/escape_roll"),
+                base.field("escape_roll"),
                 format!("a roll of {r} never comes up on a {}-sided die", l.die),
             )
-            .label(format!("{base}/die"), "the die")
+            .label(base.field("die"), "the die")
             .help(format!("give a roll from 1 to {}", l.die)),
         );
     }

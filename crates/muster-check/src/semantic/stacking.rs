@@ -4,14 +4,15 @@ use std::collections::BTreeMap;
 
 use muster_hex::HexId;
 
+use crate::place::Place;
 use crate::semantic::{ScenarioCx, UnitSlot};
 
 /// A unit standing in a hex at setup.
 pub struct Occupant<'c, 'a> {
     pub side: Option<usize>,
     pub slot: &'c UnitSlot<'a>,
-    /// Pointer of the hex value that puts it there.
-    pub at: String,
+    /// Place of the hex value that puts it there.
+    pub at: Place,
 }
 
 /// Units by hex, for placements that name hexes. Within a group the owner chooses who
@@ -20,11 +21,11 @@ pub struct Occupant<'c, 'a> {
 pub fn occupancy<'c, 'a>(cx: &'c ScenarioCx<'a>) -> BTreeMap<HexId, Vec<Occupant<'c, 'a>>> {
     let mut out: BTreeMap<HexId, Vec<Occupant>> = BTreeMap::new();
     for g in &cx.groups {
-        for (slot, (hex, pointer)) in g.units.iter().zip(&g.hexes) {
+        for (slot, (hex, place)) in g.units.iter().zip(&g.hexes) {
             out.entry(*hex).or_default().push(Occupant {
                 side: g.side,
                 slot,
-                at: pointer.clone(),
+                at: place.clone(),
             });
         }
     }

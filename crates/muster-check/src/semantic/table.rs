@@ -6,11 +6,12 @@ use muster_model::scenario::{Formation, TableUnit};
 use muster_model::system::KindStats;
 
 use crate::load::Document;
+use crate::place::Place;
 use crate::semantic::ScenarioCx;
 
 /// Every shape a file places on an open table (a map's features; a scenario's camps,
-/// traps, zones and bands on the table), with the pointer of each.
-pub fn shapes_of(doc: &Document) -> Vec<(String, &Shape)> {
+/// traps, zones and bands on the table), with the place of each.
+pub fn shapes_of(doc: &Document) -> Vec<(Place, &Shape)> {
     use muster_model::map::Overlay;
     use muster_model::scenario::{BandEntry, Forces};
     let mut out = Vec::new();
@@ -18,7 +19,7 @@ pub fn shapes_of(doc: &Document) -> Vec<(String, &Shape)> {
         Document::Map(map) => {
             for (i, overlay) in map.overlays.iter().enumerate() {
                 if let Overlay::Feature { shape, .. } = overlay {
-                    out.push((format!("/overlays/{i}/Feature/shape"), shape));
+                    out.push((Place::overlay(i).variant("Feature").field("shape"), shape));
                 }
             }
         }
@@ -28,20 +29,21 @@ pub fn shapes_of(doc: &Document) -> Vec<(String, &Shape)> {
                     Forces::Table(forces) => forces,
                     Forces::Placed { .. } | Forces::Zoned(_) => continue,
                 };
-                let base = format!("/sides/{i}/forces/Table");
+                let base = Place::table_forces(i);
                 if let Some(camp) = &forces.camp {
-                    out.push((format!("{base}/camp/area"), &camp.area));
+                    out.push((base.field("camp").field("area"), &camp.area));
                 }
                 for (k, trap) in forces.traps.iter().enumerate() {
-                    out.push((format!("{base}/traps/{k}/area"), &trap.area));
+                    out.push((base.field("traps").index(k).field("area"), &trap.area));
                 }
                 for (k, zone) in forces.zones.iter().enumerate() {
-                    out.push((format!("{base}/zones/{k}/area"), &zone.area));
+                    out.push((base.field("zones").index(k).field("area"), &zone.area));
                 }
                 for (k, band) in forces.bands.iter().enumerate() {
                     match &band.entry {
                         BandEntry::OnTable(shape) => {
-                            out.push((format!("{base}/bands/{k}/entry/OnTable"), shape));
+                            let entry = base.field("bands").index(k).field("entry");
+                            out.push((entry.variant("OnTable"), shape));
                         }
                         BandEntry::AtEdge { .. } | BandEntry::Rolled { .. } => {}
                     }

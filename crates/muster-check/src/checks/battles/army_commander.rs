@@ -43,11 +43,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .map(|(i, _)| i)
             .collect();
         if commanders.len() != 1 {
-            let at = commanders
-                .get(1)
-                .map_or(format!("{}/battles", side.pointer), |i| {
-                    format!("{}/battles/{i}/leader", side.pointer)
-                });
+            let at = commanders.get(1).map_or(side.place.field("battles"), |i| {
+                side.place.field("battles").index(*i).field("leader")
+            });
             let mut report = Report::new(
                 &META,
                 at,
@@ -60,7 +58,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .help("make one leader `ArmyCommander` and the others `BattleCommander`");
             if let Some(first) = commanders.first() {
                 report = report.label(
-                    Loc::Value(format!("{}/battles/{first}/leader", side.pointer)),
+                    Loc::Value(side.place.field("battles").index(*first).field("leader")),
                     "first army commander",
                 );
             }

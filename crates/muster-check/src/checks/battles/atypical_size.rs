@@ -39,7 +39,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/battles", side.pointer),
+                    side.place.field("battles"),
                     format!(
                         "{n} battle{}; armies typically have {lo} to {hi}",
                         if n == 1 { "" } else { "s" }
@@ -55,7 +55,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     sink.push(
                         Report::new(
                             &META,
-                            format!("{}/battles/{b}/units", side.pointer),
+                            side.place.field("battles").index(b).field("units"),
                             format!(
                                 "battle `{}` has {m} unit{}; battles typically have {lo} to {hi}",
                                 battle.id,

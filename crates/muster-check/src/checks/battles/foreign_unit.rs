@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -26,22 +27,22 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let sides = cx.table_sides();
     for side in &sides {
-        let mut seen: Vec<(&str, String)> = Vec::new();
+        let mut seen: Vec<(&str, Place)> = Vec::new();
         for (b, battle) in side.forces.battles.iter().enumerate() {
             for (k, id) in battle.units.iter().enumerate() {
-                let pointer = format!("{}/battles/{b}/units/{k}", side.pointer);
+                let place = side.place.field("battles").index(b).field("units").index(k);
                 if side.forces.units.iter().any(|u| &u.id == id) {
                     if let Some((_, first)) = seen.iter().find(|(s, _)| s == id) {
                         sink.push(
                             Report::new(
                                 &META,
-                                pointer.clone(),
+                                place.clone(),
                                 format!("unit `{id}` is already in another battle"),
                             )
                             .label(Loc::Value(first.clone()), "first listed here"),
                         );
                     }
-                    seen.push((id, pointer));
+                    seen.push((id, place));
                     continue;
                 }
                 let other = sides
@@ -59,7 +60,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 };
                 let known = side.forces.units.iter().map(|u| u.id.as_str());
                 sink.push(
-                    Report::new(&META, pointer, message)
+                    Report::new(&META, place, message)
                         .help_opt(crate::suggest::did_you_mean(id, known)),
                 );
             }

@@ -28,7 +28,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/battles/{b}/id", side.pointer),
+                        side.place.field("battles").index(b).field("id"),
                         format!("battle `{}` has no leader", battle.id),
                     )
                     .help("add `leader: Some((name: \"...\", role: BattleCommander))`"),

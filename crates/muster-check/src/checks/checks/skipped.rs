@@ -6,6 +6,7 @@ use muster_model::map::MapGrid;
 
 use crate::declare_check;
 use crate::load::Document;
+use crate::place::Place;
 use crate::project::Resolution;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
@@ -67,7 +68,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     sink.push(
         Report::new(
             &META,
-            "/map",
+            Place::top("map"),
             format!("the map checks of this scenario did not run: {why}"),
         )
         .help(format!(

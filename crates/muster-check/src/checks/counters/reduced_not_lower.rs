@@ -1,5 +1,6 @@
 use crate::declare_check;
 use crate::load::Document;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -32,17 +33,17 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             if let Some(reduced) = c.reduced
                 && reduced >= c.strength
             {
-                let base = format!("/armies/{i}/counters/{j}");
+                let base = Place::army_counter(i, j);
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{base}/reduced"),
+                        base.field("reduced"),
                         format!(
                             "counter `{}` is {} reduced but {} at full strength",
                             c.id, reduced, c.strength
                         ),
                     )
-                    .label(Loc::Value(format!("{base}/strength")), "full strength")
+                    .label(Loc::Value(base.field("strength")), "full strength")
                     .help("swap the two values, or drop `reduced` for a one-step counter"),
                 );
             }

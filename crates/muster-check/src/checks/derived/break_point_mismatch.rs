@@ -33,7 +33,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         };
         if total != i64::from(printed.printed) {
             sink.push(
-                Report::new(&META, format!("{}/break_point/printed", side.pointer), format!("printed break point {} but the army adds up to {total}", printed.printed))
+                Report::new(&META, side.place.field("break_point").field("printed"), format!("printed break point {} but the army adds up to {total}", printed.printed))
                     .note("one point per base, camp bases included, leaders not counted, plus adjustments")
                     .help("check the unit sizes and the adjustments, then the printed figure"),
             );

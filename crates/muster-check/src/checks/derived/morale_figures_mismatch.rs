@@ -44,7 +44,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/morale/figures", side.pointer),
+                    side.place.field("morale").field("figures"),
                     format!(
                         "{}% of {counted} figures, rounded up, is {expected}, not {}",
                         morale.loss_percent, morale.figures

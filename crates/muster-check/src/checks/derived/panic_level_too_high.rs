@@ -32,11 +32,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/panic_level", side.pointer),
+                    side.place.field("panic_level"),
                     format!("panic level {pl} is not below the victory point total {vp}"),
                 )
                 .label(
-                    Loc::Value(format!("{}/victory_points", side.pointer)),
+                    Loc::Value(side.place.field("victory_points")),
                     "victory point total",
                 )
                 .help("the panic level is a share of the total; check both printed figures"),

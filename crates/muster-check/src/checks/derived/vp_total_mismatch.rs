@@ -36,11 +36,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/victory_points", side.pointer),
+                    side.place.field("victory_points"),
                     format!("printed victory points {printed} but the units add up to {computed}"),
                 )
                 .label(
-                    Loc::Value(format!("{}/units", side.pointer)),
+                    Loc::Value(side.place.field("units")),
                     "computed from these units",
                 )
                 .help("check the unit counts against the rulebook, then the printed total"),
@@ -63,7 +63,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/victory_points", side.pointer),
+                    side.place.field("victory_points"),
                     format!(
                         "printed victory points {printed} but the figures add up to {computed}"
                     ),

@@ -54,7 +54,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/sample/{k}/aboard", side.pointer),
+                        side.place.field("sample").index(k).field("aboard"),
                         format!(
                             "{aboard} units aboard but the fleets in hex `{}` carry {capacity}",
                             stack.hex

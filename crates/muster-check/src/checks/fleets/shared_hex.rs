@@ -38,7 +38,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     sink.push(
                         Report::new(
                             &META,
-                            format!("{}/sample/{k}/units", side.pointer),
+                            side.place.field("sample").index(k).field("units"),
                             format!(
                                 "hex `{}` holds {n} `{}`; at most {} may share a hex",
                                 stack.hex, carrier.kind, carrier.per_hex

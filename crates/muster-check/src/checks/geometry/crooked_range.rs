@@ -34,7 +34,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    r.pointer,
+                    r.place,
                     format!("range `{a}` to `{b}` is not a straight column or row"),
                 )
                 .help("list the hexes with `Hexes([...])` or fix the end that is wrong"),

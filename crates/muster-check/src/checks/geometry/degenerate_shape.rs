@@ -31,10 +31,10 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for (pointer, shape) in shapes_of(cx.doc) {
+    for (place, shape) in shapes_of(cx.doc) {
         if let Some(problem) = shape_problem(shape) {
             sink.push(
-                Report::new(&META, pointer, problem)
+                Report::new(&META, place, problem)
                     .help("give the shape its real size in inches, or remove it"),
             );
         }

@@ -37,7 +37,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    r.pointer,
+                    r.place,
                     format!("`{}` is not a hex id: {err}", r.text),
                 )
                 .help(help),

@@ -34,7 +34,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         };
         if !grid.contains(hex) {
             sink.push(
-                Report::new(&META, r.pointer, format!("hex `{hex}` is outside the map")).help(
+                Report::new(&META, r.place, format!("hex `{hex}` is outside the map")).help(
                     format!(
                         "the map is {} columns x {} rows (`0101` to `{}`)",
                         grid.columns,

@@ -1,6 +1,7 @@
 //! `geometry::radius-beyond-map`: a zone radius larger than the map itself.
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 
@@ -33,13 +34,13 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         return;
     }
     let mut found = Vec::new();
-    radii(&cx.doc.to_json(), "", None, &mut found);
-    for (pointer, radius) in found {
+    radii(&cx.doc.to_json(), &Place::root(), None, &mut found);
+    for (place, radius) in found {
         if radius > extent {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!(
                         "radius {radius} reaches beyond the map, on which no two hexes are more than {extent} apart"
                     ),
@@ -54,7 +55,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 }
 
 /// Every radius in a document: `radius` of a `Zone` or `Near`, and the second element of
-/// a `near` pair, with its JSON pointer.
+/// a `near` pair, with its place.
 /// Whether any radius written in the file may exceed `extent`: a look at the tokens
 /// (`radius: N`, and any `near`) so that the walk over the whole document runs only
 /// for files that may have something to report.
@@ -83,11 +84,11 @@ fn may_exceed(tree: &muster_syntax::Tree, extent: u64) -> bool {
     })
 }
 
-fn radii(value: &serde_json::Value, at: &str, key: Option<&str>, out: &mut Vec<(String, u64)>) {
+fn radii(value: &serde_json::Value, at: &Place, key: Option<&str>, out: &mut Vec<(Place, u64)>) {
     match value {
         serde_json::Value::Object(fields) => {
             for (k, v) in fields {
-                let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let here = at.key(k);
                 if k == "radius"
                     && matches!(key, Some("Zone" | "Near"))
                     && let Some(n) = v.as_u64()
@@ -99,7 +100,7 @@ fn radii(value: &serde_json::Value, at: &str, key: Option<&str>, out: &mut Vec<(
                     && let Some([_, n]) = v.as_array().map(Vec::as_slice)
                     && let Some(n) = n.as_u64()
                 {
-                    out.push((format!("{here}/1"), n));
+                    out.push((here.index(1), n));
                     continue;
                 }
                 radii(v, &here, Some(k), out);
@@ -107,7 +108,7 @@ fn radii(value: &serde_json::Value, at: &str, key: Option<&str>, out: &mut Vec<(
         }
         serde_json::Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
-                radii(v, &format!("{at}/{i}"), None, out);
+                radii(v, &at.index(i), None, out);
             }
         }
         _ => {}

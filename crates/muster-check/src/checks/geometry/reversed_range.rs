@@ -33,7 +33,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    r.pointer,
+                    r.place,
                     format!("range `{a}` to `{b}` runs backwards"),
                 )
                 .help(format!("write it as `{b}` to `{a}`")),

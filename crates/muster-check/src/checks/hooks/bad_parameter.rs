@@ -1,5 +1,6 @@
 use crate::declare_check;
 use crate::hooks::find;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -32,11 +33,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let help = format!("`muster explain {}` shows its parameters", hook.id);
         if let Err(problems) = hook.parse(&rule.params) {
             for p in problems {
-                let pointer = format!("/special_rules/{i}/params{}", p.pointer);
+                let place = Place::hook_params(i).join(&p.place);
                 let at = if p.at_key {
-                    Loc::Key(pointer)
+                    Loc::Key(place)
                 } else {
-                    Loc::Value(pointer)
+                    Loc::Value(place)
                 };
                 sink.push(
                     Report::new(&META, at, format!("hook `{}`: {}", hook.id, p.message))

@@ -39,7 +39,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        hook.pointer(&r.at),
+                        hook.place(&r.at),
                         format!(
                             "hook `{}` names counter `{id}`, which no side of scenario `{}` fields",
                             hook.spec.id, cx.scenario.id

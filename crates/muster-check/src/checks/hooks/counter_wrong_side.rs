@@ -1,5 +1,6 @@
 use crate::declare_check;
 use crate::hooks::{RefKind, SideRule};
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -30,7 +31,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for hook in cx.hooks() {
         let id = hook.spec.id;
         // The first counter of a one-side list decides the side.
-        let mut one_side: Option<(usize, String, &str)> = None;
+        let mut one_side: Option<(usize, Place, &str)> = None;
         for r in hook.references() {
             let RefKind::Counter { id: counter, side } = r.kind else {
                 continue;
@@ -39,7 +40,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if fielded.is_empty() {
                 continue;
             }
-            let pointer = hook.pointer(&r.at);
+            let place = hook.place(&r.at);
             let sides_of = |f: &[Option<usize>]| {
                 f.iter()
                     .map(|s| cx.side_name(*s))
@@ -53,7 +54,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         sink.push(
                             Report::new(
                                 &META,
-                                pointer,
+                                place,
                                 format!(
                                     "hook `{id}` is about a neutral unit, but `{counter}` is fielded by side {}",
                                     sides_of(&fielded)
@@ -71,7 +72,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         sink.push(
                             Report::new(
                                 &META,
-                                pointer,
+                                place,
                                 format!(
                                     "hook `{id}` is about side `{side_id}`, but `{counter}` is fielded by {}",
                                     sides_of(&fielded)
@@ -86,13 +87,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         continue;
                     };
                     match &one_side {
-                        None => one_side = Some((first_side, pointer, counter)),
-                        Some((side, first_pointer, first)) => {
+                        None => one_side = Some((first_side, place, counter)),
+                        Some((side, first_place, first)) => {
                             if !fielded.contains(&Some(*side)) {
                                 sink.push(
                                     Report::new(
                                         &META,
-                                        pointer,
+                                        place,
                                         format!(
                                             "hook `{id}` is about one side's units, but `{counter}` is fielded by {} and `{first}` by {}",
                                             sides_of(&fielded),
@@ -100,7 +101,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                         ),
                                     )
                                     .label(
-                                        Loc::Value(first_pointer.clone()),
+                                        Loc::Value(first_place.clone()),
                                         format!("`{first}` is {}'s", cx.side_name(Some(*side))),
                                     )
                                     .help("list only units of one side, or write one rule per side"),

@@ -1,5 +1,6 @@
 use crate::declare_check;
 use crate::hooks::{RegisteredHook, find, hooks_of};
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -47,7 +48,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                format!("/special_rules/{i}/hook"),
+                Place::special_rule(i).field("hook"),
                 format!("unknown hook `{}`", rule.hook),
             )
             .help(

@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use muster_model::map::Overlay;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -38,11 +39,11 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             Some(first) => sink.push(
                 Report::new(
                     &META,
-                    format!("/overlays/{i}/Label/text"),
+                    Place::overlay(i).variant("Label").field("text"),
                     format!("label `{text}` is already on the map"),
                 )
                 .label(
-                    Loc::Value(format!("/overlays/{first}/Label/text")),
+                    Loc::Value(Place::overlay(*first).variant("Label").field("text")),
                     "first placed here",
                 )
                 .help("remove one of them or give them distinct names"),

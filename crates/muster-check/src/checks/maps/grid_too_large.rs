@@ -4,6 +4,7 @@
 use muster_map::SizeProblem;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 
@@ -40,7 +41,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         let report = match problem {
             SizeProblem::Unnumbered { field, value } => Report::new(
                 &META,
-                format!("/grid/Hex/{field}"),
+                Place::hex_grid().field(field),
                 format!(
                     "`{field}` is {value}, but `CCRR` hex numbers name {field} 01 to {}",
                     muster_map::MAX_CCRR
@@ -49,7 +50,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             .help("split the map into sheets of at most 99 columns and 99 rows, each its own map"),
             SizeProblem::TooManyHexes { hexes, limit } => Report::new(
                 &META,
-                "/grid/Hex",
+                Place::hex_grid(),
                 format!("the grid has {hexes} hexes, above this project's limit of {limit}"),
             )
             .help("raise `max-hexes` under `[limits]` in `muster.toml` (at most 9801) or split the map"),
@@ -66,7 +67,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 let coarsest = ((w * d / limit as f64).sqrt() * 100.0).ceil() / 100.0;
                 Report::new(
                     &META,
-                    "/grid/Table/raster",
+                    Place::table_grid().field("raster"),
                     format!(
                         "this raster cuts the {w} x {d} inch table into {cells} cells, above the limit of {limit}"
                     ),

@@ -2,6 +2,7 @@ use muster_hex::HexId;
 use muster_model::map::Overlay;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 
@@ -31,20 +32,35 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         return;
     };
     for (i, o) in map.overlays.iter().enumerate() {
-        let pairs: Vec<(String, &String, &String)> = match o {
+        let pairs: Vec<(Place, &String, &String)> = match o {
             Overlay::Hexsides { sides, .. } => sides
                 .iter()
                 .enumerate()
-                .map(|(k, (a, b))| (format!("/overlays/{i}/Hexsides/sides/{k}"), a, b))
+                .map(|(k, (a, b))| {
+                    (
+                        Place::overlay(i)
+                            .variant("Hexsides")
+                            .field("sides")
+                            .index(k),
+                        a,
+                        b,
+                    )
+                })
                 .collect(),
             Overlay::Access { hex, from } => from
                 .iter()
                 .enumerate()
-                .map(|(k, f)| (format!("/overlays/{i}/Access/from/{k}"), hex, f))
+                .map(|(k, f)| {
+                    (
+                        Place::overlay(i).variant("Access").field("from").index(k),
+                        hex,
+                        f,
+                    )
+                })
                 .collect(),
             _ => continue,
         };
-        for (pointer, a, b) in pairs {
+        for (place, a, b) in pairs {
             let (Ok(a), Ok(b)) = (HexId::parse(a), HexId::parse(b)) else {
                 continue;
             };
@@ -54,7 +70,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        pointer,
+                        place,
                         format!("`{a}` and `{b}` do not share a hexside"),
                     )
                     .help(format!(

@@ -4,6 +4,7 @@ use muster_hex::HexId;
 use muster_model::map::{Area, Overlay};
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -33,7 +34,7 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(map) = cx.map() else { return };
-    let mut seen: HashMap<HexId, (String, &str)> = HashMap::new();
+    let mut seen: HashMap<HexId, (Place, &str)> = HashMap::new();
     for (i, o) in map.overlays.iter().enumerate() {
         let Overlay::Terrain {
             terrain,
@@ -46,12 +47,16 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             let Ok(hex) = HexId::parse(text) else {
                 continue;
             };
-            let pointer = format!("/overlays/{i}/Terrain/area/List/{k}");
+            let place = Place::overlay(i)
+                .variant("Terrain")
+                .field("area")
+                .variant("List")
+                .index(k);
             match seen.get(&hex) {
                 Some((first, t)) if *t != terrain => sink.push(
                     Report::new(
                         &META,
-                        pointer.clone(),
+                        place.clone(),
                         format!("hex `{hex}` is set to `{terrain}` after being listed as `{t}`"),
                     )
                     .label(Loc::Value(first.clone()), format!("listed as `{t}` here"))
@@ -59,7 +64,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 ),
                 _ => {}
             }
-            seen.insert(hex, (pointer, terrain));
+            seen.insert(hex, (place, terrain));
         }
     }
 }

@@ -2,6 +2,7 @@ use muster_hex::HexId;
 use muster_model::map::Overlay;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -42,14 +43,19 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("/overlays/{i}/Path/hexes/{k}"),
+                        Place::overlay(i).variant("Path").field("hexes").index(k),
                         format!(
                             "path jumps from `{a}` to `{b}`, which are {} hexes apart",
                             grid.distance(a, b)
                         ),
                     )
                     .label(
-                        Loc::Value(format!("/overlays/{i}/Path/hexes/{}", k - 1)),
+                        Loc::Value(
+                            Place::overlay(i)
+                                .variant("Path")
+                                .field("hexes")
+                                .index(k - 1),
+                        ),
                         "previous hex",
                     )
                     .help("add the hexes in between"),

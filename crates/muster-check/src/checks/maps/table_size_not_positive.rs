@@ -4,6 +4,7 @@
 use muster_map::SizeProblem;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 
@@ -49,7 +50,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                format!("/grid/Table/{field}"),
+                Place::table_grid().field(field),
                 format!("table `{field}` is {shown}; it must be a positive number of inches"),
             )
             .help(help)

@@ -1,6 +1,7 @@
 use muster_model::scenario::MoraleThreshold;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::semantic::morale::max_losses;
@@ -48,26 +49,33 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             continue;
         }
         let most = max_losses(cx, i, scoring);
-        let entries: Vec<(String, u16)> = match &side.morale_threshold {
+        let entries: Vec<(Place, u16)> = match &side.morale_threshold {
             Some(MoraleThreshold::Fixed(t)) => {
-                vec![(format!("/sides/{i}/morale_threshold/Fixed"), *t)]
+                vec![(
+                    Place::side(i).field("morale_threshold").variant("Fixed"),
+                    *t,
+                )]
             }
             Some(MoraleThreshold::ByLosses { thresholds, .. }) => thresholds
                 .iter()
                 .enumerate()
                 .map(|(k, t)| {
                     (
-                        format!("/sides/{i}/morale_threshold/ByLosses/thresholds/{k}"),
+                        Place::side(i)
+                            .field("morale_threshold")
+                            .variant("ByLosses")
+                            .field("thresholds")
+                            .index(k),
                         *t,
                     )
                 })
                 .collect(),
             None => continue,
         };
-        for (pointer, threshold) in entries {
+        for (place, threshold) in entries {
             if u32::from(threshold) > most {
                 sink.push(
-                    Report::new(&META, pointer, format!("side `{}` can lose at most {most} points, below its threshold of {threshold}", side.id))
+                    Report::new(&META, place, format!("side `{}` can lose at most {most} points, below its threshold of {threshold}", side.id))
                         .note("losses count each unit's strength, plus the commander and baggage bonuses")
                         .help("check the threshold and the strengths on the counter sheet"),
                 );

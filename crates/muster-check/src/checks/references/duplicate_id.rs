@@ -2,6 +2,7 @@ use std::collections::HashMap;
 
 use crate::declare_check;
 use crate::load::Document;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -28,17 +29,17 @@ declare_check! {
     pub META = ("references::duplicate-id", Error, "an id is defined twice");
 }
 
-fn dupes<'a>(sink: &mut Sink, what: &str, items: impl Iterator<Item = (String, &'a str)>) {
-    let mut seen: HashMap<&str, String> = HashMap::new();
-    for (pointer, id) in items {
+fn dupes<'a>(sink: &mut Sink, what: &str, items: impl Iterator<Item = (Place, &'a str)>) {
+    let mut seen: HashMap<&str, Place> = HashMap::new();
+    for (place, id) in items {
         if let Some(first) = seen.get(id) {
             sink.push(
-                Report::new(&META, pointer, format!("{what} `{id}` is defined twice"))
+                Report::new(&META, place, format!("{what} `{id}` is defined twice"))
                     .label(Loc::Value(first.clone()), "first defined here")
                     .help("give each one its own id"),
             );
         } else {
-            seen.insert(id, pointer);
+            seen.insert(id, place);
         }
     }
 }
@@ -54,7 +55,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                "/id",
+                Place::top("id"),
                 format!(
                     "{} id `{}` is also used by {}",
                     cx.doc.kind().name(),
@@ -74,7 +75,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     .armies
                     .iter()
                     .enumerate()
-                    .map(|(i, a)| (format!("/armies/{i}/id"), a.id.as_str())),
+                    .map(|(i, a)| (Place::army(i).field("id"), a.id.as_str())),
             );
             for (i, army) in sheet.armies.iter().enumerate() {
                 dupes(
@@ -83,7 +84,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     army.counters
                         .iter()
                         .enumerate()
-                        .map(|(j, c)| (format!("/armies/{i}/counters/{j}/id"), c.id.as_str())),
+                        .map(|(j, c)| (Place::army_counter(i, j).field("id"), c.id.as_str())),
                 );
             }
         }
@@ -94,7 +95,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 s.sides
                     .iter()
                     .enumerate()
-                    .map(|(i, x)| (format!("/sides/{i}/id"), x.id.as_str())),
+                    .map(|(i, x)| (Place::side(i).field("id"), x.id.as_str())),
             );
         }
         Document::System(sys) => {
@@ -104,7 +105,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sys.unit_kinds
                     .iter()
                     .enumerate()
-                    .map(|(i, x)| (format!("/unit_kinds/{i}/id"), x.id.as_str())),
+                    .map(|(i, x)| (Place::unit_kind(i).field("id"), x.id.as_str())),
             );
             dupes(
                 sink,
@@ -112,7 +113,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sys.terrain
                     .iter()
                     .enumerate()
-                    .map(|(i, x)| (format!("/terrain/{i}/id"), x.id.as_str())),
+                    .map(|(i, x)| (Place::terrain(i).field("id"), x.id.as_str())),
             );
             dupes(
                 sink,
@@ -120,7 +121,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sys.hexside_features
                     .iter()
                     .enumerate()
-                    .map(|(i, x)| (format!("/hexside_features/{i}/id"), x.id.as_str())),
+                    .map(|(i, x)| (Place::hexside_feature(i).field("id"), x.id.as_str())),
             );
         }
         Document::Map(_) => {}

@@ -26,10 +26,10 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for (pointer, reference, kind) in file_refs(cx.doc) {
+    for (place, reference, kind) in file_refs(cx.doc) {
         if cx.db.resolve(cx.index, reference, kind) == Resolution::OutsideRoot {
             sink.push(
-                Report::new(&META, pointer, format!("`{reference}` points outside the project root"))
+                Report::new(&META, place, format!("`{reference}` points outside the project root"))
                     .help("copy the file into the project and refer to it by id or by a path inside the project")
                     .note(root_note(cx)),
             );

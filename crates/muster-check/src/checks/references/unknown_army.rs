@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -32,20 +33,20 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         .sides
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((format!("/sides/{i}/army"), s.army.as_ref()?)))
+        .filter_map(|(i, s)| Some((Place::side(i).field("army"), s.army.as_ref()?)))
         .chain(
             cx.scenario
                 .neutrals
                 .iter()
                 .enumerate()
-                .map(|(i, n)| (format!("/neutrals/{i}/army"), &n.army)),
+                .map(|(i, n)| (Place::neutral(i).field("army"), &n.army)),
         );
-    for (pointer, army) in refs {
+    for (place, army) in refs {
         if cx.army(army).is_none() {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("counter sheet `{}` has no army `{army}`", sheet.id),
                 )
                 .help_opt(did_you_mean(army, known.iter().copied())),

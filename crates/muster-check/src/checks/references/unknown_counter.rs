@@ -3,6 +3,7 @@ use muster_model::scenario::{MoraleThreshold, VictoryCondition};
 
 use crate::declare_check;
 use crate::hooks::RefKind;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -29,7 +30,7 @@ declare_check! {
     pub META = ("references::unknown-counter", Error, "a counter the army does not have");
 }
 
-fn check(sink: &mut Sink, armies: &[&Army], pointer: String, id: &str) {
+fn check(sink: &mut Sink, armies: &[&Army], place: Place, id: &str) {
     if armies.is_empty() || armies.iter().any(|a| a.counters.iter().any(|c| c.id == id)) {
         return;
     }
@@ -40,7 +41,7 @@ fn check(sink: &mut Sink, armies: &[&Army], pointer: String, id: &str) {
     sink.push(
         Report::new(
             &META,
-            pointer,
+            place,
             format!(
                 "no counter `{id}` in army {}",
                 names
@@ -70,9 +71,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let Some(army) = group.army else { continue };
         let mut done = Vec::new();
         for slot in &group.units {
-            if slot.counter.is_none() && !done.contains(&slot.pointer) {
-                check(sink, &[army], slot.pointer.clone(), slot.counter_id);
-                done.push(slot.pointer.clone());
+            if slot.counter.is_none() && !done.contains(&&slot.place) {
+                check(sink, &[army], slot.place.clone(), slot.counter_id);
+                done.push(&slot.place);
             }
         }
     }
@@ -82,7 +83,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 check(
                     sink,
                     &[army],
-                    format!("/reinforcements/{i}/units/{u}/counter"),
+                    Place::reinforcement(i)
+                        .field("units")
+                        .index(u)
+                        .field("counter"),
                     &g.counter,
                 );
             }
@@ -95,7 +99,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             check(
                 sink,
                 &[army],
-                format!("/sides/{i}/morale_threshold/ByLosses/counter"),
+                Place::side(i)
+                    .field("morale_threshold")
+                    .variant("ByLosses")
+                    .field("counter"),
                 counter,
             );
         }
@@ -114,7 +121,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     check(
                         sink,
                         &[army],
-                        format!("/victory/{i}/ExitUnits/counter"),
+                        Place::victory(i).variant("ExitUnits").field("counter"),
                         counter,
                     );
                 }
@@ -122,7 +129,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             VictoryCondition::ExtraTurns { counter, .. } => check(
                 sink,
                 &all,
-                format!("/victory/{i}/ExtraTurns/counter"),
+                Place::victory(i).variant("ExtraTurns").field("counter"),
                 counter,
             ),
             VictoryCondition::ShiftOnEliminations { counters, .. } => {
@@ -130,7 +137,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     check(
                         sink,
                         &all,
-                        format!("/victory/{i}/ShiftOnEliminations/counters/{k}"),
+                        Place::victory(i)
+                            .variant("ShiftOnEliminations")
+                            .field("counters")
+                            .index(k),
                         c,
                     );
                 }
@@ -141,7 +151,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for hook in cx.hooks() {
         for r in hook.references() {
             if let RefKind::Counter { id, .. } = r.kind {
-                check(sink, &all, hook.pointer(&r.at), id);
+                check(sink, &all, hook.place(&r.at), id);
             }
         }
     }

@@ -1,6 +1,7 @@
 use muster_model::map::Overlay;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
@@ -36,18 +37,21 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         .map(|t| t.id.as_str())
         .collect();
     for (i, o) in map.overlays.iter().enumerate() {
-        let (pointer, feature) = match o {
-            Overlay::Path { feature, .. } => (format!("/overlays/{i}/Path/feature"), feature),
-            Overlay::Hexsides { feature, .. } => {
-                (format!("/overlays/{i}/Hexsides/feature"), feature)
+        let (place, feature) = match o {
+            Overlay::Path { feature, .. } => {
+                (Place::overlay(i).variant("Path").field("feature"), feature)
             }
+            Overlay::Hexsides { feature, .. } => (
+                Place::overlay(i).variant("Hexsides").field("feature"),
+                feature,
+            ),
             _ => continue,
         };
         if !known.contains(&feature.as_str()) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!(
                         "unknown hexside feature `{feature}` in system `{}`",
                         system.id

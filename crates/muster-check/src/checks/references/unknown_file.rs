@@ -27,12 +27,12 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for (pointer, reference, kind) in file_refs(cx.doc) {
+    for (place, reference, kind) in file_refs(cx.doc) {
         match cx.db.resolve(cx.index, reference, kind) {
             Resolution::Missing { candidates } => sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("no {} `{reference}` in the project", kind.name()),
                 )
                 .help_opt(
@@ -52,7 +52,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             ),
             Resolution::WrongKind(found) => sink.push(Report::new(
                 &META,
-                pointer,
+                place,
                 format!(
                     "`{reference}` is a {} file, not a {}",
                     found.name(),

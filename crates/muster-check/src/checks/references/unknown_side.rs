@@ -2,6 +2,7 @@ use muster_model::scenario::VictoryCondition;
 
 use crate::declare_check;
 use crate::hooks::RefKind;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 use crate::suggest::did_you_mean;
@@ -29,15 +30,15 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let s = cx.scenario;
     let known: Vec<&str> = s.sides.iter().map(|x| x.id.as_str()).collect();
-    let mut refs: Vec<(String, &str)> = vec![
-        ("/deploys_first".to_string(), s.deploys_first.as_str()),
-        ("/plays_first".to_string(), s.plays_first.as_str()),
+    let mut refs: Vec<(Place, &str)> = vec![
+        (Place::top("deploys_first"), s.deploys_first.as_str()),
+        (Place::top("plays_first"), s.plays_first.as_str()),
     ];
     refs.extend(
         s.reinforcements
             .iter()
             .enumerate()
-            .map(|(i, r)| (format!("/reinforcements/{i}/side"), r.side.as_str())),
+            .map(|(i, r)| (Place::reinforcement(i).field("side"), r.side.as_str())),
     );
     for (i, v) in s.victory.iter().enumerate() {
         let (variant, side) = match v {
@@ -48,21 +49,24 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             VictoryCondition::WinsIfAllMet { side } => ("WinsIfAllMet", side),
             _ => continue,
         };
-        refs.push((format!("/victory/{i}/{variant}/side"), side.as_str()));
+        refs.push((
+            Place::victory(i).field(variant).field("side"),
+            side.as_str(),
+        ));
     }
     for hook in cx.hooks() {
         for r in hook.references() {
             if let RefKind::Side(side) = r.kind {
-                refs.push((hook.pointer(&r.at), side));
+                refs.push((hook.place(&r.at), side));
             }
         }
     }
-    for (pointer, side) in refs {
+    for (place, side) in refs {
         if !known.contains(&side) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("no side `{side}` in scenario `{}`", s.id),
                 )
                 .help_opt(

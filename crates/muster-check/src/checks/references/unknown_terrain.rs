@@ -2,6 +2,7 @@ use muster_model::map::Overlay;
 
 use crate::declare_check;
 use crate::hooks::RefKind;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
@@ -35,12 +36,12 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         known.push("open");
         known.extend(features.iter().map(|f| f.id.as_str()));
     }
-    let mut check = |pointer: String, id: &str| {
+    let mut check = |place: Place, id: &str| {
         if !known.contains(&id) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("unknown terrain `{id}` in system `{}`", system.id),
                 )
                 .help_opt(did_you_mean(id, known.iter().copied()).or_else(|| {
@@ -54,17 +55,20 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         }
     };
     if let Some(map) = cx.map() {
-        check("/base".to_string(), &map.base);
+        check(Place::top("base"), &map.base);
         for (i, o) in map.overlays.iter().enumerate() {
             if let Overlay::Terrain { terrain, .. } = o {
-                check(format!("/overlays/{i}/Terrain/terrain"), terrain);
+                check(
+                    Place::overlay(i).variant("Terrain").field("terrain"),
+                    terrain,
+                );
             }
         }
     }
     for hook in &cx.hooks {
         for r in hook.references() {
             if let RefKind::Terrain(t) = r.kind {
-                check(hook.pointer(&r.at), t);
+                check(hook.place(&r.at), t);
             }
         }
     }

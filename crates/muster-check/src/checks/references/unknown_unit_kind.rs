@@ -3,6 +3,7 @@ use muster_model::scenario::Placement;
 use crate::declare_check;
 use crate::hooks::RefKind;
 use crate::load::Document;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::suggest::did_you_mean;
@@ -31,12 +32,12 @@ declare_check! {
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(system) = cx.system else { return };
     let known: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
-    let mut check = |pointer: String, kind: &str| {
+    let mut check = |place: Place, kind: &str| {
         if !known.contains(&kind) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("unknown unit kind `{kind}` in system `{}`", system.id),
                 )
                 .help_opt(did_you_mean(kind, known.iter().copied()).or_else(
@@ -59,20 +60,35 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             } = &sys.grid
             {
                 for (i, f) in features.iter().enumerate() {
-                    let base = format!("/grid/Table/features/{i}");
+                    let base = Place::table_grid().field("features").index(i);
                     for (k, troop) in f.forbidden.iter().enumerate() {
-                        check(format!("{base}/forbidden/{k}"), troop);
+                        check(base.field("forbidden").index(k), troop);
                     }
                     for (k, t) in f.troop_factors.iter().enumerate() {
-                        check(format!("{base}/troop_factors/{k}/troop"), &t.troop);
+                        check(
+                            base.field("troop_factors").index(k).field("troop"),
+                            &t.troop,
+                        );
                     }
                 }
                 if let Some(fc) = facing_change {
                     for (k, troop) in fc.first_free.iter().enumerate() {
-                        check(format!("/grid/Table/facing_change/first_free/{k}"), troop);
+                        check(
+                            Place::table_grid()
+                                .field("facing_change")
+                                .field("first_free")
+                                .index(k),
+                            troop,
+                        );
                     }
                     for (k, troop) in fc.all_free.iter().enumerate() {
-                        check(format!("/grid/Table/facing_change/all_free/{k}"), troop);
+                        check(
+                            Place::table_grid()
+                                .field("facing_change")
+                                .field("all_free")
+                                .index(k),
+                            troop,
+                        );
                     }
                 }
             }
@@ -80,7 +96,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         Document::Counters(sheet) => {
             for (i, army) in sheet.armies.iter().enumerate() {
                 for (j, c) in army.counters.iter().enumerate() {
-                    check(format!("/armies/{i}/counters/{j}/kind"), &c.kind);
+                    check(Place::army_counter(i, j).field("kind"), &c.kind);
                 }
             }
         }
@@ -95,7 +111,10 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     } = &g.at
                     {
                         check(
-                            format!("/sides/{i}/forces/Placed/setup/{j}/at/OnUnit/kind"),
+                            Place::setup_group(i, j)
+                                .field("at")
+                                .variant("OnUnit")
+                                .field("kind"),
                             kind,
                         );
                     }
@@ -107,7 +126,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     for hook in &cx.hooks {
         for r in hook.references() {
             if let RefKind::UnitKind(kind) = r.kind {
-                check(hook.pointer(&r.at), kind);
+                check(hook.place(&r.at), kind);
             }
         }
     }

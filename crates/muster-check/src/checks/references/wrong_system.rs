@@ -3,8 +3,9 @@ use muster_model::FileKind;
 use crate::declare_check;
 use crate::hooks::{GAMES, find, hooks_of};
 use crate::load::Document;
+use crate::place::Place;
 use crate::project::Resolution;
-use crate::report::{Loc, Report, Sink};
+use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
 declare_check! {
@@ -64,15 +65,20 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     };
     let own_id = system_id(cx, own);
     let files = [
-        ("/map", "map", Some(s.map.as_str()), FileKind::Map),
         (
-            "/counters",
+            Place::top("map"),
+            "map",
+            Some(s.map.as_str()),
+            FileKind::Map,
+        ),
+        (
+            Place::top("counters"),
             "counter sheet",
             s.counters.as_deref(),
             FileKind::Counters,
         ),
     ];
-    for (pointer, what, reference, kind) in files {
+    for (place, what, reference, kind) in files {
         let Some(reference) = reference else { continue };
         let Resolution::Found(index) = db.resolve(cx.file.index, reference, kind) else {
             continue;
@@ -85,12 +91,12 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!(
                         "{what} `{reference}` is of system `{their_id}`, but this scenario is of system `{own_id}`"
                     ),
                 )
-                .label(Loc::Value("/system".to_string()), format!("the scenario's system is `{own_id}`"))
+                .label(Place::top("system"), format!("the scenario's system is `{own_id}`"))
                 .help(format!(
                     "use a {what} of system `{own_id}`, or correct `system` if the scenario is a `{their_id}` one"
                 )),
@@ -119,7 +125,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                format!("/special_rules/{i}/hook"),
+                Place::special_rule(i).field("hook"),
                 format!(
                     "hook `{}` is a rule of system {}, not of this scenario's system `{own_id}`",
                     hook.id,

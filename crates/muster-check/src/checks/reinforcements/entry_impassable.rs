@@ -1,6 +1,7 @@
 use muster_hex::HexId;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -51,7 +52,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 continue;
             };
             sink.push(
-                Report::new(&META, format!("/reinforcements/{i}/entry/{k}"), why)
+                Report::new(&META, Place::reinforcement(i).field("entry").index(k), why)
                     .help("choose an enterable edge hex"),
             );
         }

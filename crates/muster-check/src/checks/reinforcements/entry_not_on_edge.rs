@@ -1,6 +1,7 @@
 use muster_hex::HexId;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -36,7 +37,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("/reinforcements/{i}/entry/{k}"),
+                        Place::reinforcement(i).field("entry").index(k),
                         format!("entry hex `{hex}` is not on a map edge"),
                     )
                     .help(format!(

@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -28,7 +29,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("/reinforcements/{i}/entry"),
+                    Place::reinforcement(i).field("entry"),
                     format!(
                         "the reinforcements of side `{}` on turn {} have no entry hex",
                         r.side, r.turn

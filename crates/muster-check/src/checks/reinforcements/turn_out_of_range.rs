@@ -1,5 +1,6 @@
 use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
+use crate::place::Place;
+use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
 declare_check! {
@@ -38,13 +39,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("/reinforcements/{i}/turn"),
+                    Place::reinforcement(i).field("turn"),
                     format!(
                         "reinforcements arrive on turn {} but the game has {last} turns",
                         r.turn
                     ),
                 )
-                .label(Loc::Value("/turns".to_string()), "game length")
+                .label(Place::top("turns"), "game length")
                 .help(format!("use a turn from 1 to {last}")),
             );
         }

@@ -22,7 +22,7 @@ use muster_model::system::RulesSystem;
 
 use crate::load::Document;
 use crate::registry::CheckMeta;
-use crate::report::{Loc, Report, Sink};
+use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::semantic::rules::Finding;
 
@@ -37,9 +37,9 @@ fn system<'a>(cx: &FileCx<'a>) -> Option<&'a RulesSystem> {
 /// Reports every finding under `meta`.
 fn report(meta: &'static CheckMeta, findings: Vec<Finding>, sink: &mut Sink) {
     for f in findings {
-        let mut r = Report::new(meta, f.pointer, f.message).help_opt(f.help);
+        let mut r = Report::new(meta, f.place, f.message).help_opt(f.help);
         if let Some((at, text)) = f.label {
-            r = r.label(Loc::Value(at), text);
+            r = r.label(at, text);
         }
         sink.push(r);
     }

@@ -46,7 +46,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/sample/{k}/units", side.pointer),
+                        side.place.field("sample").index(k).field("units"),
                         format!(
                             "hex `{}` mixes classes {} that may not share a hex",
                             stack.hex,

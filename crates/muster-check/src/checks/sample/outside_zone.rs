@@ -52,16 +52,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/sample/{k}/hex", side.pointer),
+                        side.place.field("sample").index(k).field("hex"),
                         format!(
                             "hex `{hex}` is outside side `{}`'s deployment zones",
                             cx.scenario.sides[side.index].id
                         ),
                     )
-                    .label(
-                        Loc::Value(format!("{}/deploy", side.pointer)),
-                        "zones defined here",
-                    )
+                    .label(Loc::Value(side.place.field("deploy")), "zones defined here")
                     .help("move the stack into a zone"),
                 );
             }

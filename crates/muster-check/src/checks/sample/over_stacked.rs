@@ -51,14 +51,14 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/sample/{k}/units", side.pointer),
+                        side.place.field("sample").index(k).field("units"),
                         format!(
                             "hex `{}` holds {n} units but the limit is {limit}",
                             stack.hex
                         ),
                     )
                     .label(
-                        Loc::Value(format!("{}/stacking_limit", side.pointer)),
+                        Loc::Value(side.place.field("stacking_limit")),
                         "stacking limit",
                     )
                     .help("spread the units over more hexes"),

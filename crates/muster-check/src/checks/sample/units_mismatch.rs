@@ -84,10 +84,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/sample", side.pointer),
+                        side.place.field("sample"),
                         format!("the sample places {n} `{kind}` but the force has {force}"),
                     )
-                    .label(Loc::Value(format!("{}/units", side.pointer)), "the force")
+                    .label(Loc::Value(side.place.field("units")), "the force")
                     .help("a sample deployment places every unit of the side exactly once"),
                 );
             }

@@ -30,11 +30,15 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for g in &cx.groups {
         let units = g.units.len();
-        let (hexes, what, pointer) = match g.at {
-            Placement::Hexes(list) => (list.len(), "", format!("{}/at/Hexes", g.pointer)),
+        let (hexes, what, place) = match g.at {
+            Placement::Hexes(list) => (list.len(), "", g.place.field("at").variant("Hexes")),
             Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
                 (Ok(a), Ok(b)) => match HexGrid::straight_range(a, b) {
-                    Ok(r) => (r.len(), " in the range", format!("{}/at/Range", g.pointer)),
+                    Ok(r) => (
+                        r.len(),
+                        " in the range",
+                        g.place.field("at").variant("Range"),
+                    ),
                     Err(_) => continue,
                 },
                 _ => continue,
@@ -45,7 +49,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!(
                         "{units} unit{} listed but {hexes} hex{}{what}",
                         if units == 1 { "" } else { "s" },
@@ -53,7 +57,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     ),
                 )
                 .label(
-                    Loc::Value(format!("{}/units", g.pointer)),
+                    Loc::Value(g.place.field("units")),
                     format!("{units} unit{} here", if units == 1 { "" } else { "s" }),
                 )
                 .help(if units > hexes {

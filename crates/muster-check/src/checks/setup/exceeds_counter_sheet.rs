@@ -1,6 +1,7 @@
 use std::collections::BTreeMap;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -27,14 +28,14 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    // (army, counter) -> pointers of each use, one per copy.
-    let mut uses: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
+    // (army, counter) -> places of each use, one per copy.
+    let mut uses: BTreeMap<(&str, &str), Vec<Place>> = BTreeMap::new();
     for g in &cx.groups {
         let Some(army) = g.army else { continue };
         for slot in &g.units {
             uses.entry((army.id.as_str(), slot.counter_id))
                 .or_default()
-                .push(slot.pointer.clone());
+                .push(slot.place.clone());
         }
     }
     for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
@@ -48,11 +49,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             for _ in 0..g.count {
                 uses.entry((army.id.as_str(), g.counter.as_str()))
                     .or_default()
-                    .push(format!("/reinforcements/{i}/units/{u}/counter"));
+                    .push(
+                        Place::reinforcement(i)
+                            .field("units")
+                            .index(u)
+                            .field("counter"),
+                    );
             }
         }
     }
-    for ((army, counter), pointers) in uses {
+    for ((army, counter), places) in uses {
         let Some(c) = cx
             .army(army)
             .and_then(|a| a.counters.iter().find(|c| c.id == counter))
@@ -60,20 +66,20 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             continue;
         };
         let held = usize::from(c.count);
-        if pointers.len() > held {
-            let over = &pointers[held];
+        if places.len() > held {
+            let over = &places[held];
             let mut report = Report::new(
                 &META,
                 over.clone(),
                 format!(
                     "counter `{counter}` is used {} times but army `{army}` holds {held}",
-                    pointers.len()
+                    places.len()
                 ),
             )
             .help(format!(
                 "use at most {held}, or raise `count` on the counter sheet"
             ));
-            if let Some(first) = pointers.iter().find(|p| *p != over) {
+            if let Some(first) = places.iter().find(|p| *p != over) {
                 report = report.label(Loc::Value(first.clone()), "also used here");
             }
             sink.push(report);

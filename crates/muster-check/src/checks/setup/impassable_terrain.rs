@@ -46,10 +46,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 muster_hex::HexGrid::straight_range(a, b)
                     .unwrap_or_default()
                     .into_iter()
-                    .map(|h| (h, format!("{}/at/Spaced", g.pointer))),
+                    .map(|h| (h, g.place.field("at").variant("Spaced"))),
             );
         }
-        for (hex, pointer) in hexes {
+        for (hex, place) in hexes {
             if !map.contains(hex) {
                 continue;
             }
@@ -64,7 +64,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if let Some(reason) = reason {
                 let who = g.units.first().map(|u| u.counter_id).unwrap_or("unit");
                 sink.push(
-                    Report::new(&META, pointer, format!("`{who}` is set up in hex `{hex}`, where {reason}"))
+                    Report::new(&META, place, format!("`{who}` is set up in hex `{hex}`, where {reason}"))
                         .help("move the unit to an enterable hex, or list its counter in the `except` of an `impassable-area` rule"),
                 );
             }

@@ -55,16 +55,17 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     && counter.as_ref().is_none_or(|c| u.counter_id == c)
             });
         if hosts.count() == 0 {
+            let on_unit = g.place.field("at").variant("OnUnit");
             let (what, at) = match (kind, counter) {
-                (Some(k), Some(c)) => (format!("`{k}` unit `{c}`"), "/at/OnUnit"),
-                (Some(k), None) => (format!("`{k}` unit"), "/at/OnUnit/kind"),
-                (None, Some(c)) => (format!("unit `{c}`"), "/at/OnUnit/counter"),
-                (None, None) => ("combat unit".to_string(), "/at/OnUnit"),
+                (Some(k), Some(c)) => (format!("`{k}` unit `{c}`"), on_unit),
+                (Some(k), None) => (format!("`{k}` unit"), on_unit.field("kind")),
+                (None, Some(c)) => (format!("unit `{c}`"), on_unit.field("counter")),
+                (None, None) => ("combat unit".to_string(), on_unit),
             };
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}{at}", g.pointer),
+                    at,
                     format!(
                         "side {} sets up no {what} to place this on",
                         cx.side_name(g.side)

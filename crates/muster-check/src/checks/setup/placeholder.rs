@@ -71,7 +71,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         return;
     }
     for g in &cx.groups {
-        let Some(found) = file.find(&g.pointer) else {
+        let Some(found) = file.find(&g.place) else {
             continue;
         };
         let range = found.node.range();
@@ -98,7 +98,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                format!("{}/at", g.pointer),
+                g.place.field("at"),
                 format!(
                     "{} still set{} up at the placeholder hex{}{at}",
                     counters.join(", "),

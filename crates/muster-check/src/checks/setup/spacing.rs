@@ -40,7 +40,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let needed = units + units.saturating_sub(1) * usize::from(*min_gap);
         if needed > run.len() {
             sink.push(
-                Report::new(&META, format!("{}/at/Spaced", g.pointer), format!("{units} units at least {min_gap} hex apart need {needed} hexes, but `{a}` to `{b}` has {}", run.len()))
+                Report::new(&META, g.place.field("at").variant("Spaced"), format!("{units} units at least {min_gap} hex apart need {needed} hexes, but `{a}` to `{b}` has {}", run.len()))
                     .help("lengthen the run, lower the gap or place fewer units"),
             );
         }

@@ -159,7 +159,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if any_host && !room {
                 sink.push(Report::new(
                     &META,
-                    format!("{}/at/OnUnit", g.pointer),
+                    g.place.field("at").variant("OnUnit"),
                     format!(
                         "every unit `{}` could join already has a {:?} with it",
                         rider.counter_id, role

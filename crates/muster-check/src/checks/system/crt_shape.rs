@@ -1,5 +1,6 @@
 use crate::declare_check;
 use crate::load::Document;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -39,12 +40,12 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     let codes: Vec<&str> = crt.results.iter().map(|r| r.code.as_str()).collect();
     let mut dice = Vec::new();
     for (i, row) in crt.rows.iter().enumerate() {
-        let base = format!("/combat_results/rows/{i}");
+        let base = Place::crt_row(i);
         if row.results.len() != crt.odds.len() {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{base}/results"),
+                    base.field("results"),
                     format!(
                         "die row {} has {} results for {} odds columns",
                         row.die,
@@ -59,11 +60,11 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{base}/die"),
+                    base.field("die"),
                     format!("die row {} appears twice", row.die),
                 )
                 .label(
-                    Loc::Value(format!("/combat_results/rows/{first}/die")),
+                    Loc::Value(Place::crt_row(first).field("die")),
                     "first given here",
                 )
                 .help("give each die roll one row; one of the two die numbers is likely a typo"),
@@ -75,7 +76,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{base}/results/{k}"),
+                        base.field("results").index(k),
                         format!("result `{cell}` is not made of the table's result codes"),
                     )
                     .help(format!("result codes: {}", codes.join(", "))),

@@ -51,7 +51,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/units/{k}/at", side.pointer),
+                        side.place.field("units").index(k).field("at"),
                         format!(
                             "unit `{}` ({}) stands in `{}`, which it may not enter",
                             u.id,
@@ -72,7 +72,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{}/camp/area", side.pointer),
+                    side.place.field("camp").field("area"),
                     format!(
                         "the camp lies in `{}`, where transport may not go",
                         f.name.as_deref().unwrap_or(&f.feature)

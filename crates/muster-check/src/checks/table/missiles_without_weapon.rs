@@ -42,7 +42,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/units/{k}/missiles", side.pointer),
+                        side.place.field("units").index(k).field("missiles"),
                         format!(
                             "`{}` troops of unit `{}` carry no missile weapon",
                             u.troop, u.id

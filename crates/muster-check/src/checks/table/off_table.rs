@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -41,7 +42,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/units/{k}/at", side.pointer),
+                        side.place.field("units").index(k).field("at"),
                         format!(
                             "unit `{}` reaches beyond the {width} x {depth} inch table",
                             u.id
@@ -51,34 +52,34 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 );
             }
         }
-        let mut shapes: Vec<(String, String, &muster_model::map::Shape)> = Vec::new();
+        let mut shapes: Vec<(Place, String, &muster_model::map::Shape)> = Vec::new();
         shapes.extend(side.forces.zones.iter().enumerate().map(|(k, z)| {
             (
-                format!("{}/zones/{k}/area", side.pointer),
+                side.place.field("zones").index(k).field("area"),
                 format!("deployment zone `{}`", z.id),
                 &z.area,
             )
         }));
         shapes.extend(side.forces.traps.iter().enumerate().map(|(k, t)| {
             (
-                format!("{}/traps/{k}/area", side.pointer),
+                side.place.field("traps").index(k).field("area"),
                 "this trap".to_string(),
                 &t.area,
             )
         }));
         shapes.extend(side.forces.camp.iter().map(|c| {
             (
-                format!("{}/camp/area", side.pointer),
+                side.place.field("camp").field("area"),
                 "the camp".to_string(),
                 &c.area,
             )
         }));
-        for (pointer, what, shape) in shapes {
+        for (place, what, shape) in shapes {
             if !extent(shape).iter().all(inside) {
                 sink.push(
                     Report::new(
                         &META,
-                        pointer,
+                        place,
                         format!("{what} reaches beyond the {width} x {depth} inch table"),
                     )
                     .help("keep areas on the table"),

@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -26,33 +27,33 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     use crate::semantic::table::{footprint, rectangles_overlap};
-    // (pointer, unit id, corners) of every unit placed so far.
-    type Placed = (String, String, Vec<(f64, f64)>);
+    // (place, unit id, corners) of every unit placed so far.
+    type Placed = (Place, String, Vec<(f64, f64)>);
     let mut placed: Vec<Placed> = Vec::new();
     for side in cx.table_sides() {
         for (k, u) in side.forces.units.iter().enumerate() {
             let Some(corners) = footprint(cx, u) else {
                 continue;
             };
-            let pointer = format!("{}/units/{k}/at", side.pointer);
-            if let Some((first_pointer, first_id, _)) = placed
+            let place = side.place.field("units").index(k).field("at");
+            if let Some((first_place, first_id, _)) = placed
                 .iter()
                 .find(|(_, _, other)| rectangles_overlap(other, &corners))
             {
                 sink.push(
                     Report::new(
                         &META,
-                        pointer.clone(),
+                        place.clone(),
                         format!("unit `{}` overlaps unit `{first_id}`", u.id),
                     )
                     .label(
-                        Loc::Value(first_pointer.clone()),
+                        Loc::Value(first_place.clone()),
                         format!("`{first_id}` stands here"),
                     )
                     .help("move one of the two units"),
                 );
             }
-            placed.push((pointer, u.id.clone(), corners));
+            placed.push((place, u.id.clone(), corners));
         }
     }
 }

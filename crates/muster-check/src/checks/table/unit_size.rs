@@ -34,7 +34,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/units/{k}/bases", side.pointer),
+                        side.place.field("units").index(k).field("bases"),
                         format!(
                             "unit `{}` has {} bases; units have {min} to {max}",
                             u.id, u.bases

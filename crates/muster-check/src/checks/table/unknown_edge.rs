@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -26,17 +27,19 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     use muster_model::scenario::{BandEntry, Goal};
     let Some(table) = cx.table else { return };
     let known: Vec<&str> = table.edges.iter().map(|e| e.name.as_str()).collect();
-    let mut refs: Vec<(String, &str)> = Vec::new();
+    let mut refs: Vec<(Place, &str)> = Vec::new();
     for side in cx.table_sides() {
         for (b, band) in side.forces.bands.iter().enumerate() {
-            let base = format!("{}/bands/{b}/entry", side.pointer);
+            let base = side.place.field("bands").index(b).field("entry");
             match &band.entry {
-                BandEntry::AtEdge { edge, .. } => refs.push((format!("{base}/AtEdge/edge"), edge)),
+                BandEntry::AtEdge { edge, .. } => {
+                    refs.push((base.variant("AtEdge").field("edge"), edge))
+                }
                 BandEntry::Rolled { edges } => refs.extend(
                     edges
                         .iter()
                         .enumerate()
-                        .map(|(k, e)| (format!("{base}/Rolled/edges/{k}"), e.as_str())),
+                        .map(|(k, e)| (base.variant("Rolled").field("edges").index(k), e.as_str())),
                 ),
                 BandEntry::OnTable(_) => {}
             }
@@ -44,15 +47,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     }
     for (base, goal) in cx.goals() {
         if let Goal::Escort { edge, .. } = goal {
-            refs.push((format!("{base}/Escort/edge"), edge));
+            refs.push((base.variant("Escort").field("edge"), edge));
         }
     }
-    for (pointer, edge) in refs {
+    for (place, edge) in refs {
         if !known.contains(&edge) {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("map `{}` has no edge named `{edge}`", table.map),
                 )
                 .help_opt(

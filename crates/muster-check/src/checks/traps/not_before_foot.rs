@@ -55,7 +55,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/traps/{t}/area", side.pointer),
+                        side.place.field("traps").index(t).field("area"),
                         "this trap is not in front of a friendly foot unit",
                     )
                     .help("lay traps within 6 inches in front of the foot they protect"),

@@ -1,6 +1,7 @@
 use muster_model::scenario::VictoryCondition;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -43,7 +44,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("/victory/{i}/ExitUnits/hexes"),
+                    Place::victory(i).variant("ExitUnits").field("hexes"),
                     format!("exit hexes {} are not on a map edge", inner.join(", ")),
                 )
                 .help(format!(

@@ -52,7 +52,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("{base}/Exit/edge"),
+                    base.variant("Exit").field("edge"),
                     format!(
                         "no road reaches the {edge} edge of map `{}`",
                         map.table().map

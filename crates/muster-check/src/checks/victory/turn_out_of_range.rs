@@ -1,6 +1,7 @@
 use muster_model::scenario::VictoryCondition;
 
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
 
@@ -37,17 +38,17 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         return;
     }
     let last = s.last_turn();
-    // (pointer, turn, latest allowed turn)
-    let mut turns: Vec<(String, u8, u8)> = Vec::new();
+    // (place, turn, latest allowed turn)
+    let mut turns: Vec<(Place, u8, u8)> = Vec::new();
     for (i, v) in s.victory.iter().enumerate() {
         match v {
-            VictoryCondition::ArmyMorale { before_turn: Some(t) } => turns.push((format!("/victory/{i}/ArmyMorale/before_turn"), *t, last.saturating_add(1))),
-            VictoryCondition::FewestLosses { after_turn, .. } => turns.push((format!("/victory/{i}/FewestLosses/after_turn"), *after_turn, last)),
-            VictoryCondition::LargestMargin { after_turn, .. } => turns.push((format!("/victory/{i}/LargestMargin/after_turn"), *after_turn, last)),
-            VictoryCondition::ExitUnits { after_turn, .. } => turns.push((format!("/victory/{i}/ExitUnits/after_turn"), *after_turn, last)),
+            VictoryCondition::ArmyMorale { before_turn: Some(t) } => turns.push((Place::victory(i).variant("ArmyMorale").field("before_turn"), *t, last.saturating_add(1))),
+            VictoryCondition::FewestLosses { after_turn, .. } => turns.push((Place::victory(i).variant("FewestLosses").field("after_turn"), *after_turn, last)),
+            VictoryCondition::LargestMargin { after_turn, .. } => turns.push((Place::victory(i).variant("LargestMargin").field("after_turn"), *after_turn, last)),
+            VictoryCondition::ExitUnits { after_turn, .. } => turns.push((Place::victory(i).variant("ExitUnits").field("after_turn"), *after_turn, last)),
             VictoryCondition::ExtraTurns { turns: extra, .. } if *extra != s.extra_turns => sink.push(
-                Report::new(&META, format!("/victory/{i}/ExtraTurns/turns"), format!("the condition adds {extra} turns but the scenario declares `extra_turns: {}`", s.extra_turns))
-                    .label(Loc::Key("/extra_turns".to_string()), "declared here")
+                Report::new(&META, Place::victory(i).variant("ExtraTurns").field("turns"), format!("the condition adds {extra} turns but the scenario declares `extra_turns: {}`", s.extra_turns))
+                    .label(Loc::Key(Place::top("extra_turns")), "declared here")
                     .help("make the two numbers agree"),
             ),
             _ => {}
@@ -57,14 +58,14 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         match goal {
             Goal::Exit {
                 by_turn: Some(t), ..
-            } => turns.push((format!("{base}/Exit/by_turn"), *t, last)),
+            } => turns.push((base.variant("Exit").field("by_turn"), *t, last)),
             Goal::InSea {
                 by_turn: Some(t), ..
-            } => turns.push((format!("{base}/InSea/by_turn"), *t, last)),
+            } => turns.push((base.variant("InSea").field("by_turn"), *t, last)),
             Goal::Control {
                 consecutive_turns, ..
             } if *consecutive_turns > 0 => turns.push((
-                format!("{base}/Control/consecutive_turns"),
+                base.variant("Control").field("consecutive_turns"),
                 *consecutive_turns,
                 last,
             )),
@@ -78,22 +79,26 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         for (k, d) in z.deploy.iter().enumerate() {
             if let Some(arrival) = &d.arrives {
                 turns.push((
-                    format!("/sides/{i}/forces/Zoned/deploy/{k}/arrives/turn"),
+                    Place::zoned_forces(i)
+                        .field("deploy")
+                        .index(k)
+                        .field("arrives")
+                        .field("turn"),
                     arrival.turn,
                     last,
                 ));
             }
         }
     }
-    for (pointer, turn, limit) in turns {
+    for (place, turn, limit) in turns {
         if turn == 0 || turn > limit {
             sink.push(
                 Report::new(
                     &META,
-                    pointer,
+                    place,
                     format!("turn {turn} is outside the game, which has {last} turns"),
                 )
-                .label(Loc::Value("/turns".to_string()), "game length")
+                .label(Place::top("turns"), "game length")
                 .help(format!("use a turn from 1 to {limit}")),
             );
         }

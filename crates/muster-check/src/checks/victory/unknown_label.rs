@@ -1,4 +1,5 @@
 use crate::declare_check;
+use crate::place::Place;
 use crate::report::Sink;
 use crate::semantic::{ScenarioCx, missing_label};
 
@@ -26,20 +27,20 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     use muster_model::scenario::Goal;
     let Some(map) = cx.map else { return };
     for (base, goal) in cx.goals() {
-        let labels: Vec<(String, &String)> = match goal {
+        let labels: Vec<(Place, &String)> = match goal {
             Goal::Control { labels, .. } => labels
                 .iter()
                 .enumerate()
-                .map(|(k, l)| (format!("{base}/Control/labels/{k}"), l))
+                .map(|(k, l)| (base.variant("Control").field("labels").index(k), l))
                 .collect(),
             Goal::Exit {
                 near: Some((label, _)),
                 ..
-            } => vec![(format!("{base}/Exit/near/0"), label)],
+            } => vec![(base.variant("Exit").field("near").index(0), label)],
             _ => continue,
         };
-        for (pointer, label) in labels {
-            if let Some(report) = missing_label(&META, map, pointer, label) {
+        for (place, label) in labels {
+            if let Some(report) = missing_label(&META, map, place, label) {
                 sink.push(report);
             }
         }

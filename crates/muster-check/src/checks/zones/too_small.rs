@@ -66,14 +66,14 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             }
             units.retain(|(kind, n)| *n > 0 && cx.counts_for_stacking(kind));
             let limit = u32::from(side.forces.stacking_limit);
-            let pointer = format!("{}/deploy/{k}/zone", side.pointer);
+            let place = side.place.field("deploy").index(k).field("zone");
             let mut total = 0;
             for (kind, n) in &units {
                 let room = hexes.iter().filter(|h| cx.may_enter(**h, kind)).count() as u32
                     * u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit));
                 if *n > room {
                     sink.push(
-                        Report::new(&META, pointer.clone(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
+                        Report::new(&META, place.clone(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
                             .help("check the zone's label and radius, the unit counts and the stacking limit"),
                     );
                 }
@@ -107,8 +107,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     )
                 };
                 sink.push(
-                    Report::new(&META, pointer, message)
-                        .label(Loc::Value(format!("{}/stacking_limit", side.pointer)), "stacking limit")
+                    Report::new(&META, place, message)
+                        .label(Loc::Value(side.place.field("stacking_limit")), "stacking limit")
                         .help("check the zone's label and radius, the unit counts and the stacking limit"),
                 );
                 continue;
@@ -147,8 +147,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .count() as u32;
             if needed > usable {
                 sink.push(
-                    Report::new(&META, pointer, format!("classes that may not share a hex need at least {needed} hexes at {limit} per hex, but the zone has {usable}"))
-                        .label(Loc::Value(format!("{}/stacking_limit", side.pointer)), "stacking limit")
+                    Report::new(&META, place, format!("classes that may not share a hex need at least {needed} hexes at {limit} per hex, but the zone has {usable}"))
+                        .label(Loc::Value(side.place.field("stacking_limit")), "stacking limit")
                         .note("A, B and C units never stack together (PRESTAGS 5.32)")
                         .help("check the zone's label and radius, the unit counts and the stacking limit"),
                 );

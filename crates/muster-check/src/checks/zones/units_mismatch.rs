@@ -58,10 +58,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        format!("{}/deploy", side.pointer),
+                        side.place.field("deploy"),
                         format!("the groups list {listed} `{kind}` but the force has {force}"),
                     )
-                    .label(Loc::Value(format!("{}/units", side.pointer)), "the force")
+                    .label(Loc::Value(side.place.field("units")), "the force")
                     .help("each unit of the force belongs to exactly one group"),
                 );
             }

@@ -30,11 +30,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let mut labels = Vec::new();
             ScenarioCx::zone_labels(
                 zone,
-                format!("{}/deploy/{k}/zone", side.pointer),
+                &side.place.field("deploy").index(k).field("zone"),
                 &mut labels,
             );
-            for (pointer, label) in labels {
-                if let Some(report) = missing_label(&META, map, pointer, label) {
+            for (place, label) in labels {
+                if let Some(report) = missing_label(&META, map, place, label) {
                     sink.push(report);
                 }
             }

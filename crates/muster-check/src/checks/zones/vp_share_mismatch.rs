@@ -1,5 +1,5 @@
 use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
+use crate::report::{Report, Sink};
 use crate::semantic::ScenarioCx;
 
 declare_check! {
@@ -38,12 +38,12 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let Some(muster_model::scenario::Share::Half) = d.vp_share else {
                 continue;
             };
-            let pointer = format!("{}/deploy/{k}/vp_share", side.pointer);
+            let place = side.place.field("deploy").index(k).field("vp_share");
             if d.units.is_empty() {
                 sink.push(
                     Report::new(
                         &META,
-                        pointer,
+                        place,
                         "a group with a share of the victory points must list its units",
                     )
                     .help("list the units this group holds"),
@@ -61,8 +61,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     format!("{} or {}", total / 2, total / 2 + 1)
                 };
                 sink.push(
-                    Report::new(&META, format!("{}/deploy/{k}/units", side.pointer), format!("this group is worth {group} victory points; half of the force's {total} is {half}"))
-                        .label(Loc::Value(pointer), "share required here")
+                    Report::new(&META, side.place.field("deploy").index(k).field("units"), format!("this group is worth {group} victory points; half of the force's {total} is {half}"))
+                        .label(place, "share required here")
                         .help("move units between the groups until this one holds exactly half"),
                 );
             }

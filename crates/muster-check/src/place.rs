@@ -1,0 +1,289 @@
+//! [`Place`]: where a value is in a typed document, as the steps of the serde layout
+//! that lead to it from the top (struct fields and enum variant names, list positions,
+//! map keys). Checks and the semantic layer name every place they report on this way;
+//! `report::Sink` resolves a place step by step through the file's span records, and no
+//! check writes a JSON pointer.
+//!
+//! The named constructors below ([`Place::side`], [`Place::setup_group`], ...) write the
+//! layout of the places checks name most once, here.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use muster_syntax::SpanKey;
+
+/// One step from a value to one of its parts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// A struct field or an enum variant, named by the model (`sides`, `Placed`).
+    Field(&'static str),
+    /// A position in a list or tuple.
+    Index(u32),
+    /// A key that comes from the data: a map key, a hook parameter read from its map.
+    Key(Box<str>),
+}
+
+/// A place in a typed document: the path from the top-level value to one value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Place(Vec<Step>);
+
+impl Place {
+    /// The top-level value.
+    pub fn root() -> Self {
+        Self::default()
+    }
+
+    fn then(&self, step: Step) -> Self {
+        let mut steps = Vec::with_capacity(self.0.len() + 1);
+        steps.extend(self.0.iter().cloned());
+        steps.push(step);
+        Self(steps)
+    }
+
+    /// The struct field `name` of the value here.
+    pub fn field(&self, name: &'static str) -> Self {
+        self.then(Step::Field(name))
+    }
+
+    /// The value of enum variant `name` here (variants are a step of their own, as
+    /// serde writes them: `forces: Placed(setup: ...)` is `forces/Placed/setup`).
+    pub fn variant(&self, name: &'static str) -> Self {
+        self.then(Step::Field(name))
+    }
+
+    /// The item at `position` of the list or tuple here.
+    pub fn index(&self, position: usize) -> Self {
+        self.then(Step::Index(u32::try_from(position).unwrap_or(u32::MAX)))
+    }
+
+    /// The entry of the map here under `key`, a name that comes from the data.
+    pub fn key(&self, key: &str) -> Self {
+        self.then(Step::Key(key.into()))
+    }
+
+    /// The place `inner` names inside the value here.
+    pub fn join(&self, inner: &Place) -> Self {
+        let mut steps = self.0.clone();
+        steps.extend(inner.0.iter().cloned());
+        Self(steps)
+    }
+
+    /// The steps from the top-level value.
+    pub fn steps(&self) -> &[Step] {
+        &self.0
+    }
+
+    /// The steps as the span index reads them.
+    pub fn span_keys(&self) -> impl Iterator<Item = SpanKey<'_>> {
+        self.0.iter().map(|step| match step {
+            Step::Field(name) => SpanKey::Key(Cow::Borrowed(name)),
+            Step::Key(key) => SpanKey::Key(Cow::Borrowed(key)),
+            Step::Index(i) => SpanKey::Index(*i),
+        })
+    }
+
+    /// The place at a JSON pointer, for places that come as pointers from outside
+    /// muster: the instance paths of jsonschema errors, in the loader's schema step and
+    /// in hook parameters. A step that is a number is read as a list position (jsonschema
+    /// writes positions and keys alike; the maps muster reads are keyed by names), every
+    /// other step as a key.
+    pub fn from_pointer(pointer: &str) -> Self {
+        Self(
+            pointer
+                .split('/')
+                .skip(1)
+                .map(|raw| match raw.parse::<u32>() {
+                    Ok(i) => Step::Index(i),
+                    Err(_) => Step::Key(raw.replace("~1", "/").replace("~0", "~").into()),
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether this is the place of `steps` as written in a file, each step its text (a
+    /// list position as its number).
+    pub fn is_at<S: AsRef<str>>(&self, steps: &[S]) -> bool {
+        self.0.len() == steps.len()
+            && self.0.iter().zip(steps).all(|(step, text)| match step {
+                Step::Field(name) => *name == text.as_ref(),
+                Step::Key(key) => **key == *text.as_ref(),
+                Step::Index(i) => text.as_ref().parse::<u32>().ok() == Some(*i),
+            })
+    }
+}
+
+/// The JSON pointer of the place (`/sides/0/forces/Placed/setup/1/at`), for messages to
+/// developers and tests; reports name places as [`Place`]s.
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for step in &self.0 {
+            match step {
+                Step::Field(name) => write!(f, "/{name}")?,
+                Step::Index(i) => write!(f, "/{i}")?,
+                Step::Key(key) => write!(f, "/{}", key.replace('~', "~0").replace('/', "~1"))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The places checks name most, in the serde layout of the model.
+// ---------------------------------------------------------------------------------------
+
+impl Place {
+    /// A top-level field of a document (`/turns`, `/map`, `/system`).
+    pub fn top(name: &'static str) -> Self {
+        Self(vec![Step::Field(name)])
+    }
+
+    /// Side `side` of a scenario: `/sides/{side}`.
+    pub fn side(side: usize) -> Self {
+        Self::top("sides").index(side)
+    }
+
+    /// Setup group `group` of a side that places counters group by group:
+    /// `/sides/{side}/forces/Placed/setup/{group}`.
+    pub fn setup_group(side: usize, group: usize) -> Self {
+        Self::side(side)
+            .field("forces")
+            .variant("Placed")
+            .field("setup")
+            .index(group)
+    }
+
+    /// The forces of a side in deployment zones: `/sides/{side}/forces/Zoned`.
+    pub fn zoned_forces(side: usize) -> Self {
+        Self::side(side).field("forces").variant("Zoned")
+    }
+
+    /// The forces of a side on an open table: `/sides/{side}/forces/Table`.
+    pub fn table_forces(side: usize) -> Self {
+        Self::side(side).field("forces").variant("Table")
+    }
+
+    /// Neutral placement `neutral` of a scenario: `/neutrals/{neutral}`.
+    pub fn neutral(neutral: usize) -> Self {
+        Self::top("neutrals").index(neutral)
+    }
+
+    /// Reinforcement group `group` of a scenario: `/reinforcements/{group}`.
+    pub fn reinforcement(group: usize) -> Self {
+        Self::top("reinforcements").index(group)
+    }
+
+    /// Victory condition `condition` of a scenario: `/victory/{condition}`.
+    pub fn victory(condition: usize) -> Self {
+        Self::top("victory").index(condition)
+    }
+
+    /// Goal `goal` of alternative `any_of` of a `Goals` victory condition:
+    /// `/victory/{condition}/Goals/any_of/{any_of}/{goal}`.
+    pub fn goal(condition: usize, any_of: usize, goal: usize) -> Self {
+        Self::victory(condition)
+            .variant("Goals")
+            .field("any_of")
+            .index(any_of)
+            .index(goal)
+    }
+
+    /// Special rule `rule` of a scenario: `/special_rules/{rule}`.
+    pub fn special_rule(rule: usize) -> Self {
+        Self::top("special_rules").index(rule)
+    }
+
+    /// The parameters of special rule `rule`: `/special_rules/{rule}/params`.
+    pub fn hook_params(rule: usize) -> Self {
+        Self::special_rule(rule).field("params")
+    }
+
+    /// Army `army` of a counter sheet: `/armies/{army}`.
+    pub fn army(army: usize) -> Self {
+        Self::top("armies").index(army)
+    }
+
+    /// Counter `counter` of army `army` of a counter sheet:
+    /// `/armies/{army}/counters/{counter}`.
+    pub fn army_counter(army: usize, counter: usize) -> Self {
+        Self::army(army).field("counters").index(counter)
+    }
+
+    /// Overlay `overlay` of a map: `/overlays/{overlay}`.
+    pub fn overlay(overlay: usize) -> Self {
+        Self::top("overlays").index(overlay)
+    }
+
+    /// The hex grid of a map: `/grid/Hex`.
+    pub fn hex_grid() -> Self {
+        Self::top("grid").variant("Hex")
+    }
+
+    /// The open-table grid of a map or a system: `/grid/Table`.
+    pub fn table_grid() -> Self {
+        Self::top("grid").variant("Table")
+    }
+
+    /// Unit kind `kind` of a system: `/unit_kinds/{kind}`.
+    pub fn unit_kind(kind: usize) -> Self {
+        Self::top("unit_kinds").index(kind)
+    }
+
+    /// Terrain type `terrain` of a system: `/terrain/{terrain}`.
+    pub fn terrain(terrain: usize) -> Self {
+        Self::top("terrain").index(terrain)
+    }
+
+    /// Hexside feature `feature` of a system: `/hexside_features/{feature}`.
+    pub fn hexside_feature(feature: usize) -> Self {
+        Self::top("hexside_features").index(feature)
+    }
+
+    /// Row `row` of a system's combat results table: `/combat_results/rows/{row}`.
+    pub fn crt_row(row: usize) -> Self {
+        Self::top("combat_results").field("rows").index(row)
+    }
+
+    /// The typed rules of a system: `/rules`.
+    pub fn rules() -> Self {
+        Self::top("rules")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_read_as_json_pointers() {
+        assert_eq!(
+            Place::setup_group(0, 2)
+                .field("at")
+                .variant("Hexes")
+                .index(1)
+                .to_string(),
+            "/sides/0/forces/Placed/setup/2/at/Hexes/1"
+        );
+        assert_eq!(Place::root().to_string(), "");
+        assert_eq!(
+            Place::hook_params(1).key("a/b~").to_string(),
+            "/special_rules/1/params/a~1b~0"
+        );
+    }
+
+    #[test]
+    fn a_pointer_reads_back_as_the_same_place() {
+        let place = Place::hook_params(3).key("a/b~").index(2);
+        let back = Place::from_pointer(&place.to_string());
+        assert_eq!(back.to_string(), place.to_string());
+        assert_eq!(back.steps()[4], Step::Index(2));
+        assert_eq!(Place::from_pointer(""), Place::root());
+    }
+
+    #[test]
+    fn a_place_is_at_the_steps_written() {
+        let place = Place::hook_params(0).field("counters").index(1);
+        assert!(place.is_at(&["special_rules", "0", "params", "counters", "1"]));
+        assert!(!place.is_at(&["special_rules", "0", "params", "counters"]));
+        assert!(!place.is_at(&["special_rules", "0", "params", "counters", "x"]));
+    }
+}
