@@ -1,4 +1,5 @@
 use muster_model::map::Overlay;
+use muster_model::scenario::TerrainModification;
 
 use crate::declare_check;
 use crate::hooks::RefKind;
@@ -10,7 +11,9 @@ use crate::suggest::did_you_mean;
 declare_check! {
     /// ## What it does
     /// Checks that every terrain a map uses (its base and its terrain overlays), and every
-    /// terrain a special rule names, is a row of the system's terrain effects chart.
+    /// terrain a special rule names, is a row of the system's terrain effects chart; and
+    /// that every terrain modification of a scenario names a terrain type or a hexside
+    /// feature of its system.
     ///
     /// ## Why is this bad?
     /// Terrain the system does not define has no movement cost or combat effect; the
@@ -69,6 +72,42 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         for r in hook.references() {
             if let RefKind::Terrain(t) = r.kind {
                 check(hook.place(&r.at), t);
+            }
+        }
+    }
+    // A scenario's terrain modifications name terrain types or hexside features.
+    if let Some(scenario) = cx.scenario() {
+        let mut modifiable = known.clone();
+        modifiable.extend(system.hexside_features.iter().map(|f| f.id.as_str()));
+        for (i, m) in scenario.terrain_modifications.iter().enumerate() {
+            let (variant, ids) = match m {
+                TerrainModification::Ignore(ids) => ("Ignore", ids),
+                TerrainModification::IgnoreAllExcept(ids) => ("IgnoreAllExcept", ids),
+            };
+            for (k, id) in ids.iter().enumerate() {
+                if modifiable.contains(&id.as_str()) {
+                    continue;
+                }
+                sink.push(
+                    Report::new(
+                        &META,
+                        Place::top("terrain_modifications")
+                            .index(i)
+                            .variant(variant)
+                            .index(k),
+                        format!(
+                            "terrain modification names `{id}`, which is neither a terrain type nor a hexside feature of system `{}`",
+                            system.id
+                        ),
+                    )
+                    .help_opt(did_you_mean(id, modifiable.iter().copied()).or_else(|| {
+                        Some(format!(
+                            "terrain and hexside features of system `{}`: {}",
+                            system.id,
+                            modifiable.join(", ")
+                        ))
+                    })),
+                );
             }
         }
     }
