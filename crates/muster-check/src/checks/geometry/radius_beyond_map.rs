@@ -61,27 +61,35 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 /// for files that may have something to report.
 fn may_exceed(tree: &muster_syntax::Tree, extent: u64) -> bool {
     use muster_syntax::TokenKind;
-    let tokens: Vec<_> = tree.tokens().filter(|t| !t.kind.is_trivia()).collect();
+    // A window of the next tokens, not a list of all of them: most files have no radius.
+    const AHEAD: usize = 9;
+    let mut tokens = tree.tokens().filter(|t| !t.kind.is_trivia());
+    let mut window: std::collections::VecDeque<_> = tokens.by_ref().take(AHEAD).collect();
     let beyond =
         |t: &muster_syntax::TokenRef<'_>| t.text.parse::<u64>().map_or(true, |n| n > extent);
-    tokens.iter().enumerate().any(|(i, t)| {
-        match t.text.trim_matches('"') {
+    while let Some(t) = window.pop_front() {
+        window.extend(tokens.next());
+        let found = match t.text.trim_matches('"') {
             // `radius: N`
-            "radius" => match (tokens.get(i + 1), tokens.get(i + 2)) {
+            "radius" => match (window.front(), window.get(1)) {
                 (Some(colon), Some(value)) if colon.kind == TokenKind::Colon => {
                     value.kind != TokenKind::Number || beyond(value)
                 }
                 _ => false,
             },
             // `near: ("H", N)` or `near: Some(("H", N))`: the first number after it.
-            "near" => tokens[i + 1..]
+            "near" => window
                 .iter()
                 .take(8)
                 .find(|t| t.kind == TokenKind::Number)
                 .is_none_or(beyond),
             _ => false,
+        };
+        if found {
+            return true;
         }
-    })
+    }
+    false
 }
 
 fn radii(value: &serde_json::Value, at: &Place, key: Option<&str>, out: &mut Vec<(Place, u64)>) {

@@ -67,10 +67,20 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             units.retain(|(kind, n)| *n > 0 && cx.counts_for_stacking(kind));
             let limit = u32::from(side.forces.stacking_limit);
             let place = side.place.field("deploy").index(k).field("zone");
+            // Per kind, once: its stacking limit and the zone's hexes it may enter.
+            let limits: Vec<u32> = units
+                .iter()
+                .map(|(kind, _)| {
+                    u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit))
+                })
+                .collect();
+            let enters: Vec<Vec<bool>> = units
+                .iter()
+                .map(|(kind, _)| hexes.iter().map(|h| cx.may_enter(*h, kind)).collect())
+                .collect();
             let mut total = 0;
-            for (kind, n) in &units {
-                let room = hexes.iter().filter(|h| cx.may_enter(**h, kind)).count() as u32
-                    * u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit));
+            for (u, (kind, n)) in units.iter().enumerate() {
+                let room = enters[u].iter().filter(|e| **e).count() as u32 * limits[u];
                 if *n > room {
                     sink.push(
                         Report::new(&META, place.clone(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
@@ -81,21 +91,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             }
             // Each hex holds at most the highest limit among the kinds that may enter it
             // (a `stacking-override` rule raises the limit of the kinds it names).
-            let per_hex = |h: &muster_hex::HexId| {
-                units
-                    .iter()
-                    .filter(|(kind, _)| cx.may_enter(*h, kind))
-                    .map(|(kind, _)| {
-                        u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit))
-                            .max(1)
-                    })
+            let per_hex = |h: usize| {
+                (0..units.len())
+                    .filter(|&u| enters[u][h])
+                    .map(|u| limits[u].max(1))
                     .max()
                     .unwrap_or(0)
             };
-            let room: u32 = hexes.iter().map(per_hex).sum();
-            let raised = units.iter().any(|(kind, _)| {
-                u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit)) > limit
-            });
+            let room: u32 = (0..hexes.len()).map(per_hex).sum();
+            let raised = limits.iter().any(|l| *l > limit);
             if total > room && units.len() > 1 {
                 let message = if raised {
                     format!(
@@ -141,9 +145,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     .sum();
                 needed += own.div_ceil(limit.max(1));
             }
-            let usable = hexes
-                .iter()
-                .filter(|h| units.iter().any(|(kind, _)| cx.may_enter(**h, kind)))
+            let usable = (0..hexes.len())
+                .filter(|&h| (0..units.len()).any(|u| enters[u][h]))
                 .count() as u32;
             if needed > usable {
                 sink.push(
