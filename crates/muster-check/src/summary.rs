@@ -1241,6 +1241,23 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
     if let Some(ladder) = &rules.status {
         line("unit status", r::ladder_words(ladder));
     }
+    if let Some(crt) = &system.combat_results {
+        let mut dice: Vec<u8> = crt.rows.iter().map(|row| row.die).collect();
+        dice.sort_unstable();
+        dice.dedup();
+        let mut text = match (crt.odds.first(), crt.odds.last()) {
+            (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
+                "by odds, {} columns from {low} to {high}, an attack read in the column at or below its odds",
+                crt.odds.len()
+            ),
+            (Some(only), _) => format!("by odds, one column ({only})"),
+            _ => "no odds columns".to_string(),
+        };
+        if let (Some(low), Some(high)) = (dice.first(), dice.last()) {
+            text += &format!("; die rolls {low} to {high}");
+        }
+        line("combat results", text);
+    }
     for t in &rules.result_tables {
         line("result table", r::table_words(t, rules.status.as_ref()));
     }

@@ -17,7 +17,7 @@ use muster_model::rules::{
     Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
     PanicTieBreak, PanicTrigger, Proximity, ResultIndex, StateEffect, TerrainEffect, VictoryOrder,
 };
-use muster_model::system::{GridKind, RulesSystem};
+use muster_model::system::{GridKind, RulesSystem, odds_ratio};
 
 fn bundled() -> Db {
     let display = |p: &Path| {
@@ -581,4 +581,38 @@ fn the_summary_words_the_new_rules() {
     ] {
         assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");
     }
+}
+
+/// LRF 9.5 and PRESTAGS 7.32: odds are rounded for the defender to the column at or
+/// below them; the books' own examples land in the columns they name.
+#[test]
+fn combat_results_are_read_by_odds() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let crt = lrf.combat_results.as_ref().unwrap();
+    let ratios: Vec<_> = crt.odds.iter().map(|h| odds_ratio(h).unwrap()).collect();
+    assert_eq!(
+        ratios,
+        [(1, 2), (2, 3), (1, 1), (3, 2), (2, 1), (3, 1), (4, 1)]
+    );
+    let column = |a: f64, d: f64| crt.column_for(a, d).map(|i| crt.odds[i].as_str());
+    // The example of combat: 5 to 2 is 2 to 1, 6 to 2 is 3 to 1, 11 to 2 is 4 to 1.
+    assert_eq!(column(5.0, 2.0), Some("2/1"));
+    assert_eq!(column(6.0, 2.0), Some("3/1"));
+    assert_eq!(column(11.0, 2.0), Some("4/1"));
+    assert_eq!(column(1.0, 3.0), None, "below the first column");
+    let prestags = system(&db, "prestags");
+    let crt = prestags.combat_results.as_ref().unwrap();
+    // 7.32: 26 to 9 is 2-1.
+    assert_eq!(
+        crt.column_for(26.0, 9.0).map(|i| crt.odds[i].as_str()),
+        Some("2-1")
+    );
+    let dice: Vec<u8> = crt.rows.iter().map(|r| r.die).collect();
+    assert_eq!(dice, [1, 2, 3, 4, 5, 6]);
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    assert!(
+        fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
+        "{fontenoy:#?}"
+    );
 }

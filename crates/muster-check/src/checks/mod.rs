@@ -158,6 +158,7 @@ pub static REGISTRY: &[Registered] = &[
     file!(maps::duplicate_label::META, maps::duplicate_label::run),
     file!(maps::overlay_conflict::META, maps::overlay_conflict::run),
     file!(system::crt_shape::META, system::crt_shape::run),
+    file!(system::crt_coverage::META, system::crt_coverage::run),
     file!(rules::unknown_name::META, rules::unknown_name::run),
     file!(rules::band_gap::META, rules::band_gap::run),
     file!(
