@@ -1405,6 +1405,38 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
                 .join("; "),
         );
     }
+    for d in rules
+        .fixed_defences
+        .iter()
+        .filter(|d| r::names_any(system, &d.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: {} {}, whatever the terrain",
+            troops_words(&d.troops),
+            d.value,
+            d.against.words()
+        );
+        if let Some(c) = &d.condition {
+            text += &format!(" ({c})");
+        }
+        line("terrain-proof defence", text);
+    }
+    for e in rules
+        .eliminated_with
+        .iter()
+        .filter(|e| r::names_any(system, &e.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: eliminated with a unit {} them ({})",
+            troops_words(&e.troops),
+            e.reach.words(),
+            troops_words(&e.with)
+        );
+        if let Some(c) = &e.condition {
+            text += &format!(", {c}");
+        }
+        line("eliminated together", text);
+    }
     if let Some(m) = rules
         .movement
         .as_ref()

@@ -10,14 +10,17 @@ use common::repo;
 use muster_check::Db;
 use muster_check::load::Document;
 use muster_check::project::project_files;
-use muster_check::semantic::rules::{permission_for, unled_sides};
+use muster_check::semantic::rules::{
+    defence_conflicts, elimination_conflicts, permission_for, unled_sides,
+};
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::summarize;
 use muster_model::rules::{
-    Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
-    PanicTieBreak, PanicTrigger, Proximity, ResultIndex, StateEffect, TerrainEffect, VictoryOrder,
+    Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
+    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
+    VictoryOrder,
 };
-use muster_model::system::{GridKind, RulesSystem, odds_ratio};
+use muster_model::system::{GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio};
 
 fn bundled() -> Db {
     let display = |p: &Path| {
@@ -580,6 +583,116 @@ fn the_summary_words_the_new_rules() {
         "attack: never: VF",
     ] {
         assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");
+    }
+}
+
+/// PRESTAGS Excl 3.25: a fleet, sailing or moored, has fire protection 4 wherever it is;
+/// the value is a fixed defence, not a note, and the defence check reads it.
+#[test]
+fn prestags_fleets_have_their_own_fire_protection() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let defences: Vec<_> = prestags
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| {
+            (
+                d.troops.join(","),
+                d.against,
+                d.value,
+                d.condition.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(defences, [("VF".to_string(), AttackKind::Fire, 4, false)]);
+    assert!(
+        !prestags.notes.iter().any(|n| n.starts_with("Excl 3.25")),
+        "the fleets' fire protection left in notes"
+    );
+    // The fleets' own value replaces every hex's, even the sea's and the river's.
+    for id in ["sea", "river"] {
+        let hex = prestags.terrain.iter().find(|t| t.id == id).unwrap();
+        assert_ne!(hex.fire_protection, Some(4), "{id}");
+    }
+    assert!(defence_conflicts(prestags).is_empty());
+    // A fleet that could never be fired on would make the value dead: the check says so.
+    let mut never_fired_on = prestags.clone();
+    never_fired_on.rules.permissions.push(Permission {
+        action: Action::BeFiredOn,
+        troops: vec!["VF".into()],
+        allowed: Allowance::Never,
+        except: vec![],
+        status: None,
+        condition: None,
+        note: None,
+    });
+    let found = defence_conflicts(&never_fired_on);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].pointer, "/rules/fixed_defences/0/troops/0");
+    let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
+    assert!(
+        hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
+        "{hamburg:#?}"
+    );
+    // A battle without fleets does not list it.
+    let hastings = rule_lines(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    assert!(
+        !hastings
+            .iter()
+            .any(|l| l.starts_with("terrain-proof defence")),
+        "{hastings:#?}"
+    );
+}
+
+/// LRF 9.4: baggage always defends at 1, never modified by terrain, and is eliminated
+/// with the combat unit it is stacked with when that unit is eliminated defending.
+#[test]
+fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let defences: Vec<_> = lrf
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| (d.troops.join(","), d.against, d.value))
+        .collect();
+    assert_eq!(defences, [("baggage".to_string(), AttackKind::Any, 1)]);
+    let fates: Vec<_> = lrf
+        .rules
+        .eliminated_with
+        .iter()
+        .map(|e| (e.troops.join(","), e.with.join(","), e.reach))
+        .collect();
+    assert_eq!(
+        fates,
+        [(
+            "baggage".to_string(),
+            "infantry,missile-infantry,cavalry,missile-cavalry".to_string(),
+            Proximity::Stacked
+        )]
+    );
+    assert!(lrf.rules.eliminated_with[0].condition.is_some());
+    assert!(defence_conflicts(lrf).is_empty());
+    assert!(elimination_conflicts(lrf).is_empty());
+    // Without a baggage rider in the stacking rules, baggage could never fall with the
+    // unit it rides: the check reads the stacking policy.
+    let mut no_riders = lrf.clone();
+    if let StackingPolicy::UnitsPerHex { riders, .. } = &mut no_riders.stacking {
+        riders.retain(|r| r.role != UnitRole::Baggage);
+    }
+    let found = elimination_conflicts(&no_riders);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].pointer, "/rules/eliminated_with/0/troops/0");
+    let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
+    for line in [
+        "terrain-proof defence: baggage: 1 in defence, whatever the terrain",
+        "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
+    ] {
+        assert!(
+            brissarthe.contains(&line.to_string()),
+            "{line}\n{brissarthe:#?}"
+        );
     }
 }
 

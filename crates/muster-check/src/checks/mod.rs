@@ -192,6 +192,11 @@ pub static REGISTRY: &[Registered] = &[
         rules::state_effect_conflict::run
     ),
     file!(rules::panic_conflict::META, rules::panic_conflict::run),
+    file!(rules::defence_conflict::META, rules::defence_conflict::run),
+    file!(
+        rules::elimination_conflict::META,
+        rules::elimination_conflict::run
+    ),
     file!(
         counters::reduced_not_lower::META,
         counters::reduced_not_lower::run

@@ -3,6 +3,8 @@
 //! `semantic::rules`; these checks report its findings.
 
 pub mod band_gap;
+pub mod defence_conflict;
+pub mod elimination_conflict;
 pub mod exit_cost;
 pub mod immunity_conflict;
 pub mod impossible_roll;
