@@ -20,7 +20,9 @@ use muster_model::rules::{
     PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
     VictoryOrder,
 };
-use muster_model::system::{GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio};
+use muster_model::system::{
+    FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
+};
 
 fn bundled() -> Db {
     let display = |p: &Path| {
@@ -694,6 +696,41 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
             "{line}\n{brissarthe:#?}"
         );
     }
+}
+
+/// Chanson de Geste (l. 131): Mounted Knights are never tempted to charge targets in or
+/// across fortifications, a feature kind of its own whose other values are assumed.
+#[test]
+fn cdg_fortifications_are_a_feature_kind() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let GridKind::Table { features, .. } = &cdg.grid else {
+        panic!("cdg plays on a table")
+    };
+    let fort = features
+        .iter()
+        .find(|f| f.id == "fortification")
+        .expect("a fortification kind");
+    assert_eq!(fort.class, FeatureClass::Fortification);
+    for field in ["movement_factor", "crossing_cost", "cover"] {
+        assert!(fort.assumed.contains_key(field), "{field} is not printed");
+    }
+    let temptation = cdg
+        .rules
+        .terrain_exceptions
+        .iter()
+        .find(|e| e.effect == TerrainEffect::NoTemptation)
+        .unwrap();
+    assert!(temptation.terrain.iter().any(|t| t == "fortification"));
+    assert_eq!(temptation.troops, ["mounted-knights"]);
+    assert!(temptation.note.is_none(), "the prose note is gone");
+    let courtrai = rule_lines(&db, "scenarios/cdg/courtrai.scenario.ron");
+    assert!(
+        courtrai.contains(
+            &"terrain exception: mounted-knights: never tempted to charge targets in or across rough, very-rough, woods, water-logged, fortification".to_string()
+        ),
+        "{courtrai:#?}"
+    );
 }
 
 /// LRF 9.5 and PRESTAGS 7.32: odds are rounded for the defender to the column at or

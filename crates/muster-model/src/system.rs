@@ -518,6 +518,9 @@ pub enum FeatureClass {
     WaterLogged,
     Water,
     Building,
+    /// Field works, palisades, a fortified camp: stood in or crossed (Chanson de Geste:
+    /// Mounted Knights are never tempted to charge targets in or across them).
+    Fortification,
 }
 
 #[cfg(test)]
