@@ -1437,6 +1437,20 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
         line("eliminated together", text);
     }
+    if let Some(p) = rules.melee.as_ref().and_then(|m| m.push_back.as_ref()) {
+        line(
+            "melee",
+            format!(
+                "a loser who survives is pushed back {}{}",
+                inches(p.distance),
+                if p.stays_locked {
+                    ", both sides staying locked in the melee"
+                } else {
+                    ", out of the melee"
+                }
+            ),
+        );
+    }
     if let Some(m) = rules
         .movement
         .as_ref()

@@ -11,7 +11,7 @@ use muster_check::Db;
 use muster_check::load::Document;
 use muster_check::project::project_files;
 use muster_check::semantic::rules::{
-    defence_conflicts, elimination_conflicts, permission_for, unled_sides,
+    defence_conflicts, elimination_conflicts, follow_up_conflicts, permission_for, unled_sides,
 };
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::summarize;
@@ -765,4 +765,49 @@ fn combat_results_are_read_by_odds() {
         fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
         "{fontenoy:#?}"
     );
+}
+
+/// The raid (l. 42-43, thought 4 at l. 66): a loser who is not killed is pushed back an
+/// inch and stays locked in the melee, and the winner must follow it. The article has
+/// no "no follow-up" rule.
+#[test]
+fn raid_winners_follow_the_loser_they_push_back() {
+    let db = bundled();
+    let raid = system(&db, "raid");
+    let push = raid
+        .rules
+        .melee
+        .as_ref()
+        .and_then(|m| m.push_back.as_ref())
+        .expect("a typed push-back");
+    assert_eq!((push.distance, push.stays_locked), (1.0, true));
+    for kind in &raid.unit_kinds {
+        assert_eq!(
+            permission_for(raid, &kind.id, Action::FollowUp, None).map(|(_, p)| p.allowed),
+            Some(Allowance::Must),
+            "{}",
+            kind.id
+        );
+    }
+    assert!(
+        !raid.notes.iter().any(|n| n.contains("pushed back")),
+        "the push-back left in notes"
+    );
+    assert!(follow_up_conflicts(raid).is_empty());
+    // Forbidding the follow-up while the loser stays locked is the contradiction the
+    // check is for.
+    let mut no_follow = raid.clone();
+    for p in &mut no_follow.rules.permissions {
+        if p.action == Action::FollowUp {
+            p.allowed = Allowance::Never;
+        }
+    }
+    assert_eq!(follow_up_conflicts(&no_follow).len(), 1);
+    let lines = rule_lines(&db, "scenarios/raid/raid-example.scenario.ron");
+    for line in [
+        "melee: a loser who survives is pushed back 1 inch, both sides staying locked in the melee",
+        "follow up a pushed-back loser: must: cattle, foot, bowman, berserker, leader",
+    ] {
+        assert!(lines.contains(&line.to_string()), "{line}\n{lines:#?}");
+    }
 }

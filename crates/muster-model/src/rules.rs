@@ -3,8 +3,8 @@
 //! exceptions by troop type, morale tests and modifiers, line of sight (by terrain,
 //! elevation and occupation), victory-level order, exiting, leaders' movement control,
 //! the minimum move, immunities to results, effects of a status level, army panic,
-//! defences that terrain does not change, and troops eliminated with the unit they
-//! stand with.
+//! defences that terrain does not change, troops eliminated with the unit they stand
+//! with, and what a melee does to a loser who survives.
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
 //! naming an unknown troop type). Troop types are named by unit kind id, by class
 //! (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
@@ -89,6 +89,10 @@ pub struct Rules {
     /// the combat unit it is stacked with).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eliminated_with: Vec<EliminatedWith>,
+    /// What a melee does to a loser who survives it (the raid: pushed back, still
+    /// locked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<MeleeRules>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
@@ -1017,6 +1021,30 @@ pub struct EliminatedWith {
     /// defending).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What a melee does beyond its result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeleeRules {
+    /// What happens to a loser who survives the melee.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push_back: Option<PushBack>,
+}
+
+/// A loser who survives a melee is pushed back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushBack {
+    /// How far, in inches (the raid: 1).
+    #[schemars(range(min = 0.0))]
+    pub distance: f64,
+    /// Both sides stay locked in the melee: the winner must close up again to fight on
+    /// (the raid: yes; see the `FollowUp` permission).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stays_locked: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

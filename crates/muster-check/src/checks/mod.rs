@@ -198,6 +198,10 @@ pub static REGISTRY: &[Registered] = &[
         rules::elimination_conflict::run
     ),
     file!(
+        rules::follow_up_conflict::META,
+        rules::follow_up_conflict::run
+    ),
+    file!(
         counters::reduced_not_lower::META,
         counters::reduced_not_lower::run
     ),

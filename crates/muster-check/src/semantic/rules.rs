@@ -1381,7 +1381,7 @@ pub fn immunity_conflicts(system: &RulesSystem) -> Vec<Finding> {
 }
 
 // ---------------------------------------------------------------------------------------
-// Fixed defences and eliminations together
+// Fixed defences, eliminations together, following up
 // ---------------------------------------------------------------------------------------
 
 /// The unit kinds a troop name covers.
@@ -1565,6 +1565,72 @@ pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
                     .help("let the stacking rules put them together, or name units it does stack with"),
                 );
             }
+        }
+    }
+    out
+}
+
+/// Troop names in a message: `"*"` is all troops, the others in backticks.
+fn troop_list(troops: &[String]) -> String {
+    troops
+        .iter()
+        .map(|t| {
+            if t == "*" {
+                "all troops".to_string()
+            } else {
+                format!("`{t}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A push-back of no distance, troops bound or allowed to follow a loser that no rule
+/// pushes back, and troops that may never follow a loser who stays locked in the melee.
+pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let push = rules.melee.as_ref().and_then(|m| m.push_back.as_ref());
+    let mut out = Vec::new();
+    if let Some(p) = push
+        && p.distance.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+    {
+        out.push(
+            Finding::new(
+                format!("{RULES}/melee/push_back/distance"),
+                format!("a push-back of {} inches moves nobody", p.distance),
+            )
+            .help("give the distance in inches, above 0, or remove `push_back`"),
+        );
+    }
+    for (i, p) in rules.permissions.iter().enumerate() {
+        if p.action != Action::FollowUp {
+            continue;
+        }
+        let at = format!("{RULES}/permissions/{i}/allowed");
+        match (p.allowed, push) {
+            (Allowance::Must | Allowance::May, None) => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "{} {} follow up a pushed-back loser, but no rule pushes a loser back",
+                        troop_list(&p.troops),
+                        allowance_words(p.allowed)
+                    ),
+                )
+                .help("give `melee: Some((push_back: Some((distance: ..., stays_locked: ...))))`, or remove this entry"),
+            ),
+            (Allowance::Never, Some(pb)) if pb.stays_locked && p.condition.is_none() => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "{} may never follow up, yet a pushed-back loser stays locked in the melee: the two would be locked without contact",
+                        troop_list(&p.troops)
+                    ),
+                )
+                .label(format!("{RULES}/melee/push_back/stays_locked"), "stays locked")
+                .help("let them follow up, or set `stays_locked: false`"),
+            ),
+            _ => {}
         }
     }
     out
