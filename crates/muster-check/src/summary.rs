@@ -1241,6 +1241,23 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
     if let Some(ladder) = &rules.status {
         line("unit status", r::ladder_words(ladder));
     }
+    if let Some(crt) = &system.combat_results {
+        let mut dice: Vec<u8> = crt.rows.iter().map(|row| row.die).collect();
+        dice.sort_unstable();
+        dice.dedup();
+        let mut text = match (crt.odds.first(), crt.odds.last()) {
+            (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
+                "by odds, {} columns from {low} to {high}, an attack read in the column at or below its odds",
+                crt.odds.len()
+            ),
+            (Some(only), _) => format!("by odds, one column ({only})"),
+            _ => "no odds columns".to_string(),
+        };
+        if let (Some(low), Some(high)) = (dice.first(), dice.last()) {
+            text += &format!("; die rolls {low} to {high}");
+        }
+        line("combat results", text);
+    }
     for t in &rules.result_tables {
         line("result table", r::table_words(t, rules.status.as_ref()));
     }
@@ -1386,6 +1403,52 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
                 })
                 .collect::<Vec<_>>()
                 .join("; "),
+        );
+    }
+    for d in rules
+        .fixed_defences
+        .iter()
+        .filter(|d| r::names_any(system, &d.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: {} {}, whatever the terrain",
+            troops_words(&d.troops),
+            d.value,
+            d.against.words()
+        );
+        if let Some(c) = &d.condition {
+            text += &format!(" ({c})");
+        }
+        line("terrain-proof defence", text);
+    }
+    for e in rules
+        .eliminated_with
+        .iter()
+        .filter(|e| r::names_any(system, &e.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: eliminated with a unit {} them ({})",
+            troops_words(&e.troops),
+            e.reach.words(),
+            troops_words(&e.with)
+        );
+        if let Some(c) = &e.condition {
+            text += &format!(", {c}");
+        }
+        line("eliminated together", text);
+    }
+    if let Some(p) = rules.melee.as_ref().and_then(|m| m.push_back.as_ref()) {
+        line(
+            "melee",
+            format!(
+                "a loser who survives is pushed back {}{}",
+                inches(p.distance),
+                if p.stays_locked {
+                    ", both sides staying locked in the melee"
+                } else {
+                    ", out of the melee"
+                }
+            ),
         );
     }
     if let Some(m) = rules

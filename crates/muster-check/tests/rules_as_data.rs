@@ -10,14 +10,19 @@ use common::repo;
 use muster_check::Db;
 use muster_check::load::Document;
 use muster_check::project::project_files;
-use muster_check::semantic::rules::{permission_for, unled_sides};
+use muster_check::semantic::rules::{
+    defence_conflicts, elimination_conflicts, follow_up_conflicts, permission_for, unled_sides,
+};
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::summarize;
 use muster_model::rules::{
-    Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
-    PanicTieBreak, PanicTrigger, Proximity, ResultIndex, StateEffect, TerrainEffect, VictoryOrder,
+    Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
+    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
+    VictoryOrder,
 };
-use muster_model::system::{GridKind, RulesSystem};
+use muster_model::system::{
+    FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
+};
 
 fn bundled() -> Db {
     let display = |p: &Path| {
@@ -580,5 +585,229 @@ fn the_summary_words_the_new_rules() {
         "attack: never: VF",
     ] {
         assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");
+    }
+}
+
+/// PRESTAGS Excl 3.25: a fleet, sailing or moored, has fire protection 4 wherever it is;
+/// the value is a fixed defence, not a note, and the defence check reads it.
+#[test]
+fn prestags_fleets_have_their_own_fire_protection() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let defences: Vec<_> = prestags
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| {
+            (
+                d.troops.join(","),
+                d.against,
+                d.value,
+                d.condition.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(defences, [("VF".to_string(), AttackKind::Fire, 4, false)]);
+    assert!(
+        !prestags.notes.iter().any(|n| n.starts_with("Excl 3.25")),
+        "the fleets' fire protection left in notes"
+    );
+    // The fleets' own value replaces every hex's, even the sea's and the river's.
+    for id in ["sea", "river"] {
+        let hex = prestags.terrain.iter().find(|t| t.id == id).unwrap();
+        assert_ne!(hex.fire_protection, Some(4), "{id}");
+    }
+    assert!(defence_conflicts(prestags).is_empty());
+    // A fleet that could never be fired on would make the value dead: the check says so.
+    let mut never_fired_on = prestags.clone();
+    never_fired_on.rules.permissions.push(Permission {
+        action: Action::BeFiredOn,
+        troops: vec!["VF".into()],
+        allowed: Allowance::Never,
+        except: vec![],
+        status: None,
+        condition: None,
+        note: None,
+    });
+    let found = defence_conflicts(&never_fired_on);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].pointer, "/rules/fixed_defences/0/troops/0");
+    let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
+    assert!(
+        hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
+        "{hamburg:#?}"
+    );
+    // A battle without fleets does not list it.
+    let hastings = rule_lines(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    assert!(
+        !hastings
+            .iter()
+            .any(|l| l.starts_with("terrain-proof defence")),
+        "{hastings:#?}"
+    );
+}
+
+/// LRF 9.4: baggage always defends at 1, never modified by terrain, and is eliminated
+/// with the combat unit it is stacked with when that unit is eliminated defending.
+#[test]
+fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let defences: Vec<_> = lrf
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| (d.troops.join(","), d.against, d.value))
+        .collect();
+    assert_eq!(defences, [("baggage".to_string(), AttackKind::Any, 1)]);
+    let fates: Vec<_> = lrf
+        .rules
+        .eliminated_with
+        .iter()
+        .map(|e| (e.troops.join(","), e.with.join(","), e.reach))
+        .collect();
+    assert_eq!(
+        fates,
+        [(
+            "baggage".to_string(),
+            "infantry,missile-infantry,cavalry,missile-cavalry".to_string(),
+            Proximity::Stacked
+        )]
+    );
+    assert!(lrf.rules.eliminated_with[0].condition.is_some());
+    assert!(defence_conflicts(lrf).is_empty());
+    assert!(elimination_conflicts(lrf).is_empty());
+    // Without a baggage rider in the stacking rules, baggage could never fall with the
+    // unit it rides: the check reads the stacking policy.
+    let mut no_riders = lrf.clone();
+    if let StackingPolicy::UnitsPerHex { riders, .. } = &mut no_riders.stacking {
+        riders.retain(|r| r.role != UnitRole::Baggage);
+    }
+    let found = elimination_conflicts(&no_riders);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].pointer, "/rules/eliminated_with/0/troops/0");
+    let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
+    for line in [
+        "terrain-proof defence: baggage: 1 in defence, whatever the terrain",
+        "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
+    ] {
+        assert!(
+            brissarthe.contains(&line.to_string()),
+            "{line}\n{brissarthe:#?}"
+        );
+    }
+}
+
+/// Chanson de Geste (l. 131): Mounted Knights are never tempted to charge targets in or
+/// across fortifications, a feature kind of its own whose other values are assumed.
+#[test]
+fn cdg_fortifications_are_a_feature_kind() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let GridKind::Table { features, .. } = &cdg.grid else {
+        panic!("cdg plays on a table")
+    };
+    let fort = features
+        .iter()
+        .find(|f| f.id == "fortification")
+        .expect("a fortification kind");
+    assert_eq!(fort.class, FeatureClass::Fortification);
+    for field in ["movement_factor", "crossing_cost", "cover"] {
+        assert!(fort.assumed.contains_key(field), "{field} is not printed");
+    }
+    let temptation = cdg
+        .rules
+        .terrain_exceptions
+        .iter()
+        .find(|e| e.effect == TerrainEffect::NoTemptation)
+        .unwrap();
+    assert!(temptation.terrain.iter().any(|t| t == "fortification"));
+    assert_eq!(temptation.troops, ["mounted-knights"]);
+    assert!(temptation.note.is_none(), "the prose note is gone");
+    let courtrai = rule_lines(&db, "scenarios/cdg/courtrai.scenario.ron");
+    assert!(
+        courtrai.contains(
+            &"terrain exception: mounted-knights: never tempted to charge targets in or across rough, very-rough, woods, water-logged, fortification".to_string()
+        ),
+        "{courtrai:#?}"
+    );
+}
+
+/// LRF 9.5 and PRESTAGS 7.32: odds are rounded for the defender to the column at or
+/// below them; the books' own examples land in the columns they name.
+#[test]
+fn combat_results_are_read_by_odds() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let crt = lrf.combat_results.as_ref().unwrap();
+    let ratios: Vec<_> = crt.odds.iter().map(|h| odds_ratio(h).unwrap()).collect();
+    assert_eq!(
+        ratios,
+        [(1, 2), (2, 3), (1, 1), (3, 2), (2, 1), (3, 1), (4, 1)]
+    );
+    let column = |a: f64, d: f64| crt.column_for(a, d).map(|i| crt.odds[i].as_str());
+    // The example of combat: 5 to 2 is 2 to 1, 6 to 2 is 3 to 1, 11 to 2 is 4 to 1.
+    assert_eq!(column(5.0, 2.0), Some("2/1"));
+    assert_eq!(column(6.0, 2.0), Some("3/1"));
+    assert_eq!(column(11.0, 2.0), Some("4/1"));
+    assert_eq!(column(1.0, 3.0), None, "below the first column");
+    let prestags = system(&db, "prestags");
+    let crt = prestags.combat_results.as_ref().unwrap();
+    // 7.32: 26 to 9 is 2-1.
+    assert_eq!(
+        crt.column_for(26.0, 9.0).map(|i| crt.odds[i].as_str()),
+        Some("2-1")
+    );
+    let dice: Vec<u8> = crt.rows.iter().map(|r| r.die).collect();
+    assert_eq!(dice, [1, 2, 3, 4, 5, 6]);
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    assert!(
+        fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
+        "{fontenoy:#?}"
+    );
+}
+
+/// The raid (l. 42-43, thought 4 at l. 66): a loser who is not killed is pushed back an
+/// inch and stays locked in the melee, and the winner must follow it. The article has
+/// no "no follow-up" rule.
+#[test]
+fn raid_winners_follow_the_loser_they_push_back() {
+    let db = bundled();
+    let raid = system(&db, "raid");
+    let push = raid
+        .rules
+        .melee
+        .as_ref()
+        .and_then(|m| m.push_back.as_ref())
+        .expect("a typed push-back");
+    assert_eq!((push.distance, push.stays_locked), (1.0, true));
+    for kind in &raid.unit_kinds {
+        assert_eq!(
+            permission_for(raid, &kind.id, Action::FollowUp, None).map(|(_, p)| p.allowed),
+            Some(Allowance::Must),
+            "{}",
+            kind.id
+        );
+    }
+    assert!(
+        !raid.notes.iter().any(|n| n.contains("pushed back")),
+        "the push-back left in notes"
+    );
+    assert!(follow_up_conflicts(raid).is_empty());
+    // Forbidding the follow-up while the loser stays locked is the contradiction the
+    // check is for.
+    let mut no_follow = raid.clone();
+    for p in &mut no_follow.rules.permissions {
+        if p.action == Action::FollowUp {
+            p.allowed = Allowance::Never;
+        }
+    }
+    assert_eq!(follow_up_conflicts(&no_follow).len(), 1);
+    let lines = rule_lines(&db, "scenarios/raid/raid-example.scenario.ron");
+    for line in [
+        "melee: a loser who survives is pushed back 1 inch, both sides staying locked in the melee",
+        "follow up a pushed-back loser: must: cattle, foot, bowman, berserker, leader",
+    ] {
+        assert!(lines.contains(&line.to_string()), "{line}\n{lines:#?}");
     }
 }

@@ -2,7 +2,9 @@
 //! tables read by a difference of dice, what each troop type may or must do, terrain
 //! exceptions by troop type, morale tests and modifiers, line of sight (by terrain,
 //! elevation and occupation), victory-level order, exiting, leaders' movement control,
-//! the minimum move, immunities to results, effects of a status level and army panic.
+//! the minimum move, immunities to results, effects of a status level, army panic,
+//! defences that terrain does not change, troops eliminated with the unit they stand
+//! with, and what a melee does to a loser who survives.
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
 //! naming an unknown troop type). Troop types are named by unit kind id, by class
 //! (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
@@ -79,6 +81,18 @@ pub struct Rules {
     /// (PRESTAGS 13.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panic: Option<PanicRules>,
+    /// Defences that terrain never changes, by troop type (PRESTAGS Excl 3.25: a fleet's
+    /// fire protection is 4 wherever it is; LRF 9.4: baggage defends at 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_defences: Vec<FixedDefence>,
+    /// Troops eliminated together with a unit they stand with (LRF 9.4: baggage with
+    /// the combat unit it is stacked with).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub eliminated_with: Vec<EliminatedWith>,
+    /// What a melee does to a loser who survives it (the raid: pushed back, still
+    /// locked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melee: Option<MeleeRules>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
@@ -944,4 +958,93 @@ pub struct PanicRally {
     pub after_phase: String,
     /// Panicked units near these leaders rally for the rest of the game.
     pub by: Vec<NearLeader>,
+}
+
+/// A defence that terrain never changes: a unit it covers defends at `value` wherever it
+/// stands, and the terrain's defence values and combat effects do not apply to it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FixedDefence {
+    /// Troop types, classes, or `"*"`.
+    pub troops: Vec<String>,
+    /// The attacks it holds against.
+    pub against: AttackKind,
+    /// The defence: against fire, the fire protection strength that replaces the hex's
+    /// (PRESTAGS Excl 3.25: 4); otherwise the defence strength (LRF 9.4: 1).
+    pub value: u8,
+    /// When it applies, in words, if not always; entries with a condition never
+    /// contradict an entry without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The attacks a defence holds against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum AttackKind {
+    /// Missile fire.
+    Fire,
+    /// Melee (hand to hand).
+    Melee,
+    /// Every attack.
+    Any,
+}
+
+impl AttackKind {
+    /// Whether an attack of both kinds exists (`Any` meets everything).
+    pub fn overlaps(self, other: AttackKind) -> bool {
+        self == other || self == AttackKind::Any || other == AttackKind::Any
+    }
+
+    /// The defence in words, as "`value` {words}".
+    pub fn words(self) -> &'static str {
+        match self {
+            AttackKind::Fire => "against fire",
+            AttackKind::Melee => "in melee",
+            AttackKind::Any => "in defence",
+        }
+    }
+}
+
+/// Troops removed from play when a unit near them is eliminated.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EliminatedWith {
+    /// The troops that go with it: troop types, classes, or `"*"`.
+    pub troops: Vec<String>,
+    /// The units whose elimination takes them: troop types, classes, or `"*"`.
+    pub with: Vec<String>,
+    /// How near they must stand (LRF 9.4: stacked).
+    pub reach: Proximity,
+    /// When it applies, in words, if not always (LRF 9.4: that unit eliminated while
+    /// defending).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What a melee does beyond its result.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeleeRules {
+    /// What happens to a loser who survives the melee.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push_back: Option<PushBack>,
+}
+
+/// A loser who survives a melee is pushed back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PushBack {
+    /// How far, in inches (the raid: 1).
+    #[schemars(range(min = 0.0))]
+    pub distance: f64,
+    /// Both sides stay locked in the melee: the winner must close up again to fight on
+    /// (the raid: yes; see the `FollowUp` permission).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stays_locked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }

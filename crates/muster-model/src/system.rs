@@ -346,17 +346,47 @@ pub struct HexsideFeatureType {
     pub assumed: Assumed,
 }
 
-/// The combat results table as printed: one column per odds ratio, one row per die roll.
+/// The combat results table as printed: a result table read by odds, one column per
+/// odds ratio, one row per die roll.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatResultsTable {
-    /// Column headings, lowest odds first (`"1/2"`, ..., `"4/1"`).
+    /// Column headings, lowest odds first, each a higher ratio than the one before:
+    /// attacker to defender as two whole numbers joined by `/`, `-` or `:` (`"1/2"`,
+    /// `"2-1"`); [`odds_ratio`] reads one. A ratio between two columns is read in the
+    /// lower one (rounded for the defender).
     pub odds: Vec<String>,
+    /// One row per die roll, with no roll missing between the lowest and the highest.
     pub rows: Vec<CrtRow>,
     /// Result codes and what they mean (`D1` = defender loses one step).
     pub results: Vec<ResultCode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl CombatResultsTable {
+    /// The column an attack at `attacker` to `defender` strength is read in: the
+    /// highest column at or below the ratio (rounded for the defender), or `None` below
+    /// the first. Headings that do not read as ratios are skipped.
+    pub fn column_for(&self, attacker: f64, defender: f64) -> Option<usize> {
+        self.odds
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, h)| {
+                odds_ratio(h)
+                    .is_some_and(|(a, d)| attacker * f64::from(d) >= defender * f64::from(a))
+            })
+            .map(|(i, _)| i)
+    }
+}
+
+/// An odds heading as attacker and defender numbers: `"3/2"`, `"3-2"` and `"3:2"` are
+/// `(3, 2)`; `None` for anything else (both numbers above zero).
+pub fn odds_ratio(heading: &str) -> Option<(u32, u32)> {
+    let (a, d) = heading.split_once(['/', '-', ':'])?;
+    let (a, d): (u32, u32) = (a.trim().parse().ok()?, d.trim().parse().ok()?);
+    (a > 0 && d > 0).then_some((a, d))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -488,4 +518,37 @@ pub enum FeatureClass {
     WaterLogged,
     Water,
     Building,
+    /// Field works, palisades, a fortified camp: stood in or crossed (Chanson de Geste:
+    /// Mounted Knights are never tempted to charge targets in or across them).
+    Fortification,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odds_headings_read_as_ratios() {
+        assert_eq!(odds_ratio("1/2"), Some((1, 2)));
+        assert_eq!(odds_ratio("8-1"), Some((8, 1)));
+        assert_eq!(odds_ratio(" 3 : 2 "), Some((3, 2)));
+        for bad in ["evens", "0/1", "1/0", "-1/2", "1/2/3", "1.5/1", ""] {
+            assert_eq!(odds_ratio(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_attack_is_read_in_the_column_at_or_below_its_odds() {
+        let crt = CombatResultsTable {
+            odds: ["1/2", "1/1", "3/2", "2/1"].map(String::from).to_vec(),
+            rows: vec![],
+            results: vec![],
+            note: None,
+        };
+        assert_eq!(crt.column_for(1.0, 3.0), None);
+        assert_eq!(crt.column_for(1.0, 2.0), Some(0));
+        assert_eq!(crt.column_for(7.0, 5.0), Some(1));
+        assert_eq!(crt.column_for(3.0, 2.0), Some(2));
+        assert_eq!(crt.column_for(9.0, 1.0), Some(3));
+    }
 }

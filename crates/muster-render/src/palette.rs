@@ -66,6 +66,7 @@ pub fn feature(class: FeatureClass) -> &'static str {
         FeatureClass::WaterLogged => "#a6c49d",
         FeatureClass::Water => "#6ea6d8",
         FeatureClass::Building => "#b58f70",
+        FeatureClass::Fortification => "#7a6a5a",
     }
 }
 

@@ -158,6 +158,7 @@ pub static REGISTRY: &[Registered] = &[
     file!(maps::duplicate_label::META, maps::duplicate_label::run),
     file!(maps::overlay_conflict::META, maps::overlay_conflict::run),
     file!(system::crt_shape::META, system::crt_shape::run),
+    file!(system::crt_coverage::META, system::crt_coverage::run),
     file!(rules::unknown_name::META, rules::unknown_name::run),
     file!(rules::band_gap::META, rules::band_gap::run),
     file!(
@@ -191,6 +192,15 @@ pub static REGISTRY: &[Registered] = &[
         rules::state_effect_conflict::run
     ),
     file!(rules::panic_conflict::META, rules::panic_conflict::run),
+    file!(rules::defence_conflict::META, rules::defence_conflict::run),
+    file!(
+        rules::elimination_conflict::META,
+        rules::elimination_conflict::run
+    ),
+    file!(
+        rules::follow_up_conflict::META,
+        rules::follow_up_conflict::run
+    ),
     file!(
         counters::reduced_not_lower::META,
         counters::reduced_not_lower::run

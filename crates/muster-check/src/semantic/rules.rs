@@ -10,12 +10,12 @@
 use std::collections::BTreeMap;
 
 use muster_model::rules::{
-    Action, Actor, Allowance, BandResult, BeyondFloor, ForceRatio, MoraleEvent, Permission,
-    ResultBand, ResultIndex, ResultTable, Rules, StateEffect, StatusLadder, TerrainEffect,
-    TurnPart, VictoryOrder,
+    Action, Actor, Allowance, AttackKind, BandResult, BeyondFloor, ForceRatio, MoraleEvent,
+    Permission, Proximity, ResultBand, ResultIndex, ResultTable, Rules, StateEffect, StatusLadder,
+    TerrainEffect, TurnPart, VictoryOrder,
 };
 use muster_model::scenario::Forces;
-use muster_model::system::{GridKind, KindStats, RulesSystem, UnitRole};
+use muster_model::system::{GridKind, KindStats, RulesSystem, StackingPolicy, UnitKind, UnitRole};
 
 use crate::place::Place;
 use crate::semantic::ScenarioCx;
@@ -263,6 +263,19 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
                 .field("troops"),
             &se.troops,
         ));
+    }
+    for (i, d) in rules.fixed_defences.iter().enumerate() {
+        troops.extend(list(
+            format!("{RULES}/fixed_defences/{i}/troops"),
+            &d.troops,
+        ));
+    }
+    for (i, e) in rules.eliminated_with.iter().enumerate() {
+        troops.extend(list(
+            format!("{RULES}/eliminated_with/{i}/troops"),
+            &e.troops,
+        ));
+        troops.extend(list(format!("{RULES}/eliminated_with/{i}/with"), &e.with));
     }
     if let Some(p) = &rules.panic {
         for (i, n) in p.spared_near.iter().enumerate() {
@@ -1513,6 +1526,262 @@ pub fn immunity_conflicts(system: &RulesSystem) -> Vec<Finding> {
                     );
                 }
             }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// Fixed defences, eliminations together, following up
+// ---------------------------------------------------------------------------------------
+
+/// The unit kinds a troop name covers.
+fn kinds_named<'a>(system: &'a RulesSystem, name: &str) -> Vec<&'a UnitKind> {
+    system
+        .unit_kinds
+        .iter()
+        .filter(|k| specificity(system, name, &k.id).is_some())
+        .collect()
+}
+
+/// Whether a list of troop names covers one of these unit kinds.
+pub fn names_any(system: &RulesSystem, troops: &[String], kinds: &[&str]) -> bool {
+    kinds
+        .iter()
+        .any(|k| covers(system, troops, &[], k).is_some())
+}
+
+/// Two values for one troop name against the same attacks (entries without a
+/// condition), and defences against attacks the troops never suffer: fire at troops
+/// never fired on, melee at troops never attacked in melee.
+pub fn defence_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let list = &system.rules.fixed_defences;
+    let mut out = Vec::new();
+    for (j, b) in list.iter().enumerate() {
+        let base = format!("{RULES}/fixed_defences/{j}");
+        if b.condition.is_none() {
+            for (i, a) in list.iter().enumerate().take(j) {
+                if a.condition.is_some() || a.value == b.value || !a.against.overlaps(b.against) {
+                    continue;
+                }
+                if let Some((k, name)) = b
+                    .troops
+                    .iter()
+                    .enumerate()
+                    .find(|(_, t)| a.troops.contains(t))
+                {
+                    out.push(
+                        Finding::new(
+                            format!("{base}/troops/{k}"),
+                            format!(
+                                "`{name}` defends at {} {}, but an earlier entry says {} {}",
+                                b.value,
+                                b.against.words(),
+                                a.value,
+                                a.against.words()
+                            ),
+                        )
+                        .label(
+                            format!("{RULES}/fixed_defences/{i}/value"),
+                            "the earlier entry",
+                        )
+                        .help("keep one value, or give the narrower entry a `condition`"),
+                    );
+                }
+            }
+        }
+        let action = match b.against {
+            AttackKind::Fire => Action::BeFiredOn,
+            AttackKind::Melee => Action::BeAttackedInMelee,
+            AttackKind::Any => continue,
+        };
+        for (k, name) in b.troops.iter().enumerate() {
+            let kinds = kinds_named(system, name);
+            let never: Vec<usize> = kinds
+                .iter()
+                .filter_map(
+                    |kind| match permission_for(system, &kind.id, action, None) {
+                        Some((p, perm)) if perm.allowed == Allowance::Never => Some(p),
+                        _ => None,
+                    },
+                )
+                .collect();
+            if !kinds.is_empty() && never.len() == kinds.len() {
+                out.push(
+                    Finding::new(
+                        format!("{base}/troops/{k}"),
+                        format!(
+                            "`{name}` may never {}, so a defence {} never applies",
+                            action.words(),
+                            b.against.words()
+                        ),
+                    )
+                    .label(format!("{RULES}/permissions/{}/allowed", never[0]), "never")
+                    .help("remove the defence, or let the attack be made (`against: Any` covers every attack)"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Whether units of two kinds may ever share a hex under the system's stacking rules
+/// (the numbers a scenario sets aside).
+fn may_share_hex(system: &RulesSystem, a: &UnitKind, b: &UnitKind) -> bool {
+    match &system.stacking {
+        StackingPolicy::Unlimited => true,
+        StackingPolicy::UnitsPerHex {
+            combat_units,
+            riders,
+        } => {
+            let room = |role: UnitRole| -> u16 {
+                if role == UnitRole::Combat {
+                    u16::from(*combat_units)
+                } else {
+                    riders
+                        .iter()
+                        .filter(|r| r.role == role)
+                        .map(|r| u16::from(r.max))
+                        .sum()
+                }
+            };
+            if a.role == b.role {
+                room(a.role) >= 2
+            } else {
+                room(a.role) >= 1 && room(b.role) >= 1
+            }
+        }
+        StackingPolicy::PerSideLimit { compatible, .. } => {
+            match (class_of(system, &a.id), class_of(system, &b.id)) {
+                (Some(x), Some(y)) if x != y => compatible
+                    .iter()
+                    .any(|g| g.iter().any(|c| c == x) && g.iter().any(|c| c == y)),
+                _ => true,
+            }
+        }
+    }
+}
+
+/// Troops eliminated with nobody or with themselves, and troops eliminated with the
+/// units they are stacked with that the stacking rules never let them stack with.
+pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, e) in system.rules.eliminated_with.iter().enumerate() {
+        let base = format!("{RULES}/eliminated_with/{i}");
+        if e.with.is_empty() {
+            out.push(
+                Finding::new(format!("{base}/with"), "eliminated with nobody")
+                    .help("list the units whose elimination takes these troops"),
+            );
+        }
+        for (k, w) in e.with.iter().enumerate() {
+            if e.troops.contains(w) {
+                out.push(
+                    Finding::new(
+                        format!("{base}/with/{k}"),
+                        format!("`{w}` is eliminated with itself"),
+                    )
+                    .help(format!(
+                        "name in `with` the units `{w}` stands with, not `{w}` itself"
+                    )),
+                );
+            }
+        }
+        if e.reach != Proximity::Stacked {
+            continue;
+        }
+        let theirs: Vec<&UnitKind> = e.with.iter().flat_map(|w| kinds_named(system, w)).collect();
+        for (k, t) in e.troops.iter().enumerate() {
+            let mine = kinds_named(system, t);
+            if mine.is_empty() || theirs.is_empty() {
+                continue; // rules::unknown-name
+            }
+            if !mine
+                .iter()
+                .any(|m| theirs.iter().any(|o| may_share_hex(system, m, o)))
+            {
+                out.push(
+                    Finding::new(
+                        format!("{base}/troops/{k}"),
+                        format!(
+                            "`{t}` never shares a hex with {}, so it is never eliminated with them",
+                            e.with
+                                .iter()
+                                .map(|w| format!("`{w}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                    .label("/stacking", "the stacking rules")
+                    .help("let the stacking rules put them together, or name units it does stack with"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Troop names in a message: `"*"` is all troops, the others in backticks.
+fn troop_list(troops: &[String]) -> String {
+    troops
+        .iter()
+        .map(|t| {
+            if t == "*" {
+                "all troops".to_string()
+            } else {
+                format!("`{t}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A push-back of no distance, troops bound or allowed to follow a loser that no rule
+/// pushes back, and troops that may never follow a loser who stays locked in the melee.
+pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Finding> {
+    let rules = &system.rules;
+    let push = rules.melee.as_ref().and_then(|m| m.push_back.as_ref());
+    let mut out = Vec::new();
+    if let Some(p) = push
+        && p.distance.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+    {
+        out.push(
+            Finding::new(
+                format!("{RULES}/melee/push_back/distance"),
+                format!("a push-back of {} inches moves nobody", p.distance),
+            )
+            .help("give the distance in inches, above 0, or remove `push_back`"),
+        );
+    }
+    for (i, p) in rules.permissions.iter().enumerate() {
+        if p.action != Action::FollowUp {
+            continue;
+        }
+        let at = format!("{RULES}/permissions/{i}/allowed");
+        match (p.allowed, push) {
+            (Allowance::Must | Allowance::May, None) => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "{} {} follow up a pushed-back loser, but no rule pushes a loser back",
+                        troop_list(&p.troops),
+                        allowance_words(p.allowed)
+                    ),
+                )
+                .help("give `melee: Some((push_back: Some((distance: ..., stays_locked: ...))))`, or remove this entry"),
+            ),
+            (Allowance::Never, Some(pb)) if pb.stays_locked && p.condition.is_none() => out.push(
+                Finding::new(
+                    at,
+                    format!(
+                        "{} may never follow up, yet a pushed-back loser stays locked in the melee: the two would be locked without contact",
+                        troop_list(&p.troops)
+                    ),
+                )
+                .label(format!("{RULES}/melee/push_back/stays_locked"), "stays locked")
+                .help("let them follow up, or set `stays_locked: false`"),
+            ),
+            _ => {}
         }
     }
     out

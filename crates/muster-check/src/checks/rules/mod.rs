@@ -3,7 +3,10 @@
 //! `semantic::rules`; these checks report its findings.
 
 pub mod band_gap;
+pub mod defence_conflict;
+pub mod elimination_conflict;
 pub mod exit_cost;
+pub mod follow_up_conflict;
 pub mod immunity_conflict;
 pub mod impossible_roll;
 pub mod ladder_skipped;

@@ -1,3 +1,4 @@
 //! Systems: tables must be self-consistent.
 
+pub mod crt_coverage;
 pub mod crt_shape;
