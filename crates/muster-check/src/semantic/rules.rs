@@ -266,16 +266,28 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Finding> {
     }
     for (i, d) in rules.fixed_defences.iter().enumerate() {
         troops.extend(list(
-            format!("{RULES}/fixed_defences/{i}/troops"),
+            Place::rules()
+                .field("fixed_defences")
+                .index(i)
+                .field("troops"),
             &d.troops,
         ));
     }
     for (i, e) in rules.eliminated_with.iter().enumerate() {
         troops.extend(list(
-            format!("{RULES}/eliminated_with/{i}/troops"),
+            Place::rules()
+                .field("eliminated_with")
+                .index(i)
+                .field("troops"),
             &e.troops,
         ));
-        troops.extend(list(format!("{RULES}/eliminated_with/{i}/with"), &e.with));
+        troops.extend(list(
+            Place::rules()
+                .field("eliminated_with")
+                .index(i)
+                .field("with"),
+            &e.with,
+        ));
     }
     if let Some(p) = &rules.panic {
         for (i, n) in p.spared_near.iter().enumerate() {
@@ -1558,7 +1570,7 @@ pub fn defence_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let list = &system.rules.fixed_defences;
     let mut out = Vec::new();
     for (j, b) in list.iter().enumerate() {
-        let base = format!("{RULES}/fixed_defences/{j}");
+        let base = Place::rules().field("fixed_defences").index(j);
         if b.condition.is_none() {
             for (i, a) in list.iter().enumerate().take(j) {
                 if a.condition.is_some() || a.value == b.value || !a.against.overlaps(b.against) {
@@ -1572,7 +1584,7 @@ pub fn defence_conflicts(system: &RulesSystem) -> Vec<Finding> {
                 {
                     out.push(
                         Finding::new(
-                            format!("{base}/troops/{k}"),
+                            base.field("troops").index(k),
                             format!(
                                 "`{name}` defends at {} {}, but an earlier entry says {} {}",
                                 b.value,
@@ -1582,7 +1594,10 @@ pub fn defence_conflicts(system: &RulesSystem) -> Vec<Finding> {
                             ),
                         )
                         .label(
-                            format!("{RULES}/fixed_defences/{i}/value"),
+                            Place::rules()
+                                .field("fixed_defences")
+                                .index(i)
+                                .field("value"),
                             "the earlier entry",
                         )
                         .help("keep one value, or give the narrower entry a `condition`"),
@@ -1609,14 +1624,14 @@ pub fn defence_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if !kinds.is_empty() && never.len() == kinds.len() {
                 out.push(
                     Finding::new(
-                        format!("{base}/troops/{k}"),
+                        base.field("troops").index(k),
                         format!(
                             "`{name}` may never {}, so a defence {} never applies",
                             action.words(),
                             b.against.words()
                         ),
                     )
-                    .label(format!("{RULES}/permissions/{}/allowed", never[0]), "never")
+                    .label(Place::rules().field("permissions").index(never[0]).field("allowed"), "never")
                     .help("remove the defence, or let the attack be made (`against: Any` covers every attack)"),
                 );
             }
@@ -1667,10 +1682,10 @@ fn may_share_hex(system: &RulesSystem, a: &UnitKind, b: &UnitKind) -> bool {
 pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, e) in system.rules.eliminated_with.iter().enumerate() {
-        let base = format!("{RULES}/eliminated_with/{i}");
+        let base = Place::rules().field("eliminated_with").index(i);
         if e.with.is_empty() {
             out.push(
-                Finding::new(format!("{base}/with"), "eliminated with nobody")
+                Finding::new(base.field("with"), "eliminated with nobody")
                     .help("list the units whose elimination takes these troops"),
             );
         }
@@ -1678,7 +1693,7 @@ pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
             if e.troops.contains(w) {
                 out.push(
                     Finding::new(
-                        format!("{base}/with/{k}"),
+                        base.field("with").index(k),
                         format!("`{w}` is eliminated with itself"),
                     )
                     .help(format!(
@@ -1702,7 +1717,7 @@ pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
             {
                 out.push(
                     Finding::new(
-                        format!("{base}/troops/{k}"),
+                        base.field("troops").index(k),
                         format!(
                             "`{t}` never shares a hex with {}, so it is never eliminated with them",
                             e.with
@@ -1712,7 +1727,7 @@ pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Finding> {
                                 .join(", ")
                         ),
                     )
-                    .label("/stacking", "the stacking rules")
+                    .label(Place::top("stacking"), "the stacking rules")
                     .help("let the stacking rules put them together, or name units it does stack with"),
                 );
             }
@@ -1747,7 +1762,10 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Finding> {
     {
         out.push(
             Finding::new(
-                format!("{RULES}/melee/push_back/distance"),
+                Place::rules()
+                    .field("melee")
+                    .field("push_back")
+                    .field("distance"),
                 format!("a push-back of {} inches moves nobody", p.distance),
             )
             .help("give the distance in inches, above 0, or remove `push_back`"),
@@ -1757,7 +1775,10 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Finding> {
         if p.action != Action::FollowUp {
             continue;
         }
-        let at = format!("{RULES}/permissions/{i}/allowed");
+        let at = Place::rules()
+            .field("permissions")
+            .index(i)
+            .field("allowed");
         match (p.allowed, push) {
             (Allowance::Must | Allowance::May, None) => out.push(
                 Finding::new(
@@ -1778,7 +1799,7 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Finding> {
                         troop_list(&p.troops)
                     ),
                 )
-                .label(format!("{RULES}/melee/push_back/stays_locked"), "stays locked")
+                .label(Place::rules().field("melee").field("push_back").field("stays_locked"), "stays locked")
                 .help("let them follow up, or set `stays_locked: false`"),
             ),
             _ => {}

@@ -2,6 +2,7 @@ use muster_model::system::odds_ratio;
 
 use crate::declare_check;
 use crate::load::Document;
+use crate::place::Place;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::FileCx;
 
@@ -45,7 +46,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     // The last column read as a ratio: its index, heading and ratio.
     let mut last: Option<(usize, &str, (u32, u32))> = None;
     for (i, heading) in crt.odds.iter().enumerate() {
-        let at = format!("/combat_results/odds/{i}");
+        let at = Place::top("combat_results").field("odds").index(i);
         let Some((a, d)) = odds_ratio(heading) else {
             sink.push(
                 Report::new(&META, at, format!("odds column `{heading}` is not a ratio"))
@@ -64,7 +65,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                         format!("odds column `{heading}` is the same ratio as `{before}`"),
                     )
                     .label(
-                        Loc::Value(format!("/combat_results/odds/{j}")),
+                        Loc::Value(Place::top("combat_results").field("odds").index(j)),
                         "the same odds",
                     )
                     .help("give each ratio one column"),
@@ -77,7 +78,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                         format!("odds column `{heading}` is lower than `{before}` before it"),
                     )
                     .label(
-                        Loc::Value(format!("/combat_results/odds/{j}")),
+                        Loc::Value(Place::top("combat_results").field("odds").index(j)),
                         "higher odds",
                     )
                     .help("list the columns lowest odds first, as printed"),
@@ -99,12 +100,8 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     for &(die, i) in &dice {
         if die == 0 {
             sink.push(
-                Report::new(
-                    &META,
-                    format!("/combat_results/rows/{i}/die"),
-                    "no die rolls 0",
-                )
-                .help("number the rows by the roll of the die, from 1"),
+                Report::new(&META, Place::crt_row(i).field("die"), "no die rolls 0")
+                    .help("number the rows by the roll of the die, from 1"),
             );
         }
     }
@@ -124,7 +121,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    format!("/combat_results/rows/{i}/die"),
+                    Place::crt_row(i).field("die"),
                     format!("no row for {missing} (the rows run from {low} to {high})"),
                 )
                 .help("give every roll between the lowest and the highest its row"),
