@@ -325,7 +325,7 @@ fn lsp_round_trip(muster: &Path, root: &Path, changes: usize) -> Result<f64, Str
 }
 
 pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), String> {
-    let release = root.join("target/release");
+    let release = crate::target_dir().join("release");
     let (muster, xtask) = (release.join("muster"), release.join("xtask"));
     let work = root.join("target/bench");
     println!(

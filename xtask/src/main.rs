@@ -38,6 +38,14 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Where cargo builds: `CARGO_TARGET_DIR` when set, else `target/` of the workspace.
+/// Release binaries that xtask runs after building them are looked up here.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(|d| std::path::absolute(PathBuf::from(&d)).unwrap_or_else(|_| PathBuf::from(d)))
+        .unwrap_or_else(|| root().join("target"))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = dispatch(&args);
@@ -100,7 +108,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
                 &cargo,
                 &["build", "--quiet", "--release", "-p", "muster-cli"],
             )?;
-            soak::run(&root(), &root().join("target/release/muster"), &args[1..])
+            soak::run(&root(), &target_dir().join("release/muster"), &args[1..])
         }
         _ => Err(
             "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | \
@@ -199,10 +207,7 @@ fn fresh_clone() -> Result<(), String> {
     // A build folder of its own: cargo leaves the absolute path out of a workspace
     // crate's artifact names, so sharing this checkout's would let the clone's test
     // binaries, which name the clone's (deleted) folder, pass for this checkout's.
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("fresh-clone");
+    let target = target_dir().join("fresh-clone");
     let result = (|| {
         let status = Command::new("git")
             .args(["clone", "--quiet", "--no-hardlinks"])
@@ -314,7 +319,7 @@ fn bench(args: &[String]) -> Result<(), String> {
             "xtask",
         ],
     )?;
-    let status = Command::new(root.join("target/release/xtask"))
+    let status = Command::new(target_dir().join("release/xtask"))
         .arg("bench-run")
         .args(args)
         .current_dir(&root)
@@ -323,7 +328,7 @@ fn bench(args: &[String]) -> Result<(), String> {
     if !status.success() {
         return Err("bench-run failed".to_string());
     }
-    let binary = root.join("target/release/muster");
+    let binary = target_dir().join("release/muster");
     let (debounce, mut rounds) = watch_round_trips(&root, &binary, runs.max(5))?;
     println!();
     println!("| benchmark | files | runs | median ms | fastest ms | slowest ms |");

@@ -631,7 +631,10 @@ fn prestags_fleets_have_their_own_fire_protection() {
     });
     let found = defence_conflicts(&never_fired_on);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(found[0].place.to_string(), "/rules/fixed_defences/0/troops/0");
+    assert_eq!(
+        found[0].place.to_string(),
+        "/rules/fixed_defences/0/troops/0"
+    );
     let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
     assert!(
         hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
@@ -685,7 +688,10 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     }
     let found = elimination_conflicts(&no_riders);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(found[0].place.to_string(), "/rules/eliminated_with/0/troops/0");
+    assert_eq!(
+        found[0].place.to_string(),
+        "/rules/eliminated_with/0/troops/0"
+    );
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for line in [
         "terrain-proof defence: baggage: 1 in defence, whatever the terrain",
