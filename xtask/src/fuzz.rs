@@ -321,7 +321,8 @@ impl Harness {
                 if std::fs::write(&self.scratch, bytes).is_err() {
                     return Ok(());
                 }
-                let (_, diagnostics) = db.check_leaves(
+                let (_, diagnostics) = muster_check::check_leaves(
+                    &mut db,
                     std::slice::from_ref(&self.scratch),
                     &display,
                     &muster_check::Config::default(),

@@ -17,6 +17,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod docs;
 pub mod hooks;
+pub mod limits;
 pub mod load;
 pub mod output;
 pub mod place;
@@ -87,6 +88,20 @@ pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     out.extend(sink.finish());
     config.apply(&mut out);
     out
+}
+
+/// Validates scenario files as leaves: loads them (and what they reference by path) on
+/// top of `db`, checks them, and drops them again, keeping only their diagnostics.
+/// Nothing refers to a scenario, so the project is the same after.
+pub fn check_leaves(
+    db: &mut Db,
+    paths: &[PathBuf],
+    display: &(dyn Fn(&Path) -> String + Sync),
+    config: &Config,
+) -> (usize, Vec<Diagnostic>) {
+    db.with_leaves(paths, display, &project::Overlay::new(), |db, targets| {
+        (targets.len(), validate(db, targets, config))
+    })
 }
 
 /// Loads the project at `root` plus `targets` and validates `targets` (all project

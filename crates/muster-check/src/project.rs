@@ -117,7 +117,7 @@ pub struct Db {
     /// file elsewhere. They are never read, and references to them are `outside-root`.
     escaping: HashSet<PathBuf>,
     /// The project's resource limits (`[limits]` in `muster.toml`).
-    pub limits: crate::config::Limits,
+    pub limits: crate::limits::Limits,
     /// Canonical paths of the folders files were loaded from.
     folders: Mutex<HashMap<PathBuf, PathBuf>>,
 }
@@ -168,7 +168,7 @@ impl Db {
             canonical_root: std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone()),
             escaping: HashSet::new(),
             folders: Mutex::new(HashMap::new()),
-            limits: crate::config::load_limits(&root),
+            limits: crate::limits::load_limits(&root),
             root,
             files: Vec::new(),
             by_path: HashMap::new(),
@@ -319,20 +319,6 @@ impl Db {
                     && !self.escaping.contains(&path)
             })
             .collect()
-    }
-
-    /// Validates scenario files as leaves: loads them (and what they reference by path)
-    /// on top of this project, checks them, and drops them again, keeping only their
-    /// diagnostics. Nothing refers to a scenario, so the project is the same after.
-    pub fn check_leaves(
-        &mut self,
-        paths: &[PathBuf],
-        display: &(dyn Fn(&Path) -> String + Sync),
-        config: &crate::Config,
-    ) -> (usize, Vec<crate::Diagnostic>) {
-        self.with_leaves(paths, display, &Overlay::new(), |db, targets| {
-            (targets.len(), crate::validate(db, targets, config))
-        })
     }
 
     /// Loads scenario files as leaves on top of this project (with the texts of
@@ -566,6 +552,27 @@ impl Db {
     }
 }
 
+crate::declare_check! {
+    /// ## What it does
+    /// Refuses file references whose path leaves the project root (the folder holding
+    /// `scenarios/` and `maps/`). Such files are never read.
+    ///
+    /// ## Why is this bad?
+    /// A scenario shared with others must be self-contained, and a validator must not be
+    /// tricked into reading files elsewhere on the machine (`../../etc/passwd`).
+    ///
+    /// ## Example
+    /// ```ron
+    /// system: "../../../../outside.system.ron",
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// system: "test",
+    /// ```
+    pub OUTSIDE_ROOT = ("references::outside-root", Error, "a file reference leaves the project root");
+}
+
 /// A file inside the project by name that leads outside it through a symlink: refused
 /// unread, so that nothing of the target's content can reach any output.
 fn escaping_file(path: &Path, name: &str, target: &Path) -> Loaded {
@@ -574,7 +581,7 @@ fn escaping_file(path: &Path, name: &str, target: &Path) -> Loaded {
     let mut sink = Sink::new(&loaded.file);
     sink.push(
         Report::new(
-            &crate::checks::references::outside_root::META,
+            &OUTSIDE_ROOT,
             Loc::Span(0..0),
             format!(
                 "`{name}` is a symlink to `{}`, outside the project root",

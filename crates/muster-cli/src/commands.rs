@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use muster_check::load::Document;
-use muster_check::project::{self, Db, Resolution};
+use muster_check::project::Resolution;
 use muster_check::semantic::{FileCx, ScenarioCx};
 use muster_check::summary::summarize;
 use muster_check::{Diagnostic, Severity, checks, hooks, schema};
@@ -12,7 +12,9 @@ use muster_model::FileKind;
 
 use crate::cli::{Cli, Command, Format, SummaryFormat};
 use crate::io::{err, errln, out, outln};
-use crate::project::{Project, display_name, expand, write_json};
+use crate::project::{
+    Project, display_name, expand, load, open_project, overwrites_input, write_json,
+};
 use crate::{emit, render, watch};
 
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -86,34 +88,6 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
     }
-}
-
-/// The project of a command, refused when there is nothing to check in it.
-fn open_project(cwd: &Path, root: Option<PathBuf>, targets: &[PathBuf]) -> Result<Project, String> {
-    let project = Project::open(cwd, root, targets)?;
-    if targets.is_empty()
-        && project.config.check_paths.is_empty()
-        && project::project_files(&project.root).is_empty()
-    {
-        return Err(format!(
-            "no `scenarios/` or `maps/` data under `{}`; give files or folders to check",
-            project.root.display()
-        ));
-    }
-    Ok(project)
-}
-
-pub(crate) fn load(
-    cwd: &Path,
-    root: Option<PathBuf>,
-    targets: &[PathBuf],
-) -> Result<(Project, Db, Vec<usize>, Vec<Diagnostic>), String> {
-    let project = open_project(cwd, root, targets)?;
-    let files = expand(targets);
-    let name = display_name(cwd);
-    let (db, indexes, diagnostics) =
-        muster_check::validate_paths(&project.root, &files, &project.config, &name);
-    Ok((project, db, indexes, diagnostics))
 }
 
 fn validate(
@@ -256,62 +230,6 @@ fn default_output(root: &Path, id: &str) -> PathBuf {
     root.join("target")
         .join("muster")
         .join(format!("{name}.terrain.json"))
-}
-
-/// Why `output` must not be written: it is a file muster reads (the file compiled, any
-/// file loaded with it, `muster.toml`), or it lies under the project's `scenarios/` or
-/// `maps/`. Paths are compared by where they really lead, through any symlink.
-pub(crate) fn overwrites_input(
-    root: &Path,
-    db: &Db,
-    input: &Path,
-    output: &Path,
-) -> Option<String> {
-    let target = real_path(output);
-    let shown = output.display();
-    let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
-        input.to_path_buf(),
-        root.join(muster_check::config::CONFIG_FILE),
-    ]);
-    for path in inputs {
-        if path.exists() && real_path(&path) == target {
-            return Some(format!(
-                "refusing to write `{shown}`: muster reads it as input; give `-o` a path outside `scenarios/` and `maps/`, such as `target/muster/out.json`"
-            ));
-        }
-    }
-    for dir in project::DATA_DIRS {
-        let data = real_path(&root.join(dir));
-        if target.starts_with(&data) {
-            return Some(format!(
-                "refusing to write `{shown}`: it is under `{dir}/`, where muster reads data; give `-o` a path outside `scenarios/` and `maps/`, such as `target/muster/out.json`"
-            ));
-        }
-    }
-    None
-}
-
-/// The canonical path of `path`, or of its nearest existing folder joined with the rest
-/// when it does not exist yet.
-pub(crate) fn real_path(path: &Path) -> PathBuf {
-    let path = project::normalize(path);
-    let mut rest = Vec::new();
-    let mut at = path.as_path();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(at) {
-            return rest
-                .iter()
-                .rev()
-                .fold(real, |p: PathBuf, part| p.join(part));
-        }
-        match (at.parent(), at.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_os_string());
-                at = parent;
-            }
-            _ => return path,
-        }
-    }
 }
 
 fn summary(

@@ -57,7 +57,7 @@ pub fn run(
         );
     }
     let (project, db, indexes, mut diagnostics) =
-        crate::commands::load(cwd, root, &[input.to_path_buf()])?;
+        crate::project::load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
         return Err(format!("`{}` could not be loaded", input.display()));
     };
@@ -100,7 +100,7 @@ pub fn run(
         }
     };
     if !to_stdout
-        && let Some(why) = crate::commands::overwrites_input(&project.root, &db, input, &output)
+        && let Some(why) = crate::project::overwrites_input(&project.root, &db, input, &output)
     {
         return Err(why);
     }

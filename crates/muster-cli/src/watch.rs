@@ -252,9 +252,9 @@ pub fn run(
     let root = project.root.clone();
     // Compiled tables never go where muster reads data, as with `compile -o`.
     if let Some(dir) = &compile_dir {
-        let target = crate::commands::real_path(dir);
+        let target = crate::project::real_path(dir);
         for data in project::DATA_DIRS {
-            if target.starts_with(crate::commands::real_path(&root.join(data))) {
+            if target.starts_with(crate::project::real_path(&root.join(data))) {
                 return Err(format!(
                     "refusing to compile into `{}`: it is under `{data}/`, where muster reads data; give `--compile` a folder outside `scenarios/` and `maps/`, such as `target/muster`",
                     dir.display()

@@ -1,29 +1,13 @@
-use crate::declare_check;
+//! `references::outside-root`: a file reference that leaves the project root. The check
+//! is declared with the loader (`project::OUTSIDE_ROOT`), which reports a file that is
+//! a symlink out of the root with the same code; its documentation is there.
+
 use crate::project::Resolution;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 use crate::semantic::references::file_refs;
 
-declare_check! {
-    /// ## What it does
-    /// Refuses file references whose path leaves the project root (the folder holding
-    /// `scenarios/` and `maps/`). Such files are never read.
-    ///
-    /// ## Why is this bad?
-    /// A scenario shared with others must be self-contained, and a validator must not be
-    /// tricked into reading files elsewhere on the machine (`../../etc/passwd`).
-    ///
-    /// ## Example
-    /// ```ron
-    /// system: "../../../../outside.system.ron",
-    /// ```
-    ///
-    /// Use instead:
-    /// ```ron
-    /// system: "test",
-    /// ```
-    pub META = ("references::outside-root", Error, "a file reference leaves the project root");
-}
+pub use crate::project::OUTSIDE_ROOT as META;
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     for (place, reference, kind) in file_refs(cx.doc) {
