@@ -318,14 +318,13 @@ pub fn validate_project(
         leaves.dedup();
         db.set_leaf_ids(scenario_ids(&leaves, display));
     }
-    let others: Vec<usize> = other_targets
+    let mut others: Vec<usize> = other_targets
         .iter()
         .filter_map(|t| db.index_of(t))
         .collect();
     // Files referenced by path from elsewhere in the root are checked once, with the
     // first files that use them.
     let mut referenced: std::collections::HashSet<PathBuf> = Default::default();
-    let mut others = others;
     for i in db.referenced_only() {
         if referenced.insert(project::normalize(&db.files[i].file.path)) && !others.contains(&i) {
             others.push(i);
