@@ -64,8 +64,11 @@ pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     let mut out = loaded.diagnostics.clone();
     let mut sink = Sink::new(&loaded.file);
     // The schema's constraints (counts of at least one, turns from 1): checked here,
-    // not while loading, so that files loaded only as context build no validator.
-    if let Some(doc) = &loaded.doc {
+    // not while loading, so that files loaded only as context build no validator; and
+    // only for files whose numbers may break them.
+    if let Some(doc) = &loaded.doc
+        && load::schema::may_break(doc.kind(), loaded.file.tree())
+    {
         load::schema::check_document(&doc.to_json(), doc.kind(), &mut sink);
     }
     if let Some(file_cx) = FileCx::new(db, index) {
@@ -167,6 +170,70 @@ fn scenario_ids(
         }
     }
     out
+}
+
+/// The id a loaded scenario declares, as [`scenario_ids`] reads it: from the tokens of
+/// its tree, or from the file itself when it is not UTF-8 text (its tree is of the
+/// text with the bad bytes replaced).
+fn leaf_id(db: &Db, index: usize) -> Option<String> {
+    let loaded = &db.files[index];
+    let not_text = loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.code == load::structure::NOT_TEXT.code);
+    if not_text {
+        top_field(&loaded.file.path, "id")
+    } else {
+        loaded.file.tree().top_level_string("id")
+    }
+}
+
+fn hash_of(id: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(id)
+}
+
+/// After a whole project's scenarios were checked a batch at a time, checks again those
+/// whose id another scenario also uses, now that every id is known, and puts their
+/// diagnostics in place of the first ones. `ids` holds (hash of the id, position in
+/// `leaves`); files are read again only when their hash is shared.
+fn recheck_shared_ids(
+    db: &mut Db,
+    leaves: &[PathBuf],
+    mut ids: Vec<(u64, usize)>,
+    display: &(dyn Fn(&Path) -> String + Sync),
+    config: &Config,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    ids.sort_unstable();
+    let candidates: Vec<PathBuf> = ids
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|group| group.len() > 1)
+        .flatten()
+        .map(|(_, i)| leaves[*i].clone())
+        .collect();
+    if candidates.is_empty() {
+        return;
+    }
+    drop(ids);
+    // The real ids of the candidates (a shared hash may be two ids).
+    let shared = scenario_ids(&candidates, display);
+    if shared.is_empty() {
+        return;
+    }
+    db.set_leaf_ids(shared.clone());
+    let names: std::collections::HashSet<&String> = shared.values().flatten().collect();
+    let again: Vec<PathBuf> = candidates
+        .into_iter()
+        .filter(|p| names.contains(&display(p)))
+        .collect();
+    diagnostics.retain(|d| !names.contains(&d.file.name));
+    for batch in again.chunks(LEAF_BATCH) {
+        let found = db.with_leaves(batch, display, &project::Overlay::new(), |db, targets| {
+            validate(db, targets, config)
+        });
+        diagnostics.extend(found);
+    }
 }
 
 /// A string field of a file's top-level struct (`id`, `system`, `map`), read by lexing
@@ -306,9 +373,9 @@ pub fn validate_project(
     base.extend(other_targets.iter().cloned());
     let mut db = Db::load(root, &base, display);
     drop(base);
-    if whole {
-        db.set_leaf_ids(scenario_ids(&leaf_targets, display));
-    } else {
+    // The whole project: each scenario's id is noted as it is checked, and the few
+    // that share one are checked again once every id is known.
+    if !whole {
         let mut leaves: Vec<PathBuf> = leaves
             .into_iter()
             .chain(leaf_targets.iter().cloned())
@@ -332,9 +399,18 @@ pub fn validate_project(
     }
     let mut checked = others.len();
     let mut diagnostics = validate(&db, &others, config);
-    for batch in leaf_targets.chunks(LEAF_BATCH) {
+    // (hash of the id, position in `leaf_targets`) of every scenario, for a whole project.
+    let mut ids: Vec<(u64, usize)> = Vec::new();
+    for (b, batch) in leaf_targets.chunks(LEAF_BATCH).enumerate() {
         let (count, found) =
             db.with_leaves(batch, display, &project::Overlay::new(), |db, targets| {
+                if whole {
+                    for (k, path) in batch.iter().enumerate() {
+                        if let Some(id) = db.index_of(path).and_then(|i| leaf_id(db, i)) {
+                            ids.push((hash_of(&id), b * LEAF_BATCH + k));
+                        }
+                    }
+                }
                 let mut indexes = targets.to_vec();
                 for i in db.referenced_only() {
                     if !targets.contains(&i)
@@ -347,6 +423,16 @@ pub fn validate_project(
             });
         checked += count;
         diagnostics.extend(found);
+    }
+    if whole {
+        recheck_shared_ids(
+            &mut db,
+            &leaf_targets,
+            ids,
+            display,
+            config,
+            &mut diagnostics,
+        );
     }
     diagnostics.sort_by_key(Diagnostic::sort_key);
     let mut out = config.diagnostics.clone();

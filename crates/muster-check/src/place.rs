@@ -23,9 +23,13 @@ pub enum Step {
     Key(Box<str>),
 }
 
+/// Steps kept inline: the places checks name are rarely deeper (a unit's counter is
+/// eight steps down), so building one allocates nothing.
+const INLINE: usize = 8;
+
 /// A place in a typed document: the path from the top-level value to one value.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Place(Vec<Step>);
+pub struct Place(smallvec::SmallVec<[Step; INLINE]>);
 
 impl Place {
     /// The top-level value.
@@ -34,8 +38,7 @@ impl Place {
     }
 
     fn then(&self, step: Step) -> Self {
-        let mut steps = Vec::with_capacity(self.0.len() + 1);
-        steps.extend(self.0.iter().cloned());
+        let mut steps = self.0.clone();
         steps.push(step);
         Self(steps)
     }
@@ -134,7 +137,7 @@ impl fmt::Display for Place {
 impl Place {
     /// A top-level field of a document (`/turns`, `/map`, `/system`).
     pub fn top(name: &'static str) -> Self {
-        Self(vec![Step::Field(name)])
+        Self(smallvec::smallvec![Step::Field(name)])
     }
 
     /// Side `side` of a scenario: `/sides/{side}`.

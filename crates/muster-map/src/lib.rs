@@ -573,12 +573,23 @@ pub enum LoadError {
     HexId(String),
 }
 
+/// A hex whose terrain has no entry in the table.
+const NO_TERRAIN: u32 = u32::MAX;
+
+/// A hex's position in column-major order (the order of a table's `hexes`).
+fn hex_index(grid: &HexGrid, hex: HexId) -> Option<usize> {
+    grid.contains(hex)
+        .then(|| usize::from(hex.col - 1) * usize::from(grid.rows) + usize::from(hex.row - 1))
+}
+
 /// A loaded terrain table with indexes for queries.
 #[derive(Debug, Clone)]
 pub struct TerrainMap {
     table: TerrainTable,
     grid: HexGrid,
-    terrain_of: HashMap<HexId, usize>,
+    /// Per hex, in [`TerrainMap::hex_index`] order: the index of its terrain entry in
+    /// the table, [`NO_TERRAIN`] when the table has no entry of that id.
+    terrain_of: Vec<u32>,
     sides: HashMap<(HexId, HexId), usize>,
 }
 
@@ -592,10 +603,13 @@ impl TerrainMap {
         }
         let id = |s: &str| HexId::parse(s).map_err(|_| LoadError::HexId(s.to_string()));
         let grid = HexGrid::new(table.grid.columns, table.grid.rows, table.grid.layout);
-        let mut terrain_of = HashMap::new();
+        let mut terrain_of = vec![NO_TERRAIN; grid.len()];
         for hex in &table.hexes {
-            if let Some(i) = table.terrain.iter().position(|t| t.id == hex.terrain) {
-                terrain_of.insert(id(&hex.id)?, i);
+            let at = id(&hex.id)?;
+            if let Some(i) = table.terrain.iter().position(|t| t.id == hex.terrain)
+                && let Some(slot) = hex_index(&grid, at).and_then(|k| terrain_of.get_mut(k))
+            {
+                *slot = u32::try_from(i).unwrap_or(NO_TERRAIN);
             }
         }
         let mut sides = HashMap::new();
@@ -637,7 +651,14 @@ impl TerrainMap {
     }
 
     pub fn terrain_at(&self, hex: HexId) -> Option<&TerrainEntry> {
-        self.terrain_of.get(&hex).map(|i| &self.table.terrain[*i])
+        self.table.terrain.get(self.terrain_index_at(hex)?)
+    }
+
+    /// The index in the table's `terrain` list of the terrain of a hex; `None` off the
+    /// map or when the table has no entry of that terrain.
+    pub fn terrain_index_at(&self, hex: HexId) -> Option<usize> {
+        let i = *self.terrain_of.get(self.hex_index(hex)?)?;
+        (i != NO_TERRAIN).then_some(i as usize)
     }
 
     pub fn terrain_id_at(&self, hex: HexId) -> Option<&str> {
@@ -648,9 +669,7 @@ impl TerrainMap {
     }
 
     fn hex_index(&self, hex: HexId) -> Option<usize> {
-        self.contains(hex).then(|| {
-            usize::from(hex.col - 1) * usize::from(self.grid.rows) + usize::from(hex.row - 1)
-        })
+        hex_index(&self.grid, hex)
     }
 
     /// Neighbours of a hex that are on the map.

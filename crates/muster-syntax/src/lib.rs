@@ -245,6 +245,37 @@ pub fn from_str<T: serde::de::DeserializeOwned>(text: &str, dialect: Dialect) ->
 /// absent, not a string, or its value does not lex.
 pub fn top_level_string(text: &str, dialect: Dialect, field: &str) -> Option<String> {
     let (tokens, errors) = lexer::lex(text, dialect);
+    top_level_in(text, dialect, &tokens, &errors, field)
+}
+
+impl Tree {
+    /// [`top_level_string`] read from this tree's tokens, without lexing again: the
+    /// same answer as for the whole text.
+    pub fn top_level_string(&self, field: &str) -> Option<String> {
+        use error::SyntaxErrorKind as K;
+        // Only the lexer's errors, as `top_level_string` sees them.
+        let lexical: Vec<SyntaxError> = self
+            .errors
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e.kind,
+                    K::UnterminatedString | K::UnterminatedChar | K::UnterminatedComment
+                )
+            })
+            .cloned()
+            .collect();
+        top_level_in(&self.text, self.dialect, &self.tokens, &lexical, field)
+    }
+}
+
+fn top_level_in(
+    text: &str,
+    dialect: Dialect,
+    tokens: &[lexer::Token],
+    errors: &[SyntaxError],
+    field: &str,
+) -> Option<String> {
     let mut depth = 0usize;
     let mut significant = tokens.iter().filter(|t| !t.kind.is_trivia()).peekable();
     while let Some(t) = significant.next() {

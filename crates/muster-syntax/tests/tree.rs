@@ -546,3 +546,33 @@ fn the_top_level_id_is_found_by_lexing_alone() {
     );
     assert_eq!(top_level_string("(id: \"cut", Dialect::Ron, "id"), None);
 }
+
+#[test]
+fn a_tree_finds_the_top_level_id_as_lexing_does() {
+    use muster_syntax::{Dialect, parse, top_level_string};
+    let cases = [
+        (
+            "// id: \"no\"\nScenario(\n    sides: [(id: \"inner\")],\n    id: \"jeng\\u{e9}land\",\n)",
+            Dialect::Ron,
+        ),
+        (
+            "{\"sides\": [{\"id\": \"inner\"}], \"id\": \"jengland\"}",
+            Dialect::Json,
+        ),
+        ("Scenario(id: 3)", Dialect::Ron),
+        ("Scenario(name: \"x\")", Dialect::Ron),
+        ("(id: \"cut", Dialect::Ron),
+        ("Scenario(id: \"a\" \"b\", turns: )", Dialect::Ron),
+        ("Scenario(id: \"a\", turns: [)", Dialect::Ron),
+        ("Scenario(id: r#\"raw\"#, /* open", Dialect::Ron),
+        ("{\"id\": \"a\\q\"}", Dialect::Json),
+        ("", Dialect::Ron),
+    ];
+    for (text, dialect) in cases {
+        assert_eq!(
+            parse(text, dialect).top_level_string("id"),
+            top_level_string(text, dialect, "id"),
+            "{text}"
+        );
+    }
+}

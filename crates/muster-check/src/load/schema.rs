@@ -1,12 +1,22 @@
 //! The schema step of loading: after the typed parse, the document is validated
 //! against its kind's generated JSON Schema to catch what the Rust types cannot say
 //! (counts of at least one, turns from 1). Each kind's validator is built once, the
-//! first time a file of that kind is checked.
+//! first time a file of that kind needs it.
+//!
+//! **Invariant:** a document that the typed parse accepted can break its schema only
+//! through the schema's numeric bounds that its types do not already imply (a `u8`'s
+//! 0 to 255 is implied; `#[schemars(range(min = 1))]` is not). [`Bounds`] reads those
+//! from the generated schema itself, and a file whose every number lies within all of
+//! them skips the JSON copy and the validator ([`may_break`]). A schema keyword outside
+//! what `Bounds` understands turns the shortcut off for that kind. The test
+//! `schema_shortcut` holds the invariant over every bundled file, every fixture and
+//! mutants of their numbers.
 
 use std::sync::OnceLock;
 
 use jsonschema::{ValidationError, Validator};
 use muster_model::FileKind;
+use muster_syntax::{TokenKind, Tree};
 use serde_json::Value;
 
 use super::structure;
@@ -14,20 +24,146 @@ use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::schema::schema_of;
 
+fn position(kind: FileKind) -> Option<usize> {
+    FileKind::ALL.iter().position(|k| *k == kind)
+}
+
 fn validator(kind: FileKind) -> Option<&'static Validator> {
     static VALIDATORS: [OnceLock<Option<Validator>>; 4] = [const { OnceLock::new() }; 4];
-    let pos = FileKind::ALL.iter().position(|k| *k == kind)?;
     VALIDATORS
-        .get(pos)?
+        .get(position(kind)?)?
         .get_or_init(|| jsonschema::validator_for(&schema_of(kind)).ok())
         .as_ref()
 }
 
-/// Builds the validators of `kinds` now (a caller starts this on a thread of its own,
-/// so that building them overlaps with reading the files that need them).
+/// The numbers a kind's schema accepts wherever a number may stand, beyond what the
+/// Rust types already enforce: from the largest explicit minimum to the smallest
+/// explicit maximum. `None` when the schema says something else that the types do not
+/// (a pattern, a length, a list size other than a tuple's): then every file of the kind
+/// is validated.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl Bounds {
+    /// The bounds of `schema` (a generated schema as JSON).
+    pub fn of(schema: &Value) -> Option<Bounds> {
+        let mut bounds = Bounds {
+            min: f64::NEG_INFINITY,
+            max: f64::INFINITY,
+        };
+        bounds.visit(schema).then_some(bounds)
+    }
+
+    fn contains(&self, n: f64) -> bool {
+        n.is_finite() && self.min <= n && n <= self.max
+    }
+
+    /// Walks one schema node; false on a keyword the shortcut cannot vouch for.
+    fn visit(&mut self, node: &Value) -> bool {
+        let Value::Object(keywords) = node else {
+            // `true`/`false` schemas.
+            return node.is_boolean();
+        };
+        let implied = integer_range(keywords.get("format").and_then(Value::as_str));
+        let tuple = keywords
+            .get("prefixItems")
+            .and_then(Value::as_array)
+            .map(Vec::len);
+        for (keyword, value) in keywords {
+            let ok = match keyword.as_str() {
+                "$schema" | "$id" | "$ref" | "$comment" | "title" | "description" | "default"
+                | "examples" | "type" | "required" | "enum" | "const" | "format" | "deprecated"
+                | "readOnly" | "writeOnly" => true,
+                "properties" | "$defs" | "definitions" => value
+                    .as_object()
+                    .is_some_and(|m| m.values().all(|v| self.visit(v))),
+                "items" | "additionalProperties" => self.visit(value),
+                "prefixItems" | "oneOf" | "anyOf" | "allOf" => value
+                    .as_array()
+                    .is_some_and(|list| list.iter().all(|v| self.visit(v))),
+                // A tuple's size, which the typed parse enforces.
+                "minItems" | "maxItems" => value
+                    .as_u64()
+                    .is_some_and(|n| tuple.is_some_and(|len| len as u64 == n)),
+                "minimum" => match value.as_f64() {
+                    Some(n) if implied.is_some_and(|(lo, _)| lo == n) => true,
+                    Some(n) => {
+                        self.min = self.min.max(n);
+                        true
+                    }
+                    None => false,
+                },
+                "maximum" => match value.as_f64() {
+                    Some(n) if implied.is_some_and(|(_, hi)| hi == n) => true,
+                    Some(n) => {
+                        self.max = self.max.min(n);
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The range a schema `format` of an integer type implies (schemars writes it with the
+/// type's bounds as `minimum`/`maximum`).
+fn integer_range(format: Option<&str>) -> Option<(f64, f64)> {
+    Some(match format? {
+        "uint8" => (0.0, f64::from(u8::MAX)),
+        "uint16" => (0.0, f64::from(u16::MAX)),
+        "uint32" => (0.0, f64::from(u32::MAX)),
+        "uint64" | "uint" => (0.0, u64::MAX as f64),
+        "int8" => (f64::from(i8::MIN), f64::from(i8::MAX)),
+        "int16" => (f64::from(i16::MIN), f64::from(i16::MAX)),
+        "int32" | "int" => (f64::from(i32::MIN), f64::from(i32::MAX)),
+        "int64" => (i64::MIN as f64, i64::MAX as f64),
+        _ => return None,
+    })
+}
+
+fn bounds(kind: FileKind) -> Option<Bounds> {
+    static BOUNDS: [OnceLock<Option<Bounds>>; 4] = [const { OnceLock::new() }; 4];
+    *BOUNDS
+        .get(position(kind)?)?
+        .get_or_init(|| Bounds::of(&schema_of(kind)))
+}
+
+/// Whether a file of `kind`, which the typed parse accepted, may break its schema: some
+/// number in it lies outside the kind's [`Bounds`] or is not plain decimal, or some word
+/// stands for a float that is not finite (`inf`, `NaN`). False means the schema step
+/// would find nothing.
+pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
+    let Some(bounds) = bounds(kind) else {
+        return true;
+    };
+    tree.tokens().any(|t| match t.kind {
+        TokenKind::Number => t
+            .text
+            .replace('_', "")
+            .parse::<f64>()
+            .map_or(true, |n| !bounds.contains(n)),
+        TokenKind::Ident => {
+            let word = t.text.trim_start_matches(['+', '-']);
+            word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
+        }
+        _ => false,
+    })
+}
+
+/// Prepares what checking files of `kinds` against their schemas needs (a caller starts
+/// this on a thread of its own, so that it overlaps with reading the files).
 pub fn prepare(kinds: &[FileKind]) {
     for kind in kinds {
-        let _ = validator(*kind);
+        let _ = bounds(*kind);
     }
 }
 
@@ -42,6 +178,16 @@ pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
             sink.push(Report::new(&structure::SCHEMA_VIOLATION, place, message).help_opt(help));
         }
     }
+}
+
+/// The schema step on its own, without the shortcut of [`may_break`]: what the JSON
+/// Schema of its kind says about a loaded file (nothing when it did not parse).
+pub fn schema_diagnostics(loaded: &super::Loaded) -> Vec<crate::Diagnostic> {
+    let mut sink = Sink::new(&loaded.file);
+    if let Some(doc) = &loaded.doc {
+        check_document(&doc.to_json(), doc.kind(), &mut sink);
+    }
+    sink.finish()
 }
 
 /// The field a pointer ends at, as the author wrote it: `count` for

@@ -252,6 +252,94 @@ impl<'a> FileCx<'a> {
         }
         out
     }
+
+    /// Every radius written in the file, with its place: a `Zone` area's (map overlays,
+    /// deployment zones, exit hexes), a `Near` deployment zone's, and the second item of
+    /// an exit goal's `near` pair.
+    pub fn radius_refs(&self) -> Vec<(Place, u16)> {
+        use muster_model::scenario::{Goal, Zone};
+        fn area(place: Place, area: &Area, out: &mut Vec<(Place, u16)>) {
+            match area {
+                Area::Zone { radius, .. } => {
+                    out.push((place.variant("Zone").field("radius"), *radius))
+                }
+                Area::All | Area::Column(_) | Area::Row(_) | Area::Range(..) | Area::List(_) => {}
+            }
+        }
+        fn zone(place: Place, z: &Zone, out: &mut Vec<(Place, u16)>) {
+            match z {
+                Zone::Near { radius, .. } => {
+                    out.push((place.variant("Near").field("radius"), *radius))
+                }
+                Zone::AnyOf(zones) => {
+                    for (k, z) in zones.iter().enumerate() {
+                        zone(place.variant("AnyOf").index(k), z, out);
+                    }
+                }
+                Zone::Excluding { zone: z, .. } => {
+                    zone(place.variant("Excluding").field("zone"), z, out)
+                }
+                Zone::Hexes(a) => area(place.variant("Hexes"), a, out),
+                Zone::AllSea => {}
+            }
+        }
+        let mut out = Vec::new();
+        match self.doc {
+            Document::Map(map) => {
+                for (i, overlay) in map.overlays.iter().enumerate() {
+                    if let Overlay::Terrain { area: a, .. } = overlay {
+                        area(
+                            Place::overlay(i).variant("Terrain").field("area"),
+                            a,
+                            &mut out,
+                        );
+                    }
+                }
+            }
+            Document::Scenario(s) => {
+                for (i, side) in s.sides.iter().enumerate() {
+                    match &side.forces {
+                        Forces::Zoned(z) => {
+                            for (j, d) in z.deploy.iter().enumerate() {
+                                if let Some(z) = &d.zone {
+                                    let at = Place::zoned_forces(i).field("deploy").index(j);
+                                    zone(at.field("zone"), z, &mut out);
+                                }
+                            }
+                        }
+                        // Placed groups and table positions write no radius.
+                        Forces::Placed { .. } | Forces::Table(_) => {}
+                    }
+                }
+                for (i, v) in s.victory.iter().enumerate() {
+                    match v {
+                        VictoryCondition::ExitUnits { hexes, .. } => area(
+                            Place::victory(i).variant("ExitUnits").field("hexes"),
+                            hexes,
+                            &mut out,
+                        ),
+                        VictoryCondition::Goals { any_of, .. } => {
+                            for (a, all) in any_of.iter().enumerate() {
+                                for (g, goal) in all.iter().enumerate() {
+                                    if let Goal::Exit {
+                                        near: Some((_, radius)),
+                                        ..
+                                    } = goal
+                                    {
+                                        let at = Place::goal(i, a, g).variant("Exit");
+                                        out.push((at.field("near").index(1), *radius));
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Document::System(_) | Document::Counters(_) => {}
+        }
+        out
+    }
 }
 
 fn hex_ref(place: Place, text: &str) -> HexRef<'_> {
@@ -339,6 +427,48 @@ pub struct ScenarioCx<'a> {
     pub groups: Vec<GroupCx<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
     zones: std::sync::Mutex<std::collections::HashMap<usize, Result<Vec<HexId>, String>>>,
+    /// Per unit kind asked about, which of the map's terrain entries it may stand in.
+    entries: std::sync::Mutex<std::collections::HashMap<String, EntryTable>>,
+}
+
+/// Per entry of the map's terrain list ([`TerrainMap::terrain_index_at`]), whether a
+/// unit kind may stand there: `Some` from the system's terrain type of that id, `None`
+/// where the system has none (the map's own entry decides).
+type EntryTable = std::sync::Arc<[Option<bool>]>;
+
+/// Where one unit kind may stand on a scenario's map ([`ScenarioCx::entry`]).
+pub struct Entry<'c> {
+    cx: &'c ScenarioCx<'c>,
+    kind: &'c str,
+    table: Option<EntryTable>,
+}
+
+impl Entry<'_> {
+    /// Whether a unit of this kind may stand in `hex` (map terrain and the system's
+    /// prohibitions).
+    pub fn may_enter(&self, hex: HexId) -> bool {
+        let (Some(map), Some(system), Some(table)) = (self.cx.map, self.cx.system, &self.table)
+        else {
+            return true;
+        };
+        match map.terrain_index_at(hex) {
+            Some(i) => table
+                .get(i)
+                .copied()
+                .flatten()
+                .unwrap_or_else(|| map.is_enterable(hex)),
+            // A terrain the table has no entry for: by its id, as written on the hex.
+            None => {
+                let Some(terrain) = map.terrain_id_at(hex) else {
+                    return false;
+                };
+                match system.terrain.iter().find(|t| t.id == terrain) {
+                    Some(t) => t.admits(self.kind, self.cx.class_of(self.kind)),
+                    None => map.is_enterable(hex),
+                }
+            }
+        }
+    }
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -369,6 +499,7 @@ impl<'a> ScenarioCx<'a> {
             table,
             groups: Vec::new(),
             zones: Default::default(),
+            entries: Default::default(),
         };
         cx.groups = cx.build_groups();
         Some(cx)
@@ -690,17 +821,39 @@ impl<'a> ScenarioCx<'a> {
     }
 
     /// Whether a unit of `kind` may stand in `hex` (map terrain and the system's
-    /// prohibitions).
+    /// prohibitions). [`ScenarioCx::entry`] answers for many hexes at once.
     pub fn may_enter(&self, hex: HexId, kind: &str) -> bool {
-        let (Some(map), Some(system)) = (self.map, self.system) else {
-            return true;
+        self.entry(kind).may_enter(hex)
+    }
+
+    /// Where a unit of `kind` may stand: the system's terrain types are looked up once
+    /// per kind and scenario, then each hex is one index.
+    pub fn entry<'c>(&'c self, kind: &'c str) -> Entry<'c> {
+        let table = match (self.map, self.system) {
+            (Some(map), Some(system)) => {
+                let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+                let table = entries.entry(kind.to_string()).or_insert_with(|| {
+                    let class = self.class_of(kind);
+                    map.table()
+                        .terrain
+                        .iter()
+                        .map(|entry| {
+                            system
+                                .terrain
+                                .iter()
+                                .find(|t| t.id == entry.id)
+                                .map(|t| t.admits(kind, class))
+                        })
+                        .collect()
+                });
+                Some(std::sync::Arc::clone(table))
+            }
+            _ => None,
         };
-        let Some(terrain) = map.terrain_id_at(hex) else {
-            return false;
-        };
-        match system.terrain.iter().find(|t| t.id == terrain) {
-            Some(t) => t.admits(kind, self.class_of(kind)),
-            None => map.is_enterable(hex),
+        Entry {
+            cx: self,
+            kind,
+            table,
         }
     }
 

@@ -1,7 +1,6 @@
 //! `geometry::radius-beyond-map`: a zone radius larger than the map itself.
 
 use crate::declare_check;
-use crate::place::Place;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
 
@@ -29,14 +28,9 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(grid) = cx.grid else { return };
-    let extent = u64::from(grid.extent());
-    if !may_exceed(cx.loaded.file.tree(), extent) {
-        return;
-    }
-    let mut found = Vec::new();
-    radii(&cx.doc.to_json(), &Place::root(), None, &mut found);
-    for (place, radius) in found {
-        if radius > extent {
+    let extent = grid.extent();
+    for (place, radius) in cx.radius_refs() {
+        if u32::from(radius) > extent {
             sink.push(
                 Report::new(
                     &META,
@@ -51,74 +45,5 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 )),
             );
         }
-    }
-}
-
-/// Every radius in a document: `radius` of a `Zone` or `Near`, and the second element of
-/// a `near` pair, with its place.
-/// Whether any radius written in the file may exceed `extent`: a look at the tokens
-/// (`radius: N`, and any `near`) so that the walk over the whole document runs only
-/// for files that may have something to report.
-fn may_exceed(tree: &muster_syntax::Tree, extent: u64) -> bool {
-    use muster_syntax::TokenKind;
-    // A window of the next tokens, not a list of all of them: most files have no radius.
-    const AHEAD: usize = 9;
-    let mut tokens = tree.tokens().filter(|t| !t.kind.is_trivia());
-    let mut window: std::collections::VecDeque<_> = tokens.by_ref().take(AHEAD).collect();
-    let beyond =
-        |t: &muster_syntax::TokenRef<'_>| t.text.parse::<u64>().map_or(true, |n| n > extent);
-    while let Some(t) = window.pop_front() {
-        window.extend(tokens.next());
-        let found = match t.text.trim_matches('"') {
-            // `radius: N`
-            "radius" => match (window.front(), window.get(1)) {
-                (Some(colon), Some(value)) if colon.kind == TokenKind::Colon => {
-                    value.kind != TokenKind::Number || beyond(value)
-                }
-                _ => false,
-            },
-            // `near: ("H", N)` or `near: Some(("H", N))`: the first number after it.
-            "near" => window
-                .iter()
-                .take(8)
-                .find(|t| t.kind == TokenKind::Number)
-                .is_none_or(beyond),
-            _ => false,
-        };
-        if found {
-            return true;
-        }
-    }
-    false
-}
-
-fn radii(value: &serde_json::Value, at: &Place, key: Option<&str>, out: &mut Vec<(Place, u64)>) {
-    match value {
-        serde_json::Value::Object(fields) => {
-            for (k, v) in fields {
-                let here = at.key(k);
-                if k == "radius"
-                    && matches!(key, Some("Zone" | "Near"))
-                    && let Some(n) = v.as_u64()
-                {
-                    out.push((here, n));
-                    continue;
-                }
-                if k == "near"
-                    && let Some([_, n]) = v.as_array().map(Vec::as_slice)
-                    && let Some(n) = n.as_u64()
-                {
-                    out.push((here.index(1), n));
-                    continue;
-                }
-                radii(v, &here, Some(k), out);
-            }
-        }
-        serde_json::Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                radii(v, &at.index(i), None, out);
-            }
-        }
-        _ => {}
     }
 }

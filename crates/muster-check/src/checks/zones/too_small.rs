@@ -76,7 +76,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .collect();
             let enters: Vec<Vec<bool>> = units
                 .iter()
-                .map(|(kind, _)| hexes.iter().map(|h| cx.may_enter(*h, kind)).collect())
+                .map(|(kind, _)| {
+                    let entry = cx.entry(kind);
+                    hexes.iter().map(|h| entry.may_enter(*h)).collect()
+                })
                 .collect();
             let mut total = 0;
             for (u, (kind, n)) in units.iter().enumerate() {
