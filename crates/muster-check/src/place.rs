@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use muster_syntax::SpanKey;
 
@@ -23,13 +24,19 @@ pub enum Step {
     Key(Box<str>),
 }
 
-/// Steps kept inline: the places checks name are rarely deeper (a unit's counter is
-/// eight steps down), so building one allocates nothing.
-const INLINE: usize = 8;
-
 /// A place in a typed document: the path from the top-level value to one value.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Place(smallvec::SmallVec<[Step; INLINE]>);
+///
+/// Stored as a chain from the deepest step up to the top, each link shared: naming the
+/// field of a place is one small allocation, whatever the depth, and the places of a
+/// group's units share the group's part. The steps are laid out from the top only when a
+/// place is resolved or printed.
+#[derive(Clone, Default)]
+pub struct Place(Option<Arc<Link>>);
+
+struct Link {
+    parent: Option<Arc<Link>>,
+    step: Step,
+}
 
 impl Place {
     /// The top-level value.
@@ -38,9 +45,10 @@ impl Place {
     }
 
     fn then(&self, step: Step) -> Self {
-        let mut steps = self.0.clone();
-        steps.push(step);
-        Self(steps)
+        Self(Some(Arc::new(Link {
+            parent: self.0.clone(),
+            step,
+        })))
     }
 
     /// The struct field `name` of the value here.
@@ -66,19 +74,27 @@ impl Place {
 
     /// The place `inner` names inside the value here.
     pub fn join(&self, inner: &Place) -> Self {
-        let mut steps = self.0.clone();
-        steps.extend(inner.0.iter().cloned());
-        Self(steps)
+        inner
+            .steps()
+            .into_iter()
+            .fold(self.clone(), |place, step| place.then(step.clone()))
     }
 
     /// The steps from the top-level value.
-    pub fn steps(&self) -> &[Step] {
-        &self.0
+    pub fn steps(&self) -> Vec<&Step> {
+        let mut out = Vec::new();
+        let mut link = self.0.as_deref();
+        while let Some(l) = link {
+            out.push(&l.step);
+            link = l.parent.as_deref();
+        }
+        out.reverse();
+        out
     }
 
     /// The steps as the span index reads them.
     pub fn span_keys(&self) -> impl Iterator<Item = SpanKey<'_>> {
-        self.0.iter().map(|step| match step {
+        self.steps().into_iter().map(|step| match step {
             Step::Field(name) => SpanKey::Key(Cow::Borrowed(name)),
             Step::Key(key) => SpanKey::Key(Cow::Borrowed(key)),
             Step::Index(i) => SpanKey::Index(*i),
@@ -91,23 +107,22 @@ impl Place {
     /// writes positions and keys alike; the maps muster reads are keyed by names), every
     /// other step as a key.
     pub fn from_pointer(pointer: &str) -> Self {
-        Self(
-            pointer
-                .split('/')
-                .skip(1)
-                .map(|raw| match raw.parse::<u32>() {
-                    Ok(i) => Step::Index(i),
-                    Err(_) => Step::Key(raw.replace("~1", "/").replace("~0", "~").into()),
-                })
-                .collect(),
-        )
+        pointer
+            .split('/')
+            .skip(1)
+            .map(|raw| match raw.parse::<u32>() {
+                Ok(i) => Step::Index(i),
+                Err(_) => Step::Key(raw.replace("~1", "/").replace("~0", "~").into()),
+            })
+            .fold(Self::root(), |place, step| place.then(step))
     }
 
     /// Whether this is the place of `steps` as written in a file, each step its text (a
     /// list position as its number).
     pub fn is_at<S: AsRef<str>>(&self, steps: &[S]) -> bool {
-        self.0.len() == steps.len()
-            && self.0.iter().zip(steps).all(|(step, text)| match step {
+        let own = self.steps();
+        own.len() == steps.len()
+            && own.iter().zip(steps).all(|(step, text)| match step {
                 Step::Field(name) => *name == text.as_ref(),
                 Step::Key(key) => **key == *text.as_ref(),
                 Step::Index(i) => text.as_ref().parse::<u32>().ok() == Some(*i),
@@ -115,11 +130,31 @@ impl Place {
     }
 }
 
+impl PartialEq for Place {
+    fn eq(&self, other: &Self) -> bool {
+        self.steps() == other.steps()
+    }
+}
+
+impl Eq for Place {}
+
+impl std::hash::Hash for Place {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.steps().hash(state);
+    }
+}
+
+impl fmt::Debug for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Place({self})")
+    }
+}
+
 /// The JSON pointer of the place (`/sides/0/forces/Placed/setup/1/at`), for messages to
 /// developers and tests; reports name places as [`Place`]s.
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for step in &self.0 {
+        for step in self.steps() {
             match step {
                 Step::Field(name) => write!(f, "/{name}")?,
                 Step::Index(i) => write!(f, "/{i}")?,
@@ -137,7 +172,7 @@ impl fmt::Display for Place {
 impl Place {
     /// A top-level field of a document (`/turns`, `/map`, `/system`).
     pub fn top(name: &'static str) -> Self {
-        Self(smallvec::smallvec![Step::Field(name)])
+        Self::root().field(name)
     }
 
     /// Side `side` of a scenario: `/sides/{side}`.
@@ -278,7 +313,7 @@ mod tests {
         let place = Place::hook_params(3).key("a/b~").index(2);
         let back = Place::from_pointer(&place.to_string());
         assert_eq!(back.to_string(), place.to_string());
-        assert_eq!(back.steps()[4], Step::Index(2));
+        assert_eq!(back.steps()[4], &Step::Index(2));
         assert_eq!(Place::from_pointer(""), Place::root());
     }
 

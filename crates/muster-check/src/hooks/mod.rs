@@ -331,13 +331,27 @@ impl RegisteredHook {
         (self.schema)()
     }
 
-    /// The parameter names, in the order of the struct.
-    pub fn parameter_names(&self) -> Vec<String> {
-        self.schema()
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.keys().cloned().collect())
-            .unwrap_or_default()
+    /// The parameter names, in the order of the struct (read from each hook's schema
+    /// once).
+    pub fn parameter_names(&self) -> &'static [String] {
+        static NAMES: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+        let all = NAMES.get_or_init(|| {
+            HOOKS
+                .iter()
+                .map(|h| {
+                    h.schema()
+                        .get("properties")
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().cloned().collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        });
+        HOOKS
+            .iter()
+            .position(|h| h.id == self.id)
+            .and_then(|pos| all.get(pos))
+            .map_or(&[], Vec::as_slice)
     }
 
     fn validator(&self) -> Option<&'static Validator> {

@@ -146,11 +146,14 @@ pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
         return true;
     };
     tree.tokens().any(|t| match t.kind {
-        TokenKind::Number => t
-            .text
-            .replace('_', "")
-            .parse::<f64>()
-            .map_or(true, |n| !bounds.contains(n)),
+        TokenKind::Number => {
+            let n = if t.text.contains('_') {
+                t.text.replace('_', "").parse::<f64>()
+            } else {
+                t.text.parse::<f64>()
+            };
+            n.map_or(true, |n| !bounds.contains(n))
+        }
         TokenKind::Ident => {
             let word = t.text.trim_start_matches(['+', '-']);
             word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")

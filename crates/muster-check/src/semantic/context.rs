@@ -832,9 +832,12 @@ impl<'a> ScenarioCx<'a> {
         let table = match (self.map, self.system) {
             (Some(map), Some(system)) => {
                 let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-                let table = entries.entry(kind.to_string()).or_insert_with(|| {
+                if let Some(table) = entries.get(kind) {
+                    Some(std::sync::Arc::clone(table))
+                } else {
                     let class = self.class_of(kind);
-                    map.table()
+                    let table: EntryTable = map
+                        .table()
                         .terrain
                         .iter()
                         .map(|entry| {
@@ -844,9 +847,10 @@ impl<'a> ScenarioCx<'a> {
                                 .find(|t| t.id == entry.id)
                                 .map(|t| t.admits(kind, class))
                         })
-                        .collect()
-                });
-                Some(std::sync::Arc::clone(table))
+                        .collect();
+                    entries.insert(kind.to_string(), std::sync::Arc::clone(&table));
+                    Some(table)
+                }
             }
             _ => None,
         };
