@@ -348,7 +348,7 @@ pub fn validate_project(
             .partition(|p| is_leaf(p));
         (l, o, leaves)
     };
-    // The schema validator of the kinds checked, built while the files are read.
+    // The schema bounds of the kinds checked, read while the files are.
     let mut kinds: Vec<muster_model::FileKind> = other_targets
         .iter()
         .filter_map(|p| muster_model::FileKind::from_file_name(&p.file_name()?.to_string_lossy()))
@@ -358,12 +358,7 @@ pub fn validate_project(
     }
     kinds.sort_by_key(|k| k.name());
     kinds.dedup();
-    std::thread::spawn(move || {
-        load::schema::prepare(&kinds);
-        if kinds.contains(&muster_model::FileKind::Scenario) {
-            hooks::prepare();
-        }
-    });
+    std::thread::spawn(move || load::schema::prepare(&kinds));
     // Scenarios named alone need only what they reference.
     let mut base = if !whole && other_targets.is_empty() && leaf_targets.len() < leaves.len() {
         needed_by(&leaf_targets, &rest).unwrap_or(rest)
@@ -399,30 +394,58 @@ pub fn validate_project(
     }
     let mut checked = others.len();
     let mut diagnostics = validate(&db, &others, config);
-    // (hash of the id, position in `leaf_targets`) of every scenario, for a whole project.
-    let mut ids: Vec<(u64, usize)> = Vec::new();
-    for (b, batch) in leaf_targets.chunks(LEAF_BATCH).enumerate() {
-        let (count, found) =
-            db.with_leaves(batch, display, &project::Overlay::new(), |db, targets| {
-                if whole {
-                    for (k, path) in batch.iter().enumerate() {
-                        if let Some(id) = db.index_of(path).and_then(|i| leaf_id(db, i)) {
-                            ids.push((hash_of(&id), b * LEAF_BATCH + k));
+    // Each core checks batches of its own on its own copy of the project, so that neither
+    // waits while the other loads or drops a batch. Files referenced by path are checked
+    // once, by whichever copy meets them first.
+    let batches: Vec<(usize, &[PathBuf])> = leaf_targets.chunks(LEAF_BATCH).enumerate().collect();
+    let forks = rayon::current_num_threads().min(batches.len()).max(1);
+    let referenced = std::sync::Mutex::new(referenced);
+    let run = |db: &mut Db, fork: usize| {
+        let mut checked = 0;
+        let mut diagnostics = Vec::new();
+        // (hash of the id, position in `leaf_targets`) of each scenario, for a whole project.
+        let mut ids: Vec<(u64, usize)> = Vec::new();
+        for &(b, batch) in batches.iter().skip(fork).step_by(forks) {
+            let (count, found) =
+                db.with_leaves(batch, display, &project::Overlay::new(), |db, targets| {
+                    if whole {
+                        for (k, path) in batch.iter().enumerate() {
+                            if let Some(id) = db.index_of(path).and_then(|i| leaf_id(db, i)) {
+                                ids.push((hash_of(&id), b * LEAF_BATCH + k));
+                            }
                         }
                     }
-                }
-                let mut indexes = targets.to_vec();
-                for i in db.referenced_only() {
-                    if !targets.contains(&i)
-                        && referenced.insert(project::normalize(&db.files[i].file.path))
-                    {
-                        indexes.push(i);
+                    let mut indexes = targets.to_vec();
+                    for i in db.referenced_only() {
+                        if !targets.contains(&i)
+                            && referenced
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .insert(project::normalize(&db.files[i].file.path))
+                        {
+                            indexes.push(i);
+                        }
                     }
-                }
-                (indexes.len(), validate(db, &indexes, config))
-            });
+                    (indexes.len(), validate(db, &indexes, config))
+                });
+            checked += count;
+            diagnostics.extend(found);
+        }
+        (checked, diagnostics, ids)
+    };
+    let results = if forks == 1 {
+        vec![run(&mut db, 0)]
+    } else {
+        (0..forks)
+            .into_par_iter()
+            .map(|fork| run(&mut db.fork(), fork))
+            .collect()
+    };
+    let mut ids = Vec::new();
+    for (count, found, fork_ids) in results {
         checked += count;
         diagnostics.extend(found);
+        ids.extend(fork_ids);
     }
     if whole {
         recheck_shared_ids(

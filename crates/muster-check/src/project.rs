@@ -354,6 +354,29 @@ impl Db {
         self.scenario_maps.retain(|i, _| *i < from);
     }
 
+    /// A copy of the project to check leaves on beside this one (on another thread):
+    /// the files are shared, the indexes and compiled maps copied.
+    pub fn fork(&self) -> Db {
+        fn copy<T: Clone>(m: &Mutex<T>) -> Mutex<T> {
+            Mutex::new(m.lock().unwrap_or_else(|p| p.into_inner()).clone())
+        }
+        Db {
+            root: self.root.clone(),
+            files: self.files.clone(),
+            by_path: self.by_path.clone(),
+            by_id: self.by_id.clone(),
+            maps: self.maps.clone(),
+            tables: self.tables.clone(),
+            scenario_maps: self.scenario_maps.clone(),
+            modified: copy(&self.modified),
+            leaf_ids: self.leaf_ids.clone(),
+            canonical_root: self.canonical_root.clone(),
+            escaping: self.escaping.clone(),
+            limits: self.limits,
+            folders: copy(&self.folders),
+        }
+    }
+
     /// Makes the scenario ids of the whole project known before its scenarios are
     /// checked as leaves (id -> names of the files that use it; ids used once may be
     /// left out, since they have nothing to report).

@@ -126,3 +126,90 @@ fn bounds_come_from_each_schema() {
     let list = serde_json::json!({"type": "array", "items": {"type": "string"}, "minItems": 1});
     assert_eq!(Bounds::of(&list), None);
 }
+
+/// Every number inside a JSON value, as a path of keys and positions.
+fn number_paths(value: &serde_json::Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match value {
+        serde_json::Value::Number(_) => out.push(at.clone()),
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                at.push(i.to_string());
+                number_paths(v, at, out);
+                at.pop();
+            }
+        }
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                at.push(k.clone());
+                number_paths(v, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn pointer(path: &[String]) -> String {
+    path.iter().map(|s| format!("/{s}")).collect()
+}
+
+#[test]
+fn hook_parameters_read_the_same_with_and_without_the_shortcut() {
+    use muster_check::hooks::HOOKS;
+    use muster_model::scenario::SpecialRule;
+    // Every hook's own example and every special rule of the bundled scenarios.
+    let mut rules: Vec<SpecialRule> = HOOKS
+        .iter()
+        .map(|h| {
+            muster_syntax::from_str(h.example, muster_syntax::Dialect::Ron)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", h.id))
+        })
+        .collect();
+    for path in project_files(&common::repo()) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if let Some(muster_check::load::Document::Scenario(s)) = load(&path, &text).doc {
+            rules.extend(s.special_rules);
+        }
+    }
+    let answer =
+        |r: Result<Box<dyn muster_check::hooks::Hook>, Vec<muster_check::hooks::Problem>>| {
+            r.map(|_| ()).map_err(|p| {
+                p.into_iter()
+                    .map(|p| (p.place.to_string(), p.message))
+                    .collect::<Vec<_>>()
+            })
+        };
+    let (mut compared, mut refused) = (0, 0);
+    for rule in rules {
+        let Some(hook) = HOOKS.iter().find(|h| h.id == rule.hook) else {
+            continue;
+        };
+        let mut paths = Vec::new();
+        number_paths(&rule.params, &mut Vec::new(), &mut paths);
+        let mut variants = vec![rule.params.clone()];
+        for path in &paths {
+            for n in [0.0f64, 1.0, -1.0, 2.0, 0.5, 1.5, 255.0, 256.0, 1e9] {
+                let mut values = vec![serde_json::json!(n)];
+                if n.fract() == 0.0 && n >= 0.0 {
+                    values.push(serde_json::json!(n as u64));
+                }
+                for value in values {
+                    let mut params = rule.params.clone();
+                    if let Some(slot) = params.pointer_mut(&pointer(path)) {
+                        *slot = value;
+                        variants.push(params);
+                    }
+                }
+            }
+        }
+        for params in variants {
+            let fast = answer(hook.parse(&params));
+            let full = answer(hook.parse_fully(&params));
+            assert_eq!(fast, full, "{} with {params}", hook.id);
+            compared += 1;
+            refused += usize::from(full.is_err());
+        }
+    }
+    assert!(compared > 200, "parameter sets compared: {compared}");
+    assert!(refused > 20, "parameter sets refused: {refused}");
+}

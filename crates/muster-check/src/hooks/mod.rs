@@ -354,21 +354,33 @@ impl RegisteredHook {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// The hook's parameter validator, built the first time a rule uses the hook.
     fn validator(&self) -> Option<&'static Validator> {
-        static VALIDATORS: OnceLock<Vec<Option<Validator>>> = OnceLock::new();
-        let all = VALIDATORS.get_or_init(|| {
-            HOOKS
-                .iter()
-                .map(|h| jsonschema::validator_for(&h.schema()).ok())
-                .collect()
-        });
+        static VALIDATORS: OnceLock<Vec<OnceLock<Option<Validator>>>> = OnceLock::new();
+        let all = VALIDATORS.get_or_init(|| HOOKS.iter().map(|_| OnceLock::new()).collect());
         let pos = HOOKS.iter().position(|h| h.id == self.id)?;
-        all[pos].as_ref()
+        all.get(pos)?
+            .get_or_init(|| jsonschema::validator_for(&self.schema()).ok())
+            .as_ref()
     }
 
     /// Checks parameters against the hook's schema. Returns the parsed hook, or the
     /// problems in muster's words, each with its place inside `params`.
+    ///
+    /// As for files (`load::schema::may_break`), the schema adds to the typed parse only
+    /// numeric bounds: parameters that parse, have no unknown key and whose numbers all
+    /// lie within the bounds read from the hook's schema skip the validator.
     pub fn parse(&self, params: &Value) -> Result<Box<dyn Hook>, Vec<Problem>> {
+        self.parse_with(params, true)
+    }
+
+    /// [`RegisteredHook::parse`] with the validator always run (for tests: the answers
+    /// must be the same).
+    pub fn parse_fully(&self, params: &Value) -> Result<Box<dyn Hook>, Vec<Problem>> {
+        self.parse_with(params, false)
+    }
+
+    fn parse_with(&self, params: &Value, shortcut: bool) -> Result<Box<dyn Hook>, Vec<Problem>> {
         // A hook without parameters takes `{}`.
         let params = if params.is_null() {
             Value::Object(Default::default())
@@ -376,6 +388,13 @@ impl RegisteredHook {
             params.clone()
         };
         let mut problems = params::unknown_keys(self, &params);
+        if shortcut
+            && problems.is_empty()
+            && self.within_bounds(&params)
+            && let Ok(hook) = (self.parse)(params.clone())
+        {
+            return Ok(hook);
+        }
         if let Some(validator) = self.validator() {
             problems.extend(
                 validator
@@ -388,6 +407,27 @@ impl RegisteredHook {
             return Err(problems);
         }
         (self.parse)(params).map_err(|e| vec![Problem::at_value(Place::root(), e.to_string())])
+    }
+
+    /// Whether every number in `params` lies within the bounds of the hook's schema
+    /// (false when the schema says more than bounds).
+    fn within_bounds(&self, params: &Value) -> bool {
+        use crate::load::schema::Bounds;
+        fn all_within(v: &Value, bounds: &Bounds) -> bool {
+            match v {
+                Value::Number(n) => n.as_f64().is_some_and(|n| bounds.contains(n)),
+                Value::Array(items) => items.iter().all(|v| all_within(v, bounds)),
+                Value::Object(map) => map.values().all(|v| all_within(v, bounds)),
+                Value::Null | Value::Bool(_) | Value::String(_) => true,
+            }
+        }
+        static BOUNDS: OnceLock<Vec<OnceLock<Option<Bounds>>>> = OnceLock::new();
+        let all = BOUNDS.get_or_init(|| HOOKS.iter().map(|_| OnceLock::new()).collect());
+        HOOKS
+            .iter()
+            .position(|h| h.id == self.id)
+            .and_then(|pos| *all.get(pos)?.get_or_init(|| Bounds::of(&self.schema())))
+            .is_some_and(|bounds| all_within(params, &bounds))
     }
 }
 

@@ -57,7 +57,8 @@ impl Bounds {
         bounds.visit(schema).then_some(bounds)
     }
 
-    fn contains(&self, n: f64) -> bool {
+    /// Whether `n` is a finite number within the bounds.
+    pub fn contains(&self, n: f64) -> bool {
         n.is_finite() && self.min <= n && n <= self.max
     }
 
