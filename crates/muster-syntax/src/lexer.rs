@@ -106,6 +106,14 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Skips runs of eight spaces (indentation) at once; the caller eats the rest.
+    #[inline(always)]
+    fn skip_spaces(&mut self) {
+        while self.bytes.get(self.pos..self.pos + 8) == Some(b"        ") {
+            self.pos += 8;
+        }
+    }
+
     fn bump(&mut self) {
         if let Some(c) = self.peek() {
             self.pos += c.len_utf8();
@@ -291,6 +299,7 @@ impl<'a> Lexer<'a> {
         match b {
             b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C' => {
                 self.pos += 1;
+                self.skip_spaces();
                 self.eat_while(is_ron_whitespace);
                 self.push(TokenKind::Whitespace, start);
                 return;
@@ -379,6 +388,8 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let Some(c) = self.peek() else { return };
         if is_json_whitespace(c) {
+            self.pos += 1;
+            self.skip_spaces();
             self.eat_while(is_json_whitespace);
             self.push(TokenKind::Whitespace, start);
             return;
