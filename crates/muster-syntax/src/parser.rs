@@ -84,6 +84,7 @@ impl<'a> Parser<'a> {
         let id = self.nodes.len() as u32;
         self.nodes.push(NodeData {
             kind,
+            plain: false,
             start,
             end: start,
             token: NONE,
@@ -162,6 +163,15 @@ impl<'a> Parser<'a> {
             }
             TokenKind::String | TokenKind::RawString => {
                 let text = self.text(t);
+                let plain = t.kind == TokenKind::String && string::is_plain(text, json);
+                if plain {
+                    // Checked already: no escape to check.
+                    self.leaf(NodeKind::String);
+                    if let Some(node) = self.nodes.last_mut() {
+                        node.plain = true;
+                    }
+                    return true;
+                }
                 if let Err((reason, range)) = match (self.dialect, t.kind) {
                     (Dialect::Json, _) => string::check_json(text),
                     (Dialect::Ron, TokenKind::String) => string::check_ron(text),
@@ -509,6 +519,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
             tokens: Vec::new(),
             nodes: vec![NodeData {
                 kind: NodeKind::Document,
+                plain: false,
                 start: 0,
                 end: 0,
                 token: NONE,

@@ -43,9 +43,12 @@ pub enum NodeKind {
 
 pub(crate) const NONE: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct NodeData {
     pub kind: NodeKind,
+    /// A `"..."` string without escapes (nor, in JSON, control characters): its text
+    /// is the text between the quotes, read without decoding.
+    pub plain: bool,
     pub start: u32,
     pub end: u32,
     /// Name of a struct/tuple, key of a field, the token of a literal.
@@ -55,6 +58,23 @@ pub(crate) struct NodeData {
     pub children_start: u32,
     pub children_len: u32,
     pub parent: u32,
+}
+
+impl std::fmt::Debug for NodeData {
+    // `plain` is a cache of the token's text, not part of the tree.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeData")
+            .field("kind", &self.kind)
+            .field("start", &self.start)
+            .field("end", &self.end)
+            .field("token", &self.token)
+            .field("open", &self.open)
+            .field("close", &self.close)
+            .field("children_start", &self.children_start)
+            .field("children_len", &self.children_len)
+            .field("parent", &self.parent)
+            .finish()
+    }
 }
 
 /// A node id, valid for the tree that produced it.
