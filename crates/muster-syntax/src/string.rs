@@ -140,6 +140,7 @@ fn decode_ron_content(content: &str) -> Result<Cow<'_, str>, EscapeError> {
 }
 
 /// The text between the quotes of a `"..."` token (the closing one may be missing).
+#[inline]
 pub(crate) fn quoted_content(token: &str) -> &str {
     let content = token.strip_prefix('"').unwrap_or(token);
     content.strip_suffix('"').unwrap_or(content)
