@@ -6,9 +6,9 @@
 //! cargo run --release -p muster-syntax --example parse_speed [ROUNDS]
 //! ```
 //!
-//! Measured on the 39 bundled files (276 kB) x 200 rounds, release build, 2 shared
-//! cores: ron typed parse 533 ms, tree only 247 ms (0.46), tree + typed read 511 ms
-//! (0.96), tree + typed read + span index 529 ms (0.99).
+//! Measured on the 39 bundled files (304 kB) x 200 rounds, release build, 2 shared
+//! cores: ron typed parse 576 ms, tree only 171 ms (0.30), tree + typed read 362 ms
+//! (0.63), tree + typed read + span index 372 ms (0.65).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

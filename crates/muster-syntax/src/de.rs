@@ -26,6 +26,9 @@ pub(crate) struct Ctx<'de> {
     /// Keys given twice in a `{}` map: reported, and reading goes on (the last value
     /// counts, as in ron).
     duplicates: RefCell<Vec<DeError>>,
+    /// The keys read so far in the structs and maps being read, innermost last: each
+    /// one owns the part from where it started (one buffer for the whole reading).
+    keys: RefCell<Vec<(Cow<'de, str>, Range<usize>)>>,
 }
 
 impl<'de> Ctx<'de> {
@@ -36,7 +39,37 @@ impl<'de> Ctx<'de> {
             records: record.then(|| RefCell::new(Vec::new())),
             current: Cell::new(u32::MAX),
             duplicates: RefCell::new(Vec::new()),
+            keys: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Where the keys of a struct or map about to be read start in [`Ctx::keys`].
+    fn keys_start(&self) -> usize {
+        self.keys.borrow().len()
+    }
+
+    /// Forgets the keys of a struct or map read from `start` on.
+    fn keys_end(&self, start: usize) {
+        self.keys.borrow_mut().truncate(start);
+    }
+
+    /// Remembers `key` among the keys of the struct or map read from `start` on, or
+    /// returns the duplicate-key error if it is there already.
+    fn check_duplicate(&self, start: usize, key: Cow<'de, str>, range: Range<usize>) -> Result<()> {
+        let mut keys = self.keys.borrow_mut();
+        let seen = keys.get(start..).unwrap_or(&[]);
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+            return Err(Box::new(DeError {
+                kind: DeErrorKind::DuplicateKey {
+                    key: key.to_string(),
+                },
+                range: Some(range),
+                secondary: Some(first.clone()),
+                path: Vec::new(),
+            }));
+        }
+        keys.push((key, range));
+        Ok(())
     }
 
     /// The duplicate keys met in `{}` maps, in reading order.
@@ -181,6 +214,9 @@ impl<'a, 'de> ValueDe<'a, 'de> {
 
     fn decode_str(&self) -> Result<Cow<'de, str>> {
         let token = self.text();
+        if self.cx.tree.data(self.id).plain {
+            return Ok(Cow::Borrowed(string::quoted_content(token)));
+        }
         let decoded = if self.cx.json {
             string::decode_json(token)
         } else {
@@ -315,11 +351,11 @@ impl<'a, 'de> ValueDe<'a, 'de> {
             node,
             children: node.children(),
             pending: None,
-            seen: Vec::new(),
+            keys: self.cx.keys_start(),
         };
-        let value = visitor
-            .visit_map(&mut access)
-            .map_err(|e| self.missing_at(e))?;
+        let value = visitor.visit_map(&mut access);
+        self.cx.keys_end(access.keys);
+        let value = value.map_err(|e| self.missing_at(e))?;
         if access.pending.is_some() || access.children.next().is_some() {
             return Err(DeError::at(
                 DeErrorKind::Custom("unexpected extra field".to_string()),
@@ -800,9 +836,11 @@ impl<'a, 'de> ValueDe<'a, 'de> {
             cx: self.cx,
             children: node.children(),
             pending: None,
-            seen: Vec::new(),
+            keys: self.cx.keys_start(),
         };
-        visitor.visit_map(&mut access)
+        let value = visitor.visit_map(&mut access);
+        self.cx.keys_end(access.keys);
+        value
     }
 }
 
@@ -838,33 +876,14 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::SeqAccess<'de> for SeqAccess<'a
     }
 }
 
-/// Remembers keys already seen in one struct or map, to report duplicates.
-fn check_duplicate<'k>(
-    seen: &mut Vec<(Cow<'k, str>, Range<usize>)>,
-    key: Cow<'k, str>,
-    range: Range<usize>,
-) -> Result<()> {
-    if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-        return Err(Box::new(DeError {
-            kind: DeErrorKind::DuplicateKey {
-                key: key.into_owned(),
-            },
-            range: Some(range),
-            secondary: Some(first.clone()),
-            path: Vec::new(),
-        }));
-    }
-    seen.push((key, range));
-    Ok(())
-}
-
 /// Fields of a RON struct, or members of a JSON object read as a struct.
 struct FieldAccess<'a, 'de, I> {
     cx: &'a Ctx<'de>,
     node: Node<'de>,
     children: I,
     pending: Option<(Node<'de>, Cow<'de, str>)>,
-    seen: Vec<(Cow<'de, str>, Range<usize>)>,
+    /// Where this struct's or map's keys start in [`Ctx::keys`].
+    keys: usize,
 }
 
 impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for FieldAccess<'a, 'de, I> {
@@ -900,7 +919,8 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for FieldAccess<
             _ => return Err(DeError::at(DeErrorKind::Syntax, child.range())),
         };
         let value = value.ok_or_else(|| DeError::at(DeErrorKind::Syntax, child.range()))?;
-        check_duplicate(&mut self.seen, key.clone(), key_range.clone())?;
+        self.cx
+            .check_duplicate(self.keys, key.clone(), key_range.clone())?;
         let out = match &key {
             Cow::Borrowed(k) => seed.deserialize(BorrowedKey(k)),
             Cow::Owned(k) => seed.deserialize(k.as_str().into_deserializer()),
@@ -921,10 +941,13 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for FieldAccess<
             cx: self.cx,
             id: value.id,
         };
-        let path_key = key.to_string();
+        let path_key = key.clone();
         self.cx
             .record(SpanKey::Key(key), value.id, || seed.deserialize(de))
-            .map_err(|e| e.or_at(value.range()).in_path(PathSegment::Field(path_key)))
+            .map_err(|e| {
+                e.or_at(value.range())
+                    .in_path(PathSegment::Field(path_key.into_owned()))
+            })
     }
 }
 
@@ -950,7 +973,8 @@ struct EntryAccess<'a, 'de, I> {
     cx: &'a Ctx<'de>,
     children: I,
     pending: Option<(Node<'de>, Cow<'de, str>)>,
-    seen: Vec<(Cow<'de, str>, Range<usize>)>,
+    /// Where this struct's or map's keys start in [`Ctx::keys`].
+    keys: usize,
 }
 
 impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for EntryAccess<'a, 'de, I> {
@@ -972,7 +996,10 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for EntryAccess<
         } else {
             Cow::Borrowed(key.text())
         };
-        if let Err(duplicate) = check_duplicate(&mut self.seen, key_text.clone(), key.range()) {
+        if let Err(duplicate) = self
+            .cx
+            .check_duplicate(self.keys, key_text.clone(), key.range())
+        {
             self.cx.duplicates.borrow_mut().push(*duplicate);
         }
         let out = seed.deserialize(key_de).map_err(|e| e.or_at(key.range()))?;
@@ -990,10 +1017,13 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for EntryAccess<
             cx: self.cx,
             id: value.id,
         };
-        let path_key = key.to_string();
+        let path_key = key.clone();
         self.cx
             .record(SpanKey::Key(key), value.id, || seed.deserialize(de))
-            .map_err(|e| e.or_at(value.range()).in_path(PathSegment::Field(path_key)))
+            .map_err(|e| {
+                e.or_at(value.range())
+                    .in_path(PathSegment::Field(path_key.into_owned()))
+            })
     }
 }
 

@@ -62,14 +62,21 @@ struct Lexer<'a> {
 }
 
 impl<'a> Lexer<'a> {
-    fn peek(&self) -> Option<char> {
-        self.src.get(self.pos..).and_then(|s| s.chars().next())
+    /// The character at `pos + offset` (`None` at the end or inside a character).
+    #[inline]
+    fn peek_at(&self, offset: usize) -> Option<char> {
+        let at = self.pos + offset;
+        match self.bytes.get(at) {
+            // An ASCII byte is always a whole character.
+            Some(&b) if b.is_ascii() => Some(b as char),
+            Some(_) => self.src.get(at..).and_then(|s| s.chars().next()),
+            None => None,
+        }
     }
 
-    fn peek_at(&self, offset: usize) -> Option<char> {
-        self.src
-            .get(self.pos + offset..)
-            .and_then(|s| s.chars().next())
+    #[inline]
+    fn peek(&self) -> Option<char> {
+        self.peek_at(0)
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {
@@ -80,12 +87,30 @@ impl<'a> Lexer<'a> {
         });
     }
 
+    /// Advances over the characters that satisfy `f`. ASCII bytes are tested without
+    /// decoding; other characters are decoded (`pos` is always at a char boundary).
+    #[inline(always)]
     fn eat_while(&mut self, f: impl Fn(char) -> bool) {
-        while let Some(c) = self.peek() {
-            if !f(c) {
-                break;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b.is_ascii() {
+                if !f(b as char) {
+                    break;
+                }
+                self.pos += 1;
+            } else {
+                match self.peek() {
+                    Some(c) if f(c) => self.pos += c.len_utf8(),
+                    _ => break,
+                }
             }
-            self.pos += c.len_utf8();
+        }
+    }
+
+    /// Skips runs of eight spaces (indentation) at once; the caller eats the rest.
+    #[inline(always)]
+    fn skip_spaces(&mut self) {
+        while self.bytes.get(self.pos..self.pos + 8) == Some(b"        ") {
+            self.pos += 8;
         }
     }
 
@@ -103,20 +128,22 @@ impl<'a> Lexer<'a> {
     fn quoted(&mut self, kind: TokenKind, start: usize) {
         self.pos += 1;
         loop {
-            match self.bytes.get(self.pos) {
+            // Bytes of multi-byte characters are never `"` or `\\`: scan bytes.
+            let rest = &self.bytes[self.pos..];
+            match rest.iter().position(|&b| b == b'"' || b == b'\\') {
                 None => {
+                    self.pos = self.bytes.len();
                     self.error(SyntaxErrorKind::UnterminatedString, start, self.pos);
                     break;
                 }
-                Some(b'"') => {
-                    self.pos += 1;
+                Some(i) if rest[i] == b'"' => {
+                    self.pos += i + 1;
                     break;
                 }
-                Some(b'\\') => {
-                    self.pos += 1;
+                Some(i) => {
+                    self.pos += i + 1;
                     self.bump();
                 }
-                Some(_) => self.bump(),
             }
         }
         self.push(kind, start);
@@ -213,7 +240,13 @@ impl<'a> Lexer<'a> {
                                 self.error(SyntaxErrorKind::UnterminatedComment, start, self.pos);
                                 break;
                             }
-                            self.bump();
+                            // Skip to the next `/` or `*` (never inside a multi-byte
+                            // character), or one byte if it stands here.
+                            let rest = &self.bytes[self.pos + 1..];
+                            self.pos += 1 + rest
+                                .iter()
+                                .position(|&b| b == b'/' || b == b'*')
+                                .unwrap_or(rest.len());
                         }
                     }
                 }
@@ -259,6 +292,31 @@ impl<'a> Lexer<'a> {
 
     fn ron_token(&mut self) {
         let start = self.pos;
+        let Some(&b) = self.bytes.get(self.pos) else {
+            return;
+        };
+        // The common ASCII tokens first, by byte.
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C' => {
+                self.pos += 1;
+                self.skip_spaces();
+                self.eat_while(is_ron_whitespace);
+                self.push(TokenKind::Whitespace, start);
+                return;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' if !matches!(b, b'r' | b'b') => {
+                self.pos += 1;
+                self.eat_while(is_ident_continue);
+                self.push(TokenKind::Ident, start);
+                return;
+            }
+            b'0'..=b'9' => {
+                self.number_rest();
+                self.push(TokenKind::Number, start);
+                return;
+            }
+            _ => {}
+        }
         let Some(c) = self.peek() else { return };
         if is_ron_whitespace(c) {
             self.eat_while(is_ron_whitespace);
@@ -330,6 +388,8 @@ impl<'a> Lexer<'a> {
         let start = self.pos;
         let Some(c) = self.peek() else { return };
         if is_json_whitespace(c) {
+            self.pos += 1;
+            self.skip_spaces();
             self.eat_while(is_json_whitespace);
             self.push(TokenKind::Whitespace, start);
             return;

@@ -67,9 +67,9 @@
 //! comments, raw identifiers, greedy number tokens re-read per type), and stores the tree
 //! in three flat vectors with no per-token allocation. Measured with
 //! `cargo run --release --example parse_speed` on the bundled corpus, tree parse plus
-//! typed read takes 0.96x the time of ron's typed parse alone (511 ms against 533 ms
-//! for 39 files x 200 rounds; the tree alone is 0.46x); a rowan green tree would add an interning allocation per
-//! node and a generic API we would wrap anyway.
+//! typed read takes 0.63x the time of ron's typed parse alone (362 ms against 576 ms
+//! for 39 files x 200 rounds; the tree alone is 0.30x); a rowan green tree would add an
+//! interning allocation per node and a generic API we would wrap anyway.
 
 mod de;
 mod error;

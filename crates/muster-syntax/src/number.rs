@@ -258,8 +258,41 @@ fn integer(s: &str, want: Want) -> Result<(RonNumber, usize), IntError> {
     }
 }
 
+/// The common case, read without ron's general reader: plain decimal digits with an
+/// optional `-`, short enough to fit an `i64`/`u64` (so every reading of them succeeds).
+/// Returns the value and whether it had a minus sign.
+#[inline]
+fn plain_decimal(s: &str) -> Option<(i128, bool)> {
+    let b = s.as_bytes();
+    let (negative, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        v = v * 10 + i64::from(d - b'0');
+    }
+    Some((
+        if negative {
+            -i128::from(v)
+        } else {
+            i128::from(v)
+        },
+        negative,
+    ))
+}
+
 /// Reads an integer of type `ty`; `None` unless ron reads the whole token that way.
 pub(crate) fn ron_integer(s: &str, ty: IntTy) -> Result<RonNumber, IntError> {
+    if let Some((v, _)) = plain_decimal(s) {
+        let (min, max) = ty.bounds();
+        if (min..=max).contains(&v) {
+            return Ok(typed(v, ty));
+        }
+    }
     match integer(s, Want::Ty(ty)) {
         Ok((n, end)) if end == s.len() => Ok(n),
         Ok((_, end)) => Err(IntError::Invalid { at: end }),
@@ -520,6 +553,9 @@ fn is_any_number_start(s: &str) -> bool {
 
 /// ron's untyped number reading, ranges included; `None` unless the whole text is read.
 pub(crate) fn ron_any(s: &str) -> Option<AnyNumber> {
+    if let Some((v, negative)) = plain_decimal(s) {
+        return Some(AnyNumber::Number(classify(v, negative)));
+    }
     let whole = |n: Option<(RonNumber, usize)>, rest: &str| -> Option<RonNumber> {
         let (n, end) = n?;
         (end == rest.len()).then_some(n)

@@ -84,6 +84,7 @@ impl<'a> Parser<'a> {
         let id = self.nodes.len() as u32;
         self.nodes.push(NodeData {
             kind,
+            plain: false,
             start,
             end: start,
             token: NONE,
@@ -98,11 +99,13 @@ impl<'a> Parser<'a> {
 
     fn finish_node(&mut self, id: u32, marker: usize) {
         let start = self.children.len() as u32;
-        let len = (self.scratch.len() - marker) as u32;
-        for &child in &self.scratch[marker..] {
+        let kids = self.scratch.get(marker..).unwrap_or(&[]);
+        let len = kids.len() as u32;
+        for &child in kids {
             self.nodes[child as usize].parent = id;
         }
-        self.children.extend(self.scratch.drain(marker..));
+        self.children.extend_from_slice(kids);
+        self.scratch.truncate(marker);
         let end = self.last_end.max(self.nodes[id as usize].start);
         let node = &mut self.nodes[id as usize];
         node.children_start = start;
@@ -111,14 +114,24 @@ impl<'a> Parser<'a> {
         self.scratch.push(id);
     }
 
+    /// A node of one token, without children: `start_node` and `finish_node` at once.
     fn leaf(&mut self, kind: NodeKind) {
-        let (id, marker) = self.start_node(kind, 0);
+        let id = self.nodes.len() as u32;
         let token = self.bump();
-        if let Some(t) = self.tokens.get(token as usize) {
-            self.nodes[id as usize].start = t.start;
-        }
-        self.nodes[id as usize].token = token;
-        self.finish_node(id, marker);
+        let start = self.tokens.get(token as usize).map_or(0, |t| t.start);
+        self.nodes.push(NodeData {
+            kind,
+            plain: false,
+            start,
+            end: self.last_end.max(start),
+            token,
+            open: NONE,
+            close: NONE,
+            children_start: self.children.len() as u32,
+            children_len: 0,
+            parent: NONE,
+        });
+        self.scratch.push(id);
     }
 
     /// Parses one value; returns false (consuming nothing) at a closer, comma or the end.
@@ -162,6 +175,15 @@ impl<'a> Parser<'a> {
             }
             TokenKind::String | TokenKind::RawString => {
                 let text = self.text(t);
+                let plain = t.kind == TokenKind::String && string::is_plain(text, json);
+                if plain {
+                    // Checked already: no escape to check.
+                    self.leaf(NodeKind::String);
+                    if let Some(node) = self.nodes.last_mut() {
+                        node.plain = true;
+                    }
+                    return true;
+                }
                 if let Err((reason, range)) = match (self.dialect, t.kind) {
                     (Dialect::Json, _) => string::check_json(text),
                     (Dialect::Ron, TokenKind::String) => string::check_ron(text),
@@ -509,6 +531,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
             tokens: Vec::new(),
             nodes: vec![NodeData {
                 kind: NodeKind::Document,
+                plain: false,
                 start: 0,
                 end: 0,
                 token: NONE,

@@ -139,6 +139,25 @@ fn decode_ron_content(content: &str) -> Result<Cow<'_, str>, EscapeError> {
         .map_err(|_| ("invalid UTF-8 in escapes", 0..content.len()))
 }
 
+/// The text between the quotes of a `"..."` token (the closing one may be missing).
+#[inline]
+pub(crate) fn quoted_content(token: &str) -> &str {
+    let content = token.strip_prefix('"').unwrap_or(token);
+    content.strip_suffix('"').unwrap_or(content)
+}
+
+/// Whether a `"..."` token reads as its [`quoted_content`] unchanged: no escapes, and
+/// for JSON no control characters (which are errors). [`decode_ron`] and
+/// [`decode_json`] return that content, borrowed, for such a token.
+pub(crate) fn is_plain(token: &str, json: bool) -> bool {
+    let content = quoted_content(token).as_bytes();
+    if json {
+        content.iter().all(|&c| c >= 0x20 && c != b'\\')
+    } else {
+        !content.contains(&b'\\')
+    }
+}
+
 /// Decodes a RON string token (`"..."` or `r#"..."#`); ranges are within the token.
 pub(crate) fn decode_ron(token: &str) -> Result<Cow<'_, str>, EscapeError> {
     if let Some(rest) = token.strip_prefix('r') {

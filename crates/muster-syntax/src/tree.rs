@@ -43,9 +43,12 @@ pub enum NodeKind {
 
 pub(crate) const NONE: u32 = u32::MAX;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(crate) struct NodeData {
     pub kind: NodeKind,
+    /// A `"..."` string without escapes (nor, in JSON, control characters): its text
+    /// is the text between the quotes, read without decoding.
+    pub plain: bool,
     pub start: u32,
     pub end: u32,
     /// Name of a struct/tuple, key of a field, the token of a literal.
@@ -55,6 +58,23 @@ pub(crate) struct NodeData {
     pub children_start: u32,
     pub children_len: u32,
     pub parent: u32,
+}
+
+impl std::fmt::Debug for NodeData {
+    // `plain` is a cache of the token's text, not part of the tree.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NodeData")
+            .field("kind", &self.kind)
+            .field("start", &self.start)
+            .field("end", &self.end)
+            .field("token", &self.token)
+            .field("open", &self.open)
+            .field("close", &self.close)
+            .field("children_start", &self.children_start)
+            .field("children_len", &self.children_len)
+            .field("parent", &self.parent)
+            .finish()
+    }
 }
 
 /// A node id, valid for the tree that produced it.
@@ -170,10 +190,12 @@ impl Tree {
         })
     }
 
+    #[inline]
     pub(crate) fn data(&self, id: u32) -> &NodeData {
         &self.nodes[id as usize]
     }
 
+    #[inline]
     pub(crate) fn token(&self, i: u32) -> Option<TokenRef<'_>> {
         let t = self.tokens.get(i as usize)?;
         Some(TokenRef {
@@ -312,6 +334,7 @@ impl FieldRef<'_> {
 }
 
 impl<'t> Node<'t> {
+    #[inline]
     fn data(&self) -> &'t NodeData {
         self.tree.data(self.id)
     }
@@ -324,6 +347,7 @@ impl<'t> Node<'t> {
         self.tree
     }
 
+    #[inline]
     pub fn kind(&self) -> NodeKind {
         self.data().kind
     }
@@ -334,6 +358,7 @@ impl<'t> Node<'t> {
         d.start as usize..d.end as usize
     }
 
+    #[inline]
     pub fn text(&self) -> &'t str {
         self.tree.text.get(self.range()).unwrap_or("")
     }
@@ -346,6 +371,7 @@ impl<'t> Node<'t> {
         })
     }
 
+    #[inline]
     pub fn children(&self) -> impl ExactSizeIterator<Item = Node<'t>> + 't {
         let d = self.data();
         let tree = self.tree;
@@ -357,21 +383,25 @@ impl<'t> Node<'t> {
         ids.iter().map(move |&id| Node { tree, id })
     }
 
+    #[inline]
     pub fn child(&self, index: usize) -> Option<Node<'t>> {
         self.children().nth(index)
     }
 
+    #[inline]
     pub(crate) fn child_count(&self) -> usize {
         self.data().children_len as usize
     }
 
     /// The main token: the name of a struct or tuple, the key of a field, the literal.
+    #[inline]
     pub fn token(&self) -> Option<TokenRef<'t>> {
         let t = self.data().token;
         if t == NONE { None } else { self.tree.token(t) }
     }
 
     /// The struct or tuple name (`Scenario` in `Scenario(...)`), raw prefix removed.
+    #[inline]
     pub fn name(&self) -> Option<&'t str> {
         match self.kind() {
             NodeKind::Struct | NodeKind::Tuple | NodeKind::Ident | NodeKind::Field => {
@@ -381,6 +411,7 @@ impl<'t> Node<'t> {
         }
     }
 
+    #[inline]
     pub fn name_range(&self) -> Option<Range<usize>> {
         match self.kind() {
             NodeKind::Struct | NodeKind::Tuple | NodeKind::Ident | NodeKind::Field => {
@@ -455,6 +486,7 @@ impl<'t> Node<'t> {
 }
 
 /// Identifier text without the `r#` of raw identifiers.
+#[inline]
 pub(crate) fn ident_text(text: &str) -> &str {
     text.strip_prefix("r#").unwrap_or(text)
 }
