@@ -213,6 +213,25 @@ impl Tree {
         (0..self.tokens.len() as u32).filter_map(|i| self.token(i))
     }
 
+    /// The text of every token of one of `kinds`, in order (cheaper than filtering
+    /// [`Tree::tokens`] when few tokens are wanted).
+    pub fn token_texts<'k>(
+        &'k self,
+        kinds: &'k [TokenKind],
+    ) -> impl Iterator<Item = (TokenKind, &'k str)> + 'k {
+        self.tokens
+            .iter()
+            .filter(|t| kinds.contains(&t.kind))
+            .map(|t| {
+                (
+                    t.kind,
+                    self.text
+                        .get(t.start as usize..t.end as usize)
+                        .unwrap_or(""),
+                )
+            })
+    }
+
     /// Every comment in order.
     pub fn comments(&self) -> impl Iterator<Item = Comment<'_>> + '_ {
         self.tokens.iter().enumerate().filter_map(|(i, t)| {

@@ -141,7 +141,7 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
     if meta.len() > MAX_FILE_BYTES {
         return refuse(too_large(format!("the file is {} bytes", meta.len())));
     }
-    match read_at_most(path, MAX_FILE_BYTES) {
+    match read_at_most(path, MAX_FILE_BYTES, meta.len()) {
         Ok(Some(bytes)) => load_bytes(path, name, bytes),
         Ok(None) => refuse(too_large(
             "more than that could be read from it".to_string(),
@@ -167,11 +167,12 @@ pub fn load_overlay(path: &Path, name: &str, text: &str) -> Loaded {
 }
 
 /// The bytes of `path`, or `None` when it yields more than `limit` bytes (at most
-/// `limit + 1` are ever read).
-fn read_at_most(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+/// `limit + 1` are ever read). `size` is what its metadata said, room made in advance
+/// (the file may still grow or shrink while it is read).
+fn read_at_most(path: &Path, limit: u64, size: u64) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
     let file = std::fs::File::open(path)?;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(size.min(limit) as usize + 1);
     file.take(limit + 1).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
@@ -322,13 +323,13 @@ mod tests {
         // `/dev/zero` never ends: the read is bounded by the limit, not by the file.
         let zero = Path::new("/dev/zero");
         if zero.exists() {
-            assert_eq!(read_at_most(zero, 1024).unwrap(), None);
+            assert_eq!(read_at_most(zero, 1024, 0).unwrap(), None);
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.system.ron");
         std::fs::write(&path, b"0123456789").unwrap();
-        assert_eq!(read_at_most(&path, 10).unwrap().unwrap().len(), 10);
-        assert_eq!(read_at_most(&path, 9).unwrap(), None);
+        assert_eq!(read_at_most(&path, 10, 10).unwrap().unwrap().len(), 10);
+        assert_eq!(read_at_most(&path, 9, 10).unwrap(), None);
     }
 
     #[cfg(unix)]

@@ -146,21 +146,21 @@ pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
     let Some(bounds) = bounds(kind) else {
         return true;
     };
-    tree.tokens().any(|t| match t.kind {
-        TokenKind::Number => {
-            let n = if t.text.contains('_') {
-                t.text.replace('_', "").parse::<f64>()
-            } else {
-                t.text.parse::<f64>()
-            };
-            n.map_or(true, |n| !bounds.contains(n))
-        }
-        TokenKind::Ident => {
-            let word = t.text.trim_start_matches(['+', '-']);
-            word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
-        }
-        _ => false,
-    })
+    tree.token_texts(&[TokenKind::Number, TokenKind::Ident])
+        .any(|(kind, text)| match kind {
+            TokenKind::Number => {
+                let n = if text.contains('_') {
+                    text.replace('_', "").parse::<f64>()
+                } else {
+                    text.parse::<f64>()
+                };
+                n.map_or(true, |n| !bounds.contains(n))
+            }
+            _ => {
+                let word = text.trim_start_matches(['+', '-']);
+                word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
+            }
+        })
 }
 
 /// Prepares what checking files of `kinds` against their schemas needs (a caller starts

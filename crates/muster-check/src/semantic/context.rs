@@ -1026,10 +1026,23 @@ pub fn missing_label(
 pub struct SampleUnit<'a> {
     pub hex: HexId,
     pub kind: &'a str,
-    /// Place of the unit's `kind` value.
-    pub place: Place,
     /// Whether the kind is a carrier (fleet).
     pub carrier: bool,
+    /// Side, sample stack and position in its `units`, for [`SampleUnit::place`].
+    at: (usize, usize, usize),
+}
+
+impl SampleUnit<'_> {
+    /// Place of the unit's `kind` value (built when a check reports on it).
+    pub fn place(&self) -> Place {
+        let (side, stack, unit) = self.at;
+        Place::zoned_forces(side)
+            .field("sample")
+            .index(stack)
+            .field("units")
+            .index(unit)
+            .field("kind")
+    }
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -1052,13 +1065,12 @@ impl<'a> ScenarioCx<'a> {
                 if !map.contains(hex) {
                     continue;
                 }
-                let units = side.place.field("sample").index(k).field("units");
                 for (u, unit) in stack.units.iter().enumerate() {
                     out.push(SampleUnit {
                         hex,
                         kind: &unit.kind,
-                        place: units.index(u).field("kind"),
                         carrier: carriers.contains(&unit.kind.as_str()),
+                        at: (side.index, k, u),
                     });
                 }
             }

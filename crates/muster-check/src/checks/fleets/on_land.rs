@@ -32,7 +32,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                unit.place,
+                unit.place(),
                 format!(
                     "fleet `{}` is on `{}` in hex `{}`",
                     unit.kind,

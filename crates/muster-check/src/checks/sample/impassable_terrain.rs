@@ -35,7 +35,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         sink.push(
             Report::new(
                 &META,
-                unit.place,
+                unit.place(),
                 format!(
                     "`{}` may not enter hex `{}` (`{}`)",
                     unit.kind,
