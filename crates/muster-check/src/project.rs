@@ -20,6 +20,14 @@ pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
 
 /// Absolute, lexically normalised path (`a/./b/../c` -> `a/c`), without touching disk.
 pub fn normalize(path: &Path) -> PathBuf {
+    if is_normal(path) {
+        return path.to_path_buf();
+    }
+    step_by_step(path)
+}
+
+/// [`normalize`] the long way: made absolute, then rebuilt one step at a time.
+fn step_by_step(path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = PathBuf::new();
     for part in abs.components() {
@@ -32,6 +40,22 @@ pub fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// Whether `path` is already what [`normalize`] makes of it: absolute, with no `.` or
+/// `..` step, no doubled or trailing separator (most paths muster handles are: they
+/// come from walking the absolute root).
+fn is_normal(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    cfg!(unix)
+        && bytes.first() == Some(&b'/')
+        && bytes.len() > 1
+        && !bytes.ends_with(b"/")
+        && !bytes.ends_with(b"/.")
+        && !bytes.ends_with(b"/..")
+        && !bytes.windows(2).any(|w| w == b"//")
+        && !bytes.windows(3).any(|w| w == b"/./")
+        && !bytes.windows(4).any(|w| w == b"/../")
 }
 
 /// Whether a file name looks like muster data (`.ron` or `.json`).
@@ -96,6 +120,9 @@ pub enum Resolution {
     WrongKind(FileKind),
 }
 
+/// Maps compiled with terrain modifications, by map file and modifications.
+type ModifiedMaps = Arc<Mutex<HashMap<(PathBuf, String), Arc<TerrainMap>>>>;
+
 /// All files loaded for one validation, with their ids and compiled maps.
 pub struct Db {
     pub root: PathBuf,
@@ -107,8 +134,8 @@ pub struct Db {
     /// Maps recompiled with a scenario's terrain modifications, by scenario index.
     scenario_maps: HashMap<usize, Arc<TerrainMap>>,
     /// Maps compiled with terrain modifications, by map file and modifications; kept
-    /// while scenarios come and go as leaves.
-    modified: Mutex<HashMap<(PathBuf, String), Arc<TerrainMap>>>,
+    /// while scenarios come and go as leaves, and shared with the project's forks.
+    modified: ModifiedMaps,
     /// Scenario ids of the whole project when scenarios are checked as leaves.
     leaf_ids: Option<HashMap<String, Vec<String>>>,
     /// The root with every symlink resolved: what a file's canonical path must start with.
@@ -176,7 +203,7 @@ impl Db {
             maps: HashMap::new(),
             tables: HashMap::new(),
             scenario_maps: HashMap::new(),
-            modified: Mutex::new(HashMap::new()),
+            modified: Default::default(),
             leaf_ids: None,
         };
         db.add_files(files, display, cache, overlay);
@@ -355,7 +382,8 @@ impl Db {
     }
 
     /// A copy of the project to check leaves on beside this one (on another thread):
-    /// the files are shared, the indexes and compiled maps copied.
+    /// the files and the maps compiled with terrain modifications are shared, the
+    /// indexes and the other compiled maps copied.
     pub fn fork(&self) -> Db {
         fn copy<T: Clone>(m: &Mutex<T>) -> Mutex<T> {
             Mutex::new(m.lock().unwrap_or_else(|p| p.into_inner()).clone())
@@ -368,7 +396,7 @@ impl Db {
             maps: self.maps.clone(),
             tables: self.tables.clone(),
             scenario_maps: self.scenario_maps.clone(),
-            modified: copy(&self.modified),
+            modified: Arc::clone(&self.modified),
             leaf_ids: self.leaf_ids.clone(),
             canonical_root: self.canonical_root.clone(),
             escaping: self.escaping.clone(),
@@ -644,6 +672,25 @@ mod tests {
         let p = normalize(Path::new("/a/b/../c/./d.ron"));
         assert_eq!(p, PathBuf::from("/a/c/d.ron"));
         assert!(!normalize(Path::new("/proj/scenarios/../../etc/passwd")).starts_with("/proj"));
+    }
+
+    #[test]
+    fn paths_taken_as_normal_are_what_normalising_gives() {
+        let slow = step_by_step;
+        let cases = [
+            "/a/b.ron", "/a/b/", "/a//b", "/a/./b", "/a/../b", "/a/.", "/a/..", "/", "a/b",
+            "/a/.b", "/a/..b", "/a/b..", "/a/b.", "/.", "//a",
+        ];
+        let mut normal = 0;
+        for case in cases {
+            let p = Path::new(case);
+            if is_normal(p) {
+                normal += 1;
+                assert_eq!(slow(p), p, "{case}");
+            }
+            assert_eq!(normalize(p), slow(p), "{case}");
+        }
+        assert_eq!(normal, if cfg!(unix) { 5 } else { 0 });
     }
 
     #[test]

@@ -964,18 +964,41 @@ impl<'a> ScenarioCx<'a> {
     }
 }
 
+/// Hexes reachable from a map edge without entering the barrier terrain: one flag per
+/// hex of the map, in column-major order ([`Bank::contains`]).
+pub struct Bank {
+    rows: usize,
+    reached: Vec<bool>,
+}
+
+impl Bank {
+    pub fn contains(&self, h: &HexId) -> bool {
+        let slot =
+            usize::from(h.col.saturating_sub(1)) * self.rows + usize::from(h.row.saturating_sub(1));
+        h.col > 0
+            && h.row > 0
+            && usize::from(h.row) <= self.rows
+            && self.reached.get(slot).copied().unwrap_or(false)
+    }
+}
+
 /// Hexes reachable from a map edge without entering the barrier terrain.
-pub fn flood_from_edge(
-    map: &TerrainMap,
-    edge: muster_hex::Edge,
-    barrier: &[String],
-) -> std::collections::HashSet<HexId> {
+pub fn flood_from_edge(map: &TerrainMap, edge: muster_hex::Edge, barrier: &[String]) -> Bank {
     let grid = map.grid();
     let rows = usize::from(grid.rows);
     let slot = |h: HexId| usize::from(h.col - 1) * rows + usize::from(h.row - 1);
-    let open = |h: HexId| {
-        !map.terrain_id_at(h)
-            .is_some_and(|t| barrier.iter().any(|b| b == t))
+    // The barrier as entries of the map's terrain list, looked up once.
+    let closed: Vec<bool> = map
+        .table()
+        .terrain
+        .iter()
+        .map(|t| barrier.contains(&t.id))
+        .collect();
+    let open = |h: HexId| match map.terrain_index_at(h) {
+        Some(i) => !closed.get(i).copied().unwrap_or(false),
+        None => !map
+            .terrain_id_at(h)
+            .is_some_and(|t| barrier.iter().any(|b| b == t)),
     };
     let mut seen = vec![false; grid.len()];
     let mut frontier: Vec<HexId> = grid
@@ -985,17 +1008,18 @@ pub fn flood_from_edge(
     for h in &frontier {
         seen[slot(*h)] = true;
     }
-    let mut out: std::collections::HashSet<HexId> = frontier.iter().copied().collect();
     while let Some(h) = frontier.pop() {
         for n in grid.neighbours(h) {
             if !seen[slot(n)] && open(n) {
                 seen[slot(n)] = true;
-                out.insert(n);
                 frontier.push(n);
             }
         }
     }
-    out
+    Bank {
+        rows,
+        reached: seen,
+    }
 }
 
 /// The report for a label a check names that is not on the map, with the nearest label
