@@ -319,10 +319,13 @@ fn needed_by(scenarios: &[PathBuf], candidates: &[PathBuf]) -> Option<Vec<PathBu
 /// What `muster validate` checks: the project at `root` (or `targets` in it), with the
 /// same diagnostics as [`validate_paths`] but in bounded memory. Systems, counter sheets
 /// and maps are loaded once; scenarios are leaves, loaded, checked and dropped
-/// [`LEAF_BATCH`] at a time, and only scenarios among the targets are read in full
-/// (every scenario's id is read by lexing, for `references::duplicate-id`). When only
-/// scenarios are named, only the files they reference are loaded. Returns the
-/// number of files checked and the diagnostics, sorted, the project file's first.
+/// [`LEAF_BATCH`] at a time (each core its own batches, on its own [`Db::fork`]), and
+/// only scenarios among the targets are read in full. For `references::duplicate-id`,
+/// a whole project notes each scenario's id as it is checked and checks again those
+/// that share one; otherwise every other scenario's id is read by lexing the top of its
+/// file. When only scenarios are named, only the files they reference are loaded.
+/// Returns the number of files checked and the diagnostics, sorted, the project file's
+/// first.
 pub fn validate_project(
     root: &Path,
     targets: &[PathBuf],
