@@ -96,9 +96,12 @@ impl Watch {
         }
     }
 
-    /// Lets the watcher settle so that the next change is a batch of its own.
+    /// Lets the watcher settle so that the next change is a batch of its own: waits
+    /// until it has printed nothing for 400 ms. A late round of the last change (a new
+    /// folder and its file seen as two batches, on a busy machine) is drained here
+    /// instead of being read as the next change's.
     fn settle(&self) {
-        std::thread::sleep(Duration::from_millis(400));
+        while self.lines.recv_timeout(Duration::from_millis(400)).is_ok() {}
     }
 }
 
