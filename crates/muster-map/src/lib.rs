@@ -583,7 +583,7 @@ fn hex_index(grid: &HexGrid, hex: HexId) -> Option<usize> {
 }
 
 /// A loaded terrain table with indexes for queries.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct TerrainMap {
     table: TerrainTable,
     grid: HexGrid,
@@ -591,6 +591,38 @@ pub struct TerrainMap {
     /// the table, [`NO_TERRAIN`] when the table has no entry of that id.
     terrain_of: Vec<u32>,
     sides: HashMap<(HexId, HexId), usize>,
+    /// Banks already flooded ([`TerrainMap::bank`]), by edge and barrier terrain.
+    banks: std::sync::Mutex<Vec<BankMemo>>,
+}
+
+/// A bank already flooded: its edge, its barrier terrain and the hexes reached.
+type BankMemo = (muster_hex::Edge, Vec<String>, std::sync::Arc<Bank>);
+
+impl Clone for TerrainMap {
+    fn clone(&self) -> Self {
+        Self {
+            table: self.table.clone(),
+            grid: self.grid,
+            terrain_of: self.terrain_of.clone(),
+            sides: self.sides.clone(),
+            banks: Default::default(),
+        }
+    }
+}
+
+/// The hexes of a map reachable from one of its edges without entering a barrier
+/// terrain (the bank of a river, say): one flag per hex ([`TerrainMap::bank`]).
+#[derive(Debug)]
+pub struct Bank {
+    grid: HexGrid,
+    reached: Vec<bool>,
+}
+
+impl Bank {
+    /// Whether `hex` is on the map and reachable from the edge.
+    pub fn contains(&self, hex: HexId) -> bool {
+        hex_index(&self.grid, hex).is_some_and(|i| self.reached.get(i).copied().unwrap_or(false))
+    }
 }
 
 impl TerrainMap {
@@ -621,7 +653,69 @@ impl TerrainMap {
             grid,
             terrain_of,
             sides,
+            banks: Default::default(),
         })
+    }
+
+    /// The hexes reachable from `edge` without entering terrain whose id is in
+    /// `barrier`, flooded once per edge and barrier and shared afterwards (the scenarios
+    /// of a project that use one map ask the same question).
+    pub fn bank(&self, edge: muster_hex::Edge, barrier: &[String]) -> std::sync::Arc<Bank> {
+        let memo = |banks: &Vec<BankMemo>| {
+            banks
+                .iter()
+                .find(|(e, b, _)| *e == edge && b.as_slice() == barrier)
+                .map(|(_, _, bank)| std::sync::Arc::clone(bank))
+        };
+        if let Some(found) = memo(&self.banks.lock().unwrap_or_else(|p| p.into_inner())) {
+            return found;
+        }
+        let bank = std::sync::Arc::new(self.flood(edge, barrier));
+        let mut banks = self.banks.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(found) = memo(&banks) {
+            return found;
+        }
+        banks.push((edge, barrier.to_vec(), std::sync::Arc::clone(&bank)));
+        bank
+    }
+
+    fn flood(&self, edge: muster_hex::Edge, barrier: &[String]) -> Bank {
+        let grid = self.grid;
+        // The barrier as entries of the terrain list, looked up once.
+        let closed: Vec<bool> = self
+            .table
+            .terrain
+            .iter()
+            .map(|t| barrier.contains(&t.id))
+            .collect();
+        let open = |h: HexId| match self.terrain_index_at(h) {
+            Some(i) => !closed.get(i).copied().unwrap_or(false),
+            None => !self
+                .terrain_id_at(h)
+                .is_some_and(|t| barrier.iter().any(|b| b == t)),
+        };
+        let mut reached = vec![false; grid.len()];
+        let mut frontier: Vec<HexId> = grid
+            .hexes()
+            .filter(|h| grid.edges_of(*h).contains(&edge) && open(*h))
+            .collect();
+        for h in &frontier {
+            if let Some(i) = hex_index(&grid, *h) {
+                reached[i] = true;
+            }
+        }
+        while let Some(h) = frontier.pop() {
+            for n in grid.neighbours(h) {
+                if let Some(i) = hex_index(&grid, n)
+                    && !reached[i]
+                    && open(n)
+                {
+                    reached[i] = true;
+                    frontier.push(n);
+                }
+            }
+        }
+        Bank { grid, reached }
     }
 
     /// Parses a compiled table from JSON.

@@ -217,3 +217,35 @@ fn table_sizes_must_be_positive_finite_and_within_the_raster_limit() {
     let ok = muster_map::compile_table(&table(48.0, 36.0, 4.0), &system, "h").unwrap();
     assert_eq!((ok.raster.columns, ok.raster.rows), (12, 9));
 }
+
+#[test]
+fn banks_flood_from_an_edge_and_are_kept() {
+    use muster_hex::Edge;
+    let map = jengland();
+    let both = ["river".to_string(), "bridge".to_string()];
+    // Column 01 is river but for the bridge at 0109: closed whole, it cuts the west
+    // edge off; the east edge reaches every other column.
+    let east = map.bank(Edge::East, &both);
+    assert!(east.contains(h("1501")) && east.contains(h("0201")));
+    assert!(!east.contains(h("0105")) && !east.contains(h("0109")));
+    assert!(!east.contains(h("1613")), "off the map");
+    let west = map.bank(Edge::West, &both);
+    assert!(!west.contains(h("0201")) && !west.contains(h("0109")));
+    // With the bridge open, the west edge reaches the rest of the map through it.
+    let river = ["river".to_string()];
+    let over_the_bridge = map.bank(Edge::West, &river);
+    assert!(over_the_bridge.contains(h("0109")) && over_the_bridge.contains(h("1512")));
+    assert!(!over_the_bridge.contains(h("0107")));
+    // Asked again, the same bank is handed out; another question floods anew.
+    assert!(std::sync::Arc::ptr_eq(&east, &map.bank(Edge::East, &both)));
+    assert!(!std::sync::Arc::ptr_eq(
+        &east,
+        &map.bank(Edge::East, &river)
+    ));
+    // A copy of the map answers the same.
+    let copy = map.clone();
+    assert_eq!(
+        copy.bank(Edge::East, &both).contains(h("0201")),
+        east.contains(h("0201"))
+    );
+}

@@ -36,10 +36,11 @@ impl<'de> Ctx<'de> {
         Ctx {
             tree,
             json: tree.dialect() == Dialect::Json,
-            records: record.then(|| RefCell::new(Vec::new())),
+            // About one record per node: sized once instead of grown.
+            records: record.then(|| RefCell::new(Vec::with_capacity(tree.nodes.len()))),
             current: Cell::new(u32::MAX),
             duplicates: RefCell::new(Vec::new()),
-            keys: RefCell::new(Vec::new()),
+            keys: RefCell::new(Vec::with_capacity(32)),
         }
     }
 

@@ -14,12 +14,21 @@ use crate::load::{Document, Loaded};
 use crate::place::Place;
 use crate::project::{Db, Resolution};
 
-/// A hex id written somewhere in a file.
+/// A hex id written somewhere in a file, while the file's hex ids are gathered.
 #[derive(Debug, Clone)]
-pub struct HexRef<'a> {
+struct HexRef<'a> {
+    /// Place of the string naming the hex.
+    place: Place,
+    text: &'a str,
+}
+
+/// A hex id written in a file ([`FileCx::hexes`]), read once.
+#[derive(Debug, Clone)]
+pub struct WrittenHex {
     /// Place of the string naming the hex.
     pub place: Place,
-    pub text: &'a str,
+    /// The hex, or the text and why it is not a hex id.
+    pub hex: Result<HexId, (Box<str>, muster_hex::HexIdError)>,
 }
 
 /// A straight range written as two hex ids.
@@ -43,6 +52,8 @@ pub struct FileCx<'a> {
     /// A scenario's special rules whose hook is known and whose parameters parse,
     /// parsed once here (empty for other files).
     pub hooks: Vec<ParsedHook>,
+    /// Every hex id written in the file, gathered on first need ([`FileCx::hexes`]).
+    hexes: std::sync::OnceLock<Vec<WrittenHex>>,
 }
 
 impl<'a> FileCx<'a> {
@@ -85,6 +96,7 @@ impl<'a> FileCx<'a> {
             system,
             grid,
             hooks,
+            hexes: std::sync::OnceLock::new(),
         })
     }
 
@@ -102,8 +114,22 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// Every hex id written in the file, with its place, each read once for all the
+    /// checks that ask.
+    pub fn hexes(&self) -> &[WrittenHex] {
+        self.hexes.get_or_init(|| {
+            self.hex_refs()
+                .into_iter()
+                .map(|r| WrittenHex {
+                    hex: HexId::parse(r.text).map_err(|e| (r.text.into(), e)),
+                    place: r.place,
+                })
+                .collect()
+        })
+    }
+
     /// Every hex id written in the file, with its place.
-    pub fn hex_refs(&self) -> Vec<HexRef<'_>> {
+    fn hex_refs(&self) -> Vec<HexRef<'_>> {
         let mut out = Vec::new();
         match self.doc {
             Document::Map(map) => {
@@ -905,8 +931,8 @@ impl<'a> ScenarioCx<'a> {
             Zone::Excluding { zone, region } => {
                 let inner = self.zone_hexes(zone)?;
                 let Region::Bank { edge, barrier } = region;
-                let bank = flood_from_edge(map, *edge, barrier);
-                inner.into_iter().filter(|h| !bank.contains(h)).collect()
+                let bank = map.bank(*edge, barrier);
+                inner.into_iter().filter(|h| !bank.contains(*h)).collect()
             }
             Zone::AllSea => grid
                 .hexes()
@@ -961,64 +987,6 @@ impl<'a> ScenarioCx<'a> {
             }
         }
         limit.unwrap_or(default)
-    }
-}
-
-/// Hexes reachable from a map edge without entering the barrier terrain: one flag per
-/// hex of the map, in column-major order ([`Bank::contains`]).
-pub struct Bank {
-    rows: usize,
-    reached: Vec<bool>,
-}
-
-impl Bank {
-    pub fn contains(&self, h: &HexId) -> bool {
-        let slot =
-            usize::from(h.col.saturating_sub(1)) * self.rows + usize::from(h.row.saturating_sub(1));
-        h.col > 0
-            && h.row > 0
-            && usize::from(h.row) <= self.rows
-            && self.reached.get(slot).copied().unwrap_or(false)
-    }
-}
-
-/// Hexes reachable from a map edge without entering the barrier terrain.
-pub fn flood_from_edge(map: &TerrainMap, edge: muster_hex::Edge, barrier: &[String]) -> Bank {
-    let grid = map.grid();
-    let rows = usize::from(grid.rows);
-    let slot = |h: HexId| usize::from(h.col - 1) * rows + usize::from(h.row - 1);
-    // The barrier as entries of the map's terrain list, looked up once.
-    let closed: Vec<bool> = map
-        .table()
-        .terrain
-        .iter()
-        .map(|t| barrier.contains(&t.id))
-        .collect();
-    let open = |h: HexId| match map.terrain_index_at(h) {
-        Some(i) => !closed.get(i).copied().unwrap_or(false),
-        None => !map
-            .terrain_id_at(h)
-            .is_some_and(|t| barrier.iter().any(|b| b == t)),
-    };
-    let mut seen = vec![false; grid.len()];
-    let mut frontier: Vec<HexId> = grid
-        .hexes()
-        .filter(|h| grid.edges_of(*h).contains(&edge) && open(*h))
-        .collect();
-    for h in &frontier {
-        seen[slot(*h)] = true;
-    }
-    while let Some(h) = frontier.pop() {
-        for n in grid.neighbours(h) {
-            if !seen[slot(n)] && open(n) {
-                seen[slot(n)] = true;
-                frontier.push(n);
-            }
-        }
-    }
-    Bank {
-        rows,
-        reached: seen,
     }
 }
 

@@ -1,5 +1,3 @@
-use muster_hex::HexId;
-
 use crate::declare_check;
 use crate::report::{Report, Sink};
 use crate::semantic::FileCx;
@@ -26,19 +24,19 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for r in cx.hex_refs() {
-        if let Err(err) = HexId::parse(r.text) {
-            let help = match r.text.trim().len() {
-                3 if r.text.trim().chars().all(|c| c.is_ascii_digit()) => {
-                    format!("did you mean `0{}`?", r.text.trim())
+    for r in cx.hexes() {
+        if let Err((text, err)) = &r.hex {
+            let help = match text.trim().len() {
+                3 if text.trim().chars().all(|c| c.is_ascii_digit()) => {
+                    format!("did you mean `0{}`?", text.trim())
                 }
                 _ => "write the column and the row with two digits each, e.g. `0903`".to_string(),
             };
             sink.push(
                 Report::new(
                     &META,
-                    r.place,
-                    format!("`{}` is not a hex id: {err}", r.text),
+                    r.place.clone(),
+                    format!("`{text}` is not a hex id: {err}"),
                 )
                 .help(help),
             );

@@ -28,20 +28,23 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(grid) = cx.grid else { return };
-    for r in cx.hex_refs() {
-        let Ok(hex) = HexId::parse(r.text) else {
+    for r in cx.hexes() {
+        let Ok(hex) = r.hex else {
             continue;
         };
         if !grid.contains(hex) {
             sink.push(
-                Report::new(&META, r.place, format!("hex `{hex}` is outside the map")).help(
-                    format!(
-                        "the map is {} columns x {} rows (`0101` to `{}`)",
-                        grid.columns,
-                        grid.rows,
-                        HexId::new(grid.columns, grid.rows)
-                    ),
-                ),
+                Report::new(
+                    &META,
+                    r.place.clone(),
+                    format!("hex `{hex}` is outside the map"),
+                )
+                .help(format!(
+                    "the map is {} columns x {} rows (`0101` to `{}`)",
+                    grid.columns,
+                    grid.rows,
+                    HexId::new(grid.columns, grid.rows)
+                )),
             );
         }
     }
