@@ -146,6 +146,9 @@ const LEAF_BATCH: usize = 128;
 /// Bytes read from the top of each scenario to find its id.
 const ID_PREFIX: usize = 4096;
 
+/// The part of [`ID_PREFIX`] lexed first.
+const SHORT_PREFIX: usize = 512;
+
 /// The scenario id of every file in `paths`, read by lexing up to the id alone (files
 /// that are not regular, readable and within the size limit are left to the loader,
 /// which reports them). id -> the names of the files that use it.
@@ -257,6 +260,18 @@ fn top_field(path: &Path, field: &str) -> Option<String> {
         Ok(text) => text,
         Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
     };
+    // Files name their id, system and map in their first lines: a short head is lexed
+    // first. What it finds is what the whole text gives, since the tokens before a cut
+    // do not depend on what follows it (a value cut short reads as `None`).
+    let mut short = SHORT_PREFIX.min(valid.len());
+    while !valid.is_char_boundary(short) {
+        short -= 1;
+    }
+    if short < valid.len()
+        && let Some(found) = muster_syntax::top_level_string(&valid[..short], dialect, field)
+    {
+        return Some(found);
+    }
     match muster_syntax::top_level_string(valid, dialect, field) {
         Some(found) => Some(found),
         None if head.len() == ID_PREFIX => {
@@ -351,17 +366,6 @@ pub fn validate_project(
             .partition(|p| is_leaf(p));
         (l, o, leaves)
     };
-    // The schema bounds of the kinds checked, read while the files are.
-    let mut kinds: Vec<muster_model::FileKind> = other_targets
-        .iter()
-        .filter_map(|p| muster_model::FileKind::from_file_name(&p.file_name()?.to_string_lossy()))
-        .collect();
-    if !leaf_targets.is_empty() {
-        kinds.push(muster_model::FileKind::Scenario);
-    }
-    kinds.sort_by_key(|k| k.name());
-    kinds.dedup();
-    std::thread::spawn(move || load::schema::prepare(&kinds));
     // Scenarios named alone need only what they reference.
     let mut base = if !whole && other_targets.is_empty() && leaf_targets.len() < leaves.len() {
         needed_by(&leaf_targets, &rest).unwrap_or(rest)
@@ -491,4 +495,39 @@ fn targets_of(all: &[PathBuf], targets: &[PathBuf], config: &Config) -> Vec<Path
 /// The JSON Schema of `muster validate --format json` output.
 pub fn report_schema() -> serde_json::Value {
     schemars::schema_for!(output::JsonReport).to_value()
+}
+
+#[cfg(test)]
+mod head_fields {
+    use super::{ID_PREFIX, top_field};
+
+    #[test]
+    fn fields_are_found_before_and_after_the_short_head() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.scenario.ron");
+        let write = |padding: usize, tail: &str| {
+            let comment = format!("// {}\n", "é".repeat(padding));
+            std::fs::write(
+                &path,
+                format!("{comment}Scenario(\n    name: \"N\",\n    id: \"here\",{tail}\n)\n"),
+            )
+            .unwrap();
+        };
+        // Early, near the cut of the short head (a two-byte character may straddle it),
+        // past it, and past the longer head.
+        for padding in [0, 200, 240, 250, 255, 300, ID_PREFIX / 2 + 10] {
+            write(padding, "");
+            assert_eq!(top_field(&path, "id").as_deref(), Some("here"), "{padding}");
+            assert_eq!(top_field(&path, "map"), None, "{padding}");
+        }
+        // A value cut by the short head is read from the longer one.
+        for padding in 230..260 {
+            write(padding, " map: \"a-long-map-name-that-runs-over\",");
+            assert_eq!(
+                top_field(&path, "map").as_deref(),
+                Some("a-long-map-name-that-runs-over"),
+                "{padding}"
+            );
+        }
+    }
 }

@@ -481,7 +481,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
 }
 
 fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
-    let side = cx.zoned_sides().into_iter().find(|s| s.index == index)?;
+    let side = cx.zoned_sides().iter().find(|s| s.index == index)?;
     let f = side.forces;
     let (leaders, units): (Vec<_>, Vec<_>) = f
         .units

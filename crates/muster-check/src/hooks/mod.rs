@@ -319,13 +319,6 @@ pub fn parse_rules(rules: &[muster_model::scenario::SpecialRule]) -> Vec<ParsedH
         .collect()
 }
 
-/// Builds the parameter validators of every hook now (see `load::schema::prepare`).
-pub fn prepare() {
-    if let Some(first) = HOOKS.first() {
-        let _ = first.validator();
-    }
-}
-
 impl RegisteredHook {
     pub fn schema(&self) -> Value {
         (self.schema)()

@@ -451,6 +451,8 @@ pub struct ScenarioCx<'a> {
     /// The compiled open table, for table maps.
     pub table: Option<&'a muster_model::table::TableTerrain>,
     pub groups: Vec<GroupCx<'a>>,
+    /// The sides whose forces are zoned, laid out once ([`ScenarioCx::zoned_sides`]).
+    zoned: Vec<ZonedSide<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
     zones: std::sync::Mutex<std::collections::HashMap<usize, Result<Vec<HexId>, String>>>,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in.
@@ -524,10 +526,12 @@ impl<'a> ScenarioCx<'a> {
             map,
             table,
             groups: Vec::new(),
+            zoned: Vec::new(),
             zones: Default::default(),
             entries: Default::default(),
         };
         cx.groups = cx.build_groups();
+        cx.zoned = cx.lay_out_zoned_sides();
         Some(cx)
     }
 
@@ -763,7 +767,12 @@ pub struct TableSide<'a> {
 }
 
 impl<'a> ScenarioCx<'a> {
-    pub fn zoned_sides(&self) -> Vec<ZonedSide<'a>> {
+    /// The sides whose forces are counts by type in zones, with their places.
+    pub fn zoned_sides(&self) -> &[ZonedSide<'a>] {
+        &self.zoned
+    }
+
+    fn lay_out_zoned_sides(&self) -> Vec<ZonedSide<'a>> {
         self.scenario
             .sides
             .iter()
