@@ -72,6 +72,15 @@ impl Place {
         self.then(Step::Key(key.into()))
     }
 
+    /// This place, to name places a step or two below it without laying them out yet
+    /// ([`Later`]).
+    pub fn later(&self) -> Later {
+        Later {
+            base: self.clone(),
+            steps: [None, None],
+        }
+    }
+
     /// The place `inner` names inside the value here.
     pub fn join(&self, inner: &Place) -> Self {
         inner
@@ -127,6 +136,52 @@ impl Place {
                 Step::Key(key) => **key == *text.as_ref(),
                 Step::Index(i) => text.as_ref().parse::<u32>().ok() == Some(*i),
             })
+    }
+}
+
+/// A place named as a shared base and up to two steps below it, laid out as a [`Place`]
+/// only when asked: a file names many places (each hex id it writes, say) and reports
+/// on few of them. A third step is added to the base.
+#[derive(Debug, Clone)]
+pub struct Later {
+    base: Place,
+    steps: [Option<Step>; 2],
+}
+
+impl Later {
+    fn then(mut self, step: Step) -> Self {
+        match &mut self.steps {
+            [None, _] => self.steps[0] = Some(step),
+            [Some(_), None] => self.steps[1] = Some(step),
+            [Some(first), Some(second)] => {
+                self.base = self.base.then(first.clone());
+                self.steps = [Some(second.clone()), Some(step)];
+            }
+        }
+        self
+    }
+
+    /// See [`Place::field`].
+    pub fn field(self, name: &'static str) -> Self {
+        self.then(Step::Field(name))
+    }
+
+    /// See [`Place::variant`].
+    pub fn variant(self, name: &'static str) -> Self {
+        self.then(Step::Field(name))
+    }
+
+    /// See [`Place::index`].
+    pub fn index(self, position: usize) -> Self {
+        self.then(Step::Index(u32::try_from(position).unwrap_or(u32::MAX)))
+    }
+
+    /// The place, laid out.
+    pub fn place(&self) -> Place {
+        self.steps
+            .iter()
+            .flatten()
+            .fold(self.base.clone(), |place, step| place.then(step.clone()))
     }
 }
 
@@ -290,6 +345,23 @@ impl Place {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn later_places_lay_out_as_the_steps_taken_at_once() {
+        let base = Place::root().field("sides").index(1);
+        assert_eq!(base.later().place(), base);
+        assert_eq!(base.later().field("forces").place(), base.field("forces"));
+        assert_eq!(
+            base.later().variant("Zoned").index(3).place(),
+            base.variant("Zoned").index(3)
+        );
+        let deep = base.later().field("a").index(2).variant("B").field("c");
+        assert_eq!(
+            deep.place(),
+            base.field("a").index(2).variant("B").field("c")
+        );
+        assert_eq!(deep.place().to_string(), "/sides/1/a/2/B/c");
+    }
 
     #[test]
     fn places_read_as_json_pointers() {

@@ -70,9 +70,10 @@ impl FileKind {
         let stem = name
             .strip_suffix(".ron")
             .or_else(|| name.strip_suffix(".json"))?;
-        FileKind::ALL
-            .into_iter()
-            .find(|k| stem.ends_with(&format!(".{}", k.name())))
+        FileKind::ALL.into_iter().find(|k| {
+            stem.strip_suffix(k.name())
+                .is_some_and(|rest| rest.ends_with('.'))
+        })
     }
 }
 

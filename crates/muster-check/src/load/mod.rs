@@ -66,6 +66,57 @@ pub struct Loaded {
     pub kind: Option<FileKind>,
     pub doc: Option<Document>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The document's ids, indexed on first need ([`Loaded::ids`]).
+    ids: std::sync::OnceLock<IdIndex>,
+}
+
+/// Where the parts that checks look up by id sit in a document: a system's unit kinds,
+/// a counter sheet's counters army by army. Built once per file and shared by every
+/// scenario that uses it; where an id is given twice, the first one is found, as a
+/// search from the top would.
+#[derive(Debug, Default)]
+pub struct IdIndex {
+    kinds: std::collections::HashMap<Box<str>, usize>,
+    counters: Vec<std::collections::HashMap<Box<str>, usize>>,
+}
+
+impl IdIndex {
+    fn of(doc: Option<&Document>) -> Self {
+        fn positions<'i>(
+            ids: impl Iterator<Item = &'i str>,
+        ) -> std::collections::HashMap<Box<str>, usize> {
+            let mut out = std::collections::HashMap::new();
+            for (i, id) in ids.enumerate() {
+                out.entry(id.into()).or_insert(i);
+            }
+            out
+        }
+        match doc {
+            Some(Document::System(s)) => Self {
+                kinds: positions(s.unit_kinds.iter().map(|k| k.id.as_str())),
+                counters: Vec::new(),
+            },
+            Some(Document::Counters(c)) => Self {
+                kinds: Default::default(),
+                counters: c
+                    .armies
+                    .iter()
+                    .map(|a| positions(a.counters.iter().map(|c| c.id.as_str())))
+                    .collect(),
+            },
+            Some(Document::Map(_) | Document::Scenario(_)) | None => Self::default(),
+        }
+    }
+
+    /// The position of the unit kind `id` among a system's.
+    pub fn unit_kind(&self, id: &str) -> Option<usize> {
+        self.kinds.get(id).copied()
+    }
+
+    /// The position of the counter `id` among those of a sheet's army `army`.
+    pub fn counter(&self, army: usize, id: &str) -> Option<usize> {
+        self.counters.get(army)?.get(id).copied()
+    }
 }
 
 impl Loaded {
@@ -75,7 +126,13 @@ impl Loaded {
             kind: None,
             doc: None,
             diagnostics: Vec::new(),
+            ids: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The document's ids ([`IdIndex`]), indexed the first time they are asked for.
+    pub fn ids(&self) -> &IdIndex {
+        self.ids.get_or_init(|| IdIndex::of(self.doc.as_ref()))
     }
 
     /// A file that is not one of the data kinds (the project file): text only.

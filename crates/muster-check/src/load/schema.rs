@@ -163,10 +163,10 @@ pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
     tree.token_texts(&[TokenKind::Number, TokenKind::Ident])
         .any(|(kind, text)| match kind {
             TokenKind::Number => {
-                let n = if text.contains('_') {
-                    text.replace('_', "").parse::<f64>()
-                } else {
-                    text.parse::<f64>()
+                let n = match small_integer(text) {
+                    Some(n) => Ok(n),
+                    None if text.contains('_') => text.replace('_', "").parse::<f64>(),
+                    None => text.parse::<f64>(),
                 };
                 n.map_or(true, |n| !bounds.contains(n))
             }
@@ -175,6 +175,19 @@ pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
                 word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
             }
         })
+}
+
+/// A number written as up to 15 decimal digits, exactly (most numbers in data files):
+/// read without the float parser.
+fn small_integer(text: &str) -> Option<f64> {
+    let digits = text.as_bytes();
+    if digits.is_empty() || digits.len() > 15 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    Some(n as f64)
 }
 
 pub(crate) fn check_document(value: &Value, kind: FileKind, sink: &mut Sink) {
@@ -319,6 +332,25 @@ fn leaf_errors<'e>(error: &'e ValidationError<'e>) -> Vec<&'e ValidationError<'e
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_integers_read_as_the_float_parser_reads_them() {
+        for text in ["0", "1", "007", "255", "65536", "999999999999999"] {
+            assert_eq!(small_integer(text), text.parse::<f64>().ok(), "{text}");
+        }
+        for text in [
+            "",
+            "1.5",
+            "-1",
+            "+1",
+            "1e3",
+            "0x10",
+            "1_000",
+            "1000000000000000",
+        ] {
+            assert_eq!(small_integer(text), None, "{text}");
+        }
+    }
 
     #[test]
     fn bounds_are_the_committed_schemas_own() {

@@ -11,24 +11,31 @@ use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
 use crate::load::{Document, Loaded};
-use crate::place::Place;
+use crate::place::{Later, Place};
 use crate::project::{Db, Resolution};
 
 /// A hex id written somewhere in a file, while the file's hex ids are gathered.
 #[derive(Debug, Clone)]
 struct HexRef<'a> {
     /// Place of the string naming the hex.
-    place: Place,
+    place: Later,
     text: &'a str,
 }
 
 /// A hex id written in a file ([`FileCx::hexes`]), read once.
 #[derive(Debug, Clone)]
 pub struct WrittenHex {
-    /// Place of the string naming the hex.
-    pub place: Place,
+    /// Place of the string naming the hex, laid out when a check reports on it.
+    at: Later,
     /// The hex, or the text and why it is not a hex id.
     pub hex: Result<HexId, (Box<str>, muster_hex::HexIdError)>,
+}
+
+impl WrittenHex {
+    /// Place of the string naming the hex.
+    pub fn place(&self) -> Place {
+        self.at.place()
+    }
 }
 
 /// A straight range written as two hex ids.
@@ -47,6 +54,8 @@ pub struct FileCx<'a> {
     pub loaded: &'a Loaded,
     pub doc: &'a Document,
     pub system: Option<&'a RulesSystem>,
+    /// The loaded file of `system`, for its ids ([`Loaded::ids`]).
+    system_file: Option<&'a Loaded>,
     /// The grid hex ids in this file must lie on: the map's own, or a scenario's map.
     pub grid: Option<HexGrid>,
     /// A scenario's special rules whose hook is known and whose parameters parse,
@@ -70,15 +79,18 @@ impl<'a> FileCx<'a> {
             Document::Map(m) => Some(&m.system),
             Document::Scenario(s) => Some(&s.system),
         };
-        let system = match doc {
-            Document::System(s) => Some(s),
+        let system_file = match doc {
+            Document::System(_) => Some(&**loaded),
             _ => system_ref
                 .and_then(|r| resolve(r, FileKind::System))
-                .and_then(|i| match db.doc(i) {
-                    Some(Document::System(s)) => Some(s),
-                    _ => None,
-                }),
+                .and_then(|i| db.files.get(i))
+                .map(|f| &**f),
         };
+        let system: Option<&'a RulesSystem> = match system_file.and_then(|f| f.doc.as_ref()) {
+            Some(Document::System(s)) => Some(s),
+            _ => None,
+        };
+        let system_file = system.and(system_file);
         let grid = match doc {
             Document::Map(m) => muster_map::grid_of(m),
             Document::Scenario(_) => db.scenario_map(index).map(|m| *m.grid()),
@@ -94,6 +106,7 @@ impl<'a> FileCx<'a> {
             loaded,
             doc,
             system,
+            system_file,
             grid,
             hooks,
             hexes: std::sync::OnceLock::new(),
@@ -122,7 +135,7 @@ impl<'a> FileCx<'a> {
                 .into_iter()
                 .map(|r| WrittenHex {
                     hex: HexId::parse(r.text).map_err(|e| (r.text.into(), e)),
-                    place: r.place,
+                    at: r.place,
                 })
                 .collect()
         })
@@ -142,30 +155,30 @@ impl<'a> FileCx<'a> {
                         Overlay::Path { hexes, .. } => {
                             let list = base.variant("Path").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
-                                out.push(hex_ref(list.index(k), h));
+                                out.push(hex_ref(list.later().index(k), h));
                             }
                         }
                         Overlay::Hexsides { sides, .. } => {
                             let list = base.variant("Hexsides").field("sides");
                             for (k, (a, b)) in sides.iter().enumerate() {
-                                out.push(hex_ref(list.index(k).index(0), a));
-                                out.push(hex_ref(list.index(k).index(1), b));
+                                out.push(hex_ref(list.later().index(k).index(0), a));
+                                out.push(hex_ref(list.later().index(k).index(1), b));
                             }
                         }
                         Overlay::Access { hex, from } => {
                             let access = base.variant("Access");
-                            out.push(hex_ref(access.field("hex"), hex));
+                            out.push(hex_ref(access.later().field("hex"), hex));
                             for (k, h) in from.iter().enumerate() {
-                                out.push(hex_ref(access.field("from").index(k), h));
+                                out.push(hex_ref(access.later().field("from").index(k), h));
                             }
                         }
                         Overlay::Label { hex, .. } => {
-                            out.push(hex_ref(base.variant("Label").field("hex"), hex))
+                            out.push(hex_ref(base.later().variant("Label").field("hex"), hex))
                         }
                         Overlay::Flow { hexes } => {
                             let list = base.variant("Flow").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
-                                out.push(hex_ref(list.index(k), h));
+                                out.push(hex_ref(list.later().index(k), h));
                             }
                         }
                         Overlay::Feature { .. } => {}
@@ -185,7 +198,7 @@ impl<'a> FileCx<'a> {
                         Forces::Zoned(z) => {
                             let sample = Place::zoned_forces(i).field("sample");
                             for (k, stack) in z.sample.iter().enumerate() {
-                                out.push(hex_ref(sample.index(k).field("hex"), &stack.hex));
+                                out.push(hex_ref(sample.later().index(k).field("hex"), &stack.hex));
                             }
                         }
                         // Positions on an open table are inches, not hexes.
@@ -198,7 +211,7 @@ impl<'a> FileCx<'a> {
                 for (i, r) in s.reinforcements.iter().enumerate() {
                     let entry = Place::reinforcement(i).field("entry");
                     for (k, h) in r.entry.iter().enumerate() {
-                        out.push(hex_ref(entry.index(k), h));
+                        out.push(hex_ref(entry.later().index(k), h));
                     }
                 }
                 for (i, v) in s.victory.iter().enumerate() {
@@ -210,7 +223,7 @@ impl<'a> FileCx<'a> {
                 for hook in &self.hooks {
                     for r in hook.references() {
                         if let RefKind::Hex(h) = r.kind {
-                            out.push(hex_ref(hook.place(&r.at), h));
+                            out.push(hex_ref(hook.place(&r.at).later(), h));
                         }
                     }
                 }
@@ -368,24 +381,25 @@ impl<'a> FileCx<'a> {
     }
 }
 
-fn hex_ref(place: Place, text: &str) -> HexRef<'_> {
+fn hex_ref(place: Later, text: &str) -> HexRef<'_> {
     HexRef { place, text }
 }
 
 fn area_refs<'a>(base: &Place, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
     match area {
         Area::Range(a, b) => {
-            out.push(hex_ref(base.variant("Range").index(0), a));
-            out.push(hex_ref(base.variant("Range").index(1), b));
+            out.push(hex_ref(base.later().variant("Range").index(0), a));
+            out.push(hex_ref(base.later().variant("Range").index(1), b));
         }
         Area::List(items) => {
             for (k, h) in items.iter().enumerate() {
-                out.push(hex_ref(base.variant("List").index(k), h));
+                out.push(hex_ref(base.later().variant("List").index(k), h));
             }
         }
-        Area::Zone { center, .. } => {
-            out.push(hex_ref(base.variant("Zone").field("center"), center))
-        }
+        Area::Zone { center, .. } => out.push(hex_ref(
+            base.later().variant("Zone").field("center"),
+            center,
+        )),
         Area::All | Area::Column(_) | Area::Row(_) => {}
     }
 }
@@ -394,16 +408,16 @@ fn placement_refs<'a>(base: &Place, at: &'a Placement, out: &mut Vec<HexRef<'a>>
     match at {
         Placement::Hexes(list) => {
             for (k, h) in list.iter().enumerate() {
-                out.push(hex_ref(base.variant("Hexes").index(k), h));
+                out.push(hex_ref(base.later().variant("Hexes").index(k), h));
             }
         }
         Placement::Range(a, b) => {
-            out.push(hex_ref(base.variant("Range").index(0), a));
-            out.push(hex_ref(base.variant("Range").index(1), b));
+            out.push(hex_ref(base.later().variant("Range").index(0), a));
+            out.push(hex_ref(base.later().variant("Range").index(1), b));
         }
         Placement::Spaced { from, to, .. } => {
-            out.push(hex_ref(base.variant("Spaced").field("from"), from));
-            out.push(hex_ref(base.variant("Spaced").field("to"), to));
+            out.push(hex_ref(base.later().variant("Spaced").field("from"), from));
+            out.push(hex_ref(base.later().variant("Spaced").field("to"), to));
         }
         Placement::OnUnit { .. } => {}
     }
@@ -447,6 +461,8 @@ pub struct ScenarioCx<'a> {
     pub scenario: &'a Scenario,
     pub system: Option<&'a RulesSystem>,
     pub counters: Option<&'a CounterSheet>,
+    /// The loaded file of `counters`, for its ids ([`Loaded::ids`]).
+    counters_file: Option<&'a Loaded>,
     pub map: Option<&'a TerrainMap>,
     /// The compiled open table, for table maps.
     pub table: Option<&'a muster_model::table::TableTerrain>,
@@ -507,14 +523,17 @@ impl<'a> ScenarioCx<'a> {
             Resolution::Found(i) => Some(i),
             _ => None,
         };
-        let counters = scenario
+        let counters_file = scenario
             .counters
             .as_deref()
             .and_then(|c| found(c, FileKind::Counters))
-            .and_then(|i| match db.doc(i) {
-                Some(Document::Counters(c)) => Some(c),
-                _ => None,
-            });
+            .and_then(|i| db.files.get(i))
+            .map(|f| &**f);
+        let counters = match counters_file.and_then(|f| f.doc.as_ref()) {
+            Some(Document::Counters(c)) => Some(c),
+            _ => None,
+        };
+        let counters_file = counters.and(counters_file);
         let map = db.scenario_map(file.index);
         let table = found(&scenario.map, FileKind::Map).and_then(|i| db.table(i));
         let system = file.system;
@@ -523,6 +542,7 @@ impl<'a> ScenarioCx<'a> {
             scenario,
             system,
             counters,
+            counters_file,
             map,
             table,
             groups: Vec::new(),
@@ -544,11 +564,23 @@ impl<'a> ScenarioCx<'a> {
     }
 
     pub fn unit_kind(&self, id: &str) -> Option<&'a UnitKind> {
-        self.system?.unit_kinds.iter().find(|k| k.id == id)
+        let at = self.file.system_file?.ids().unit_kind(id)?;
+        self.system?.unit_kinds.get(at)
+    }
+
+    /// The counter `id` of `army` (an army of this scenario's sheet).
+    pub fn counter(&self, army: &'a Army, id: &str) -> Option<&'a Counter> {
+        let (Some(sheet), Some(file)) = (self.counters, self.counters_file) else {
+            return army.counters.iter().find(|c| c.id == id);
+        };
+        match sheet.armies.iter().position(|a| std::ptr::eq(a, army)) {
+            Some(i) => army.counters.get(file.ids().counter(i, id)?),
+            None => army.counters.iter().find(|c| c.id == id),
+        }
     }
 
     fn slot(&self, army: Option<&'a Army>, counter_id: &'a str, place: Place) -> UnitSlot<'a> {
-        let counter = army.and_then(|a| a.counters.iter().find(|c| c.id == counter_id));
+        let counter = army.and_then(|a| self.counter(a, counter_id));
         UnitSlot {
             counter_id,
             place,

@@ -33,12 +33,8 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 _ => "write the column and the row with two digits each, e.g. `0903`".to_string(),
             };
             sink.push(
-                Report::new(
-                    &META,
-                    r.place.clone(),
-                    format!("`{text}` is not a hex id: {err}"),
-                )
-                .help(help),
+                Report::new(&META, r.place(), format!("`{text}` is not a hex id: {err}"))
+                    .help(help),
             );
         }
     }

@@ -34,17 +34,14 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         };
         if !grid.contains(hex) {
             sink.push(
-                Report::new(
-                    &META,
-                    r.place.clone(),
-                    format!("hex `{hex}` is outside the map"),
-                )
-                .help(format!(
-                    "the map is {} columns x {} rows (`0101` to `{}`)",
-                    grid.columns,
-                    grid.rows,
-                    HexId::new(grid.columns, grid.rows)
-                )),
+                Report::new(&META, r.place(), format!("hex `{hex}` is outside the map")).help(
+                    format!(
+                        "the map is {} columns x {} rows (`0101` to `{}`)",
+                        grid.columns,
+                        grid.rows,
+                        HexId::new(grid.columns, grid.rows)
+                    ),
+                ),
             );
         }
     }
