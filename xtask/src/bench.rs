@@ -15,6 +15,16 @@ use muster_model::FileKind;
 
 use crate::corpus::{Corpus, write_corpus};
 
+/// One round of the corpus measures: muster on each corpus and the floors, timed back
+/// to back.
+struct Round {
+    ron: Usage,
+    json: Usage,
+    ron_floor: f64,
+    json_floor: f64,
+    schema_only: f64,
+}
+
 /// One whole-process measurement.
 #[derive(Clone, Copy, Default)]
 pub struct Usage {
@@ -347,18 +357,6 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
     ];
     let ron_files = data_files(&corpus.ron, ".ron");
     let json_files = data_files(&corpus.json, ".json");
-    let m_ron = median_of(runs, || measure(&xtask, &corpus.ron, &validate))?;
-    let m_json = median_of(runs, || measure(&xtask, &corpus.json, &validate))?;
-    for (what, m) in [("RON", m_ron), ("JSON", m_json)] {
-        if m.exit != 0 {
-            return Err(format!(
-                "muster found errors in the {what} corpus (exit {})",
-                m.exit
-            ));
-        }
-    }
-    let ron_floor = median_ms(runs, || typed_floor(&ron_files, false))?;
-    let json_floor = median_ms(runs, || typed_floor(&json_files, true))?;
     let validators: Vec<(FileKind, jsonschema::Validator)> = FileKind::ALL
         .into_iter()
         .filter_map(|k| {
@@ -367,7 +365,49 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
                 .map(|v| (k, v))
         })
         .collect();
-    let schema_only = median_ms(runs, || schema_floor(&json_files, &validators))?;
+    // Rounds: muster and the floors it is held against are timed back to back, and each
+    // ratio is taken within a round, so that the machine's speed drifting between
+    // rounds does not move it. Figures are medians over the rounds.
+    let mut rounds = Vec::new();
+    for _ in 0..runs.max(1) {
+        let ron = measure(&xtask, &corpus.ron, &validate)?;
+        let ron_floor = median_ms(1, || typed_floor(&ron_files, false))?;
+        let json = measure(&xtask, &corpus.json, &validate)?;
+        let schema_only = median_ms(1, || schema_floor(&json_files, &validators))?;
+        let json_floor = median_ms(1, || typed_floor(&json_files, true))?;
+        for (what, m) in [("RON", ron), ("JSON", json)] {
+            if m.exit != 0 {
+                return Err(format!(
+                    "muster found errors in the {what} corpus (exit {})",
+                    m.exit
+                ));
+            }
+        }
+        rounds.push(Round {
+            ron,
+            json,
+            ron_floor,
+            json_floor,
+            schema_only,
+        });
+    }
+    let median = |f: &dyn Fn(&Round) -> f64| {
+        let mut all: Vec<f64> = rounds.iter().map(f).collect();
+        all.sort_by(f64::total_cmp);
+        all[all.len() / 2]
+    };
+    let by_wall = |f: &dyn Fn(&Round) -> Usage| {
+        let mut all: Vec<Usage> = rounds.iter().map(f).collect();
+        all.sort_by(|a, b| a.wall_ms.total_cmp(&b.wall_ms));
+        all[all.len() / 2]
+    };
+    let (m_ron, m_json) = (by_wall(&|r| r.ron), by_wall(&|r| r.json));
+    let ron_floor = median(&|r| r.ron_floor);
+    let json_floor = median(&|r| r.json_floor);
+    let schema_only = median(&|r| r.schema_only);
+    let ron_ratio = median(&|r| r.ron.wall_ms / r.ron_floor);
+    let json_ratio = median(&|r| r.json.wall_ms / r.schema_only);
+    let json_typed_ratio = median(&|r| r.json.wall_ms / r.json_floor);
 
     let one = [
         muster.to_str().unwrap_or("muster"),
@@ -430,6 +470,11 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
     let m_noisy_short = median_of(runs, || measure(&xtask, &stress, &noisy_short))?;
 
     println!();
+    println!(
+        "Corpus figures are medians of {} rounds; each round times muster and the floors back to back, and each ratio is the median of the rounds' own ratios.",
+        rounds.len()
+    );
+    println!();
     println!("| measure | wall ms | CPU ms | peak RSS MB | muster / floor (wall) |");
     println!("|---|---|---|---|---|");
     let row = |name: &str, m: &Usage, ratio: Option<f64>| {
@@ -445,20 +490,17 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
     row(
         &format!("muster validate, {} RON files", ron_files.len()),
         &m_ron,
-        Some(m_ron.wall_ms / ron_floor),
+        Some(ron_ratio),
     );
     floor("floor: typed `ron` parse, 1 thread", ron_floor);
     row(
         &format!("muster validate, {} JSON twins", json_files.len()),
         &m_json,
-        Some(m_json.wall_ms / schema_only),
+        Some(json_ratio),
     );
     floor("floor: schema-only `jsonschema`, 1 thread", schema_only);
     floor("floor: typed `serde_json` parse, 1 thread", json_floor);
-    println!(
-        "| (JSON twins against the typed serde_json floor) | | | | {:.2}x |",
-        m_json.wall_ms / json_floor
-    );
+    println!("| (JSON twins against the typed serde_json floor) | | | | {json_typed_ratio:.2}x |");
     row("one file: jengland in the bundled project", &m_one, None);
     println!(
         "| lsp: didChange to publishDiagnostics (median of {LSP_CHANGES}) | {lsp_ms:.1} | | | target 20 ms |"
