@@ -373,19 +373,26 @@ pub fn validate_project(
         rest
     };
     base.extend(other_targets.iter().cloned());
-    let mut db = Db::load(root, &base, display);
-    drop(base);
-    // The whole project: each scenario's id is noted as it is checked, and the few
-    // that share one are checked again once every id is known.
-    if !whole {
-        let mut leaves: Vec<PathBuf> = leaves
+    // Some scenarios: every other one's id is read from the top of its file, while the
+    // files they need load. The whole project: each scenario's id is noted as it is
+    // checked, and the few that share one are checked again once every id is known.
+    let all_leaves: Option<Vec<PathBuf>> = (!whole).then(|| {
+        let mut all: Vec<PathBuf> = leaves
             .into_iter()
             .chain(leaf_targets.iter().cloned())
             .map(|p| project::normalize(&p))
             .collect();
-        leaves.sort_unstable();
-        leaves.dedup();
-        db.set_leaf_ids(scenario_ids(&leaves, display));
+        all.sort_unstable();
+        all.dedup();
+        all
+    });
+    let (mut db, leaf_ids) = rayon::join(
+        || Db::load(root, &base, display),
+        || all_leaves.map(|all| scenario_ids(&all, display)),
+    );
+    drop(base);
+    if let Some(ids) = leaf_ids {
+        db.set_leaf_ids(ids);
     }
     let mut others: Vec<usize> = other_targets
         .iter()

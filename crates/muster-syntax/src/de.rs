@@ -872,8 +872,12 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::SeqAccess<'de> for SeqAccess<'a
             .map_err(|e| e.or_at(child.range()).in_path(PathSegment::Index(index)))
     }
 
+    /// The elements left, so that a list is allocated once at its size.
     fn size_hint(&self) -> Option<usize> {
-        None
+        match self.children.size_hint() {
+            (low, Some(high)) if low == high => Some(low),
+            _ => None,
+        }
     }
 }
 
