@@ -216,15 +216,15 @@ pub struct RegisteredHook {
     pub summary: &'static str,
     pub example: &'static str,
     schema: fn() -> Value,
-    parse: fn(Value) -> Result<Box<dyn Hook>, serde_json::Error>,
+    parse: fn(&Value) -> Result<Box<dyn Hook>, serde_json::Error>,
 }
 
 fn schema_of<T: HookSpec>() -> Value {
     schema_for!(T).to_value()
 }
 
-fn parse_as<T: HookSpec>(v: Value) -> Result<Box<dyn Hook>, serde_json::Error> {
-    serde_json::from_value::<T>(v).map(|h| Box::new(h) as Box<dyn Hook>)
+fn parse_as<T: HookSpec>(v: &Value) -> Result<Box<dyn Hook>, serde_json::Error> {
+    T::deserialize(v).map(|h| Box::new(h) as Box<dyn Hook>)
 }
 
 impl RegisteredHook {
@@ -375,23 +375,20 @@ impl RegisteredHook {
 
     fn parse_with(&self, params: &Value, shortcut: bool) -> Result<Box<dyn Hook>, Vec<Problem>> {
         // A hook without parameters takes `{}`.
-        let params = if params.is_null() {
-            Value::Object(Default::default())
-        } else {
-            params.clone()
-        };
-        let mut problems = params::unknown_keys(self, &params);
+        let empty = Value::Object(Default::default());
+        let params = if params.is_null() { &empty } else { params };
+        let mut problems = params::unknown_keys(self, params);
         if shortcut
             && problems.is_empty()
-            && self.within_bounds(&params)
-            && let Ok(hook) = (self.parse)(params.clone())
+            && self.within_bounds(params)
+            && let Ok(hook) = (self.parse)(params)
         {
             return Ok(hook);
         }
         if let Some(validator) = self.validator() {
             problems.extend(
                 validator
-                    .iter_errors(&params)
+                    .iter_errors(params)
                     .filter_map(|e| params::problem(&e)),
             );
         }
