@@ -24,7 +24,8 @@ pub struct SourceFile {
     pub text: String,
     /// Where lines start and which characters are wider than one byte: every line and
     /// column in every output format comes from here (a binary search per position).
-    lines: LineIndex,
+    /// Built on the first position asked for (a file without diagnostics never needs it).
+    lines: OnceLock<LineIndex>,
     /// The lossless syntax tree of the text, parsed on first use (the loader's first
     /// step for data files): every token, comment and value with its byte range.
     tree: OnceLock<Tree>,
@@ -48,13 +49,17 @@ pub const MAX_SHOWN_LINE: usize = 400;
 const WINDOW_CHARS: usize = 100;
 
 impl SourceFile {
+    /// The line index of the text, built on first use.
+    fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
+    }
+
     pub fn new(path: impl Into<PathBuf>, name: impl Into<String>, text: String) -> Self {
-        let lines = LineIndex::new(&text);
         Self {
             path: path.into(),
             name: name.into(),
             text,
-            lines,
+            lines: OnceLock::new(),
             tree: OnceLock::new(),
             spans: OnceLock::new(),
         }
@@ -104,14 +109,14 @@ impl SourceFile {
 
     /// 0-based line of a byte offset on a character boundary.
     fn line_of(&self, offset: usize) -> u32 {
-        self.lines
+        self.lines()
             .try_line_col(Self::size(offset))
             .map_or(0, |lc| lc.line)
     }
 
     /// Byte range of a 0-based line, its line break included.
     fn line_range(&self, line: u32) -> std::ops::Range<usize> {
-        self.lines
+        self.lines()
             .line(line)
             .map_or(self.text.len()..self.text.len(), |r| {
                 usize::from(r.start())..usize::from(r.end())
@@ -121,11 +126,11 @@ impl SourceFile {
     /// Line and column of a byte offset (clamped to the text, snapped to a char boundary).
     pub fn line_col(&self, offset: usize) -> LineCol {
         let offset = self.floor(offset);
-        let Some(utf8) = self.lines.try_line_col(Self::size(offset)) else {
+        let Some(utf8) = self.lines().try_line_col(Self::size(offset)) else {
             return LineCol { line: 1, column: 1 };
         };
         let column = self
-            .lines
+            .lines()
             .to_wide(WideEncoding::Utf32, utf8)
             .map_or(utf8.col, |w| w.col);
         LineCol {
@@ -139,7 +144,7 @@ impl SourceFile {
         let Ok(line) = u32::try_from(line.saturating_sub(1)) else {
             return self.text.len();
         };
-        if self.lines.line(line).is_none() {
+        if self.lines().line(line).is_none() {
             return self.text.len();
         }
         let range = self.line_range(line);
@@ -203,7 +208,7 @@ impl SourceCode for SourceFile {
             }
             let mut bottom = last;
             while bottom - last < context_lines_after as u32
-                && self.lines.line(bottom + 1).is_some_and(|r| !r.is_empty())
+                && self.lines().line(bottom + 1).is_some_and(|r| !r.is_empty())
                 && !long(bottom + 1)
             {
                 bottom += 1;

@@ -59,6 +59,16 @@ struct Lexer<'a> {
     pos: usize,
     tokens: Vec<Token>,
     errors: Vec<SyntaxError>,
+    /// Positions in `tokens` of the number and identifier tokens.
+    words: Vec<u32>,
+}
+
+/// A lexed text: its tokens (their texts concatenate to the text), the lexical errors,
+/// and where the number and identifier tokens are among the tokens.
+pub(crate) struct Lexed {
+    pub tokens: Vec<Token>,
+    pub errors: Vec<SyntaxError>,
+    pub words: Vec<u32>,
 }
 
 impl<'a> Lexer<'a> {
@@ -80,6 +90,9 @@ impl<'a> Lexer<'a> {
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {
+        if matches!(kind, TokenKind::Number | TokenKind::Ident) {
+            self.words.push(self.tokens.len() as u32);
+        }
         self.tokens.push(Token {
             kind,
             start: start as u32,
@@ -417,13 +430,14 @@ impl<'a> Lexer<'a> {
 }
 
 /// Tokens for the whole input (their texts concatenate to `src`) and lexical errors.
-pub(crate) fn lex(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<SyntaxError>) {
+pub(crate) fn lex(src: &str, dialect: Dialect) -> Lexed {
     let mut lexer = Lexer {
         src,
         bytes: src.as_bytes(),
         pos: 0,
         tokens: Vec::with_capacity(src.len() / 3 + 4),
         errors: Vec::new(),
+        words: Vec::new(),
     };
     if src.starts_with('\u{FEFF}') {
         lexer.pos = '\u{FEFF}'.len_utf8();
@@ -441,5 +455,9 @@ pub(crate) fn lex(src: &str, dialect: Dialect) -> (Vec<Token>, Vec<SyntaxError>)
             lexer.push(TokenKind::Unknown, before);
         }
     }
-    (lexer.tokens, lexer.errors)
+    Lexed {
+        tokens: lexer.tokens,
+        errors: lexer.errors,
+        words: lexer.words,
+    }
 }

@@ -244,8 +244,8 @@ pub fn from_str<T: serde::de::DeserializeOwned>(text: &str, dialect: Dialect) ->
 /// part of a file (a value cut at its end reads as `None`). `None` when the field is
 /// absent, not a string, or its value does not lex.
 pub fn top_level_string(text: &str, dialect: Dialect, field: &str) -> Option<String> {
-    let (tokens, errors) = lexer::lex(text, dialect);
-    top_level_in(text, dialect, &tokens, &errors, field)
+    let lexed = lexer::lex(text, dialect);
+    top_level_in(text, dialect, &lexed.tokens, &lexed.errors, field)
 }
 
 impl Tree {

@@ -529,6 +529,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
             text: Box::from(""),
             dialect,
             tokens: Vec::new(),
+            words: Vec::new(),
             nodes: vec![NodeData {
                 kind: NodeKind::Document,
                 plain: false,
@@ -545,7 +546,11 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
             errors: vec![SyntaxError::new(SyntaxErrorKind::TooLarge, 0..0)],
         };
     }
-    let (tokens, lex_errors) = lexer::lex(src, dialect);
+    let lexer::Lexed {
+        tokens,
+        errors: lex_errors,
+        words,
+    } = lexer::lex(src, dialect);
     let mut p = Parser {
         src,
         dialect,
@@ -575,6 +580,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
         text: Box::from(src),
         dialect,
         tokens: p.tokens,
+        words,
         nodes: p.nodes,
         children: p.children,
         errors: p.errors,

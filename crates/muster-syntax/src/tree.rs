@@ -93,6 +93,8 @@ pub struct Tree {
     pub(crate) text: Box<str>,
     pub(crate) dialect: Dialect,
     pub(crate) tokens: Vec<Token>,
+    /// Positions in `tokens` of the number and identifier tokens, in order.
+    pub(crate) words: Vec<u32>,
     pub(crate) nodes: Vec<NodeData>,
     pub(crate) children: Vec<u32>,
     pub(crate) errors: Vec<SyntaxError>,
@@ -213,23 +215,18 @@ impl Tree {
         (0..self.tokens.len() as u32).filter_map(|i| self.token(i))
     }
 
-    /// The text of every token of one of `kinds`, in order (cheaper than filtering
-    /// [`Tree::tokens`] when few tokens are wanted).
-    pub fn token_texts<'k>(
-        &'k self,
-        kinds: &'k [TokenKind],
-    ) -> impl Iterator<Item = (TokenKind, &'k str)> + 'k {
-        self.tokens
-            .iter()
-            .filter(|t| kinds.contains(&t.kind))
-            .map(|t| {
-                (
-                    t.kind,
-                    self.text
-                        .get(t.start as usize..t.end as usize)
-                        .unwrap_or(""),
-                )
-            })
+    /// The kind and text of every number and identifier token, in order, found through
+    /// an index the lexer keeps (a file has many more tokens than numbers and words).
+    pub fn numbers_and_words(&self) -> impl Iterator<Item = (TokenKind, &str)> + '_ {
+        self.words.iter().filter_map(|&i| {
+            let t = self.tokens.get(i as usize)?;
+            Some((
+                t.kind,
+                self.text
+                    .get(t.start as usize..t.end as usize)
+                    .unwrap_or(""),
+            ))
+        })
     }
 
     /// Every comment in order.

@@ -53,6 +53,46 @@ fn round_trip_is_lossless() {
 }
 
 #[test]
+fn numbers_and_words_are_the_number_and_identifier_tokens() {
+    let check = |text: &str| {
+        for dialect in [Dialect::Ron, Dialect::Json] {
+            let tree = parse(text, dialect);
+            let scanned: Vec<(TokenKind, &str)> = tree
+                .tokens()
+                .filter(|t| matches!(t.kind, TokenKind::Number | TokenKind::Ident))
+                .map(|t| (t.kind, t.text))
+                .collect();
+            let indexed: Vec<(TokenKind, &str)> = tree.numbers_and_words().collect();
+            assert_eq!(indexed, scanned, "{dialect:?}: {text}");
+        }
+    };
+    for s in [
+        "",
+        "\u{FEFF}(a: 1, b: -inf, c: NaN, d: 0x1F, e: 1_000, f: r#id)",
+        "{\"a\": [true, false, null, -0.5e+3, 12]}",
+        "(\"unterminated 12",
+        "1 2 3 abc @@ 4.5.6",
+    ] {
+        check(s);
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut seen = 0;
+    for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
+        for file in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(text) = std::fs::read_to_string(file.path()) {
+                check(&text);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 10);
+}
+
+#[test]
 fn unclosed_points_at_the_end_and_names_the_opening() {
     assert_eq!(
         errors("(a: [1, 2"),

@@ -160,21 +160,20 @@ pub fn may_break(kind: FileKind, tree: &Tree) -> bool {
     let Some(bounds) = bounds(kind) else {
         return true;
     };
-    tree.token_texts(&[TokenKind::Number, TokenKind::Ident])
-        .any(|(kind, text)| match kind {
-            TokenKind::Number => {
-                let n = match small_integer(text) {
-                    Some(n) => Ok(n),
-                    None if text.contains('_') => text.replace('_', "").parse::<f64>(),
-                    None => text.parse::<f64>(),
-                };
-                n.map_or(true, |n| !bounds.contains(n))
-            }
-            _ => {
-                let word = text.trim_start_matches(['+', '-']);
-                word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
-            }
-        })
+    tree.numbers_and_words().any(|(kind, text)| match kind {
+        TokenKind::Number => {
+            let n = match small_integer(text) {
+                Some(n) => Ok(n),
+                None if text.contains('_') => text.replace('_', "").parse::<f64>(),
+                None => text.parse::<f64>(),
+            };
+            n.map_or(true, |n| !bounds.contains(n))
+        }
+        _ => {
+            let word = text.trim_start_matches(['+', '-']);
+            word.eq_ignore_ascii_case("inf") || word.eq_ignore_ascii_case("nan")
+        }
+    })
 }
 
 /// A number written as up to 15 decimal digits, exactly (most numbers in data files):
