@@ -20,6 +20,25 @@ fn errors(text: &str) -> Vec<(SyntaxErrorKind, std::ops::Range<usize>)> {
         .collect()
 }
 
+/// The text of every file under `scenarios/` (at least a dozen).
+fn bundled_texts() -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
+        for file in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Ok(text) = std::fs::read_to_string(file.path()) {
+                out.push(text);
+            }
+        }
+    }
+    assert!(out.len() > 10, "bundled files found: {}", out.len());
+    out
+}
+
 #[test]
 fn round_trip_is_lossless() {
     let samples = [
@@ -35,21 +54,9 @@ fn round_trip_is_lossless() {
         assert_eq!(concat(s, Dialect::Ron), s);
         assert_eq!(concat(s, Dialect::Json), s);
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let mut seen = 0;
-    for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
-        for file in std::fs::read_dir(dir.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            if let Ok(text) = std::fs::read_to_string(file.path()) {
-                assert_eq!(concat(&text, Dialect::Ron), text);
-                seen += 1;
-            }
-        }
+    for text in bundled_texts() {
+        assert_eq!(concat(&text, Dialect::Ron), text);
     }
-    assert!(seen > 10);
 }
 
 #[test]
@@ -75,21 +82,9 @@ fn numbers_and_words_are_the_number_and_identifier_tokens() {
     ] {
         check(s);
     }
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let mut seen = 0;
-    for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
-        for file in std::fs::read_dir(dir.path())
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            if let Ok(text) = std::fs::read_to_string(file.path()) {
-                check(&text);
-                seen += 1;
-            }
-        }
+    for text in bundled_texts() {
+        check(&text);
     }
-    assert!(seen > 10);
 }
 
 #[test]
