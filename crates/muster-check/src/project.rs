@@ -73,8 +73,11 @@ pub fn is_data_file(path: &Path) -> bool {
 /// with a diagnostic, and so is every folder that cannot be read. Symlinked folders are
 /// not followed, so the walk never leaves `dir`.
 pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
+    // Each folder's entries are read in name order, so the paths come out sorted and
+    // the sort below only confirms it (one comparison per path).
     let mut out: Vec<PathBuf> = WalkDir::new(dir)
         .follow_links(false)
+        .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
