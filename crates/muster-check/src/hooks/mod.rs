@@ -48,7 +48,7 @@ pub use francisca::Francisca;
 pub use impassable_area::ImpassableArea;
 pub use neutral_activation::NeutralActivation;
 pub use no_end_move_in::NoEndMoveIn;
-pub use params::{Problem, found};
+pub use params::Problem;
 pub use secret_commander_placement::SecretCommanderPlacement;
 pub use setup_option::SetupOption;
 pub use stacking_override::StackingOverride;

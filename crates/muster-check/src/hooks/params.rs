@@ -6,6 +6,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use super::RegisteredHook;
+use crate::load::schema::found;
 use crate::place::Place;
 use crate::suggest::did_you_mean;
 
@@ -57,18 +58,6 @@ pub fn unknown_keys(hook: &RegisteredHook, params: &Value) -> Vec<Problem> {
 /// `counters/2` for `/counters/2`: the field as the author wrote it.
 fn field(pointer: &str) -> String {
     pointer.trim_start_matches('/').to_string()
-}
-
-/// A JSON value described for a message: `the string "one"`, `the number 2`.
-pub fn found(value: &Value) -> String {
-    match value {
-        Value::Null => "nothing (null)".to_string(),
-        Value::Bool(b) => format!("`{b}`"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {}", Value::String(s.clone())),
-        Value::Array(_) => "a list".to_string(),
-        Value::Object(_) => "a map".to_string(),
-    }
 }
 
 fn expected(kind: &TypeKind) -> String {

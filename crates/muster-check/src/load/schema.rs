@@ -212,6 +212,19 @@ pub fn schema_diagnostics(loaded: &super::Loaded) -> Vec<crate::Diagnostic> {
     sink.finish()
 }
 
+/// A JSON value described for a message: `the string "one"`, `the number 2` (schema
+/// errors of files and of hook parameters).
+pub fn found(value: &Value) -> String {
+    match value {
+        Value::Null => "nothing (null)".to_string(),
+        Value::Bool(b) => format!("`{b}`"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => format!("the string {}", Value::String(s.clone())),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "a map".to_string(),
+    }
+}
+
 /// The field a pointer ends at, as the author wrote it: `count` for
 /// `/sides/0/forces/Placed/setup/1/units/0/count`, `entry[2]` for `/entry/2`.
 fn field_of(pointer: &str) -> String {
@@ -236,7 +249,7 @@ fn field_of(pointer: &str) -> String {
 fn in_words(e: &ValidationError) -> (String, Option<String>) {
     use jsonschema::error::ValidationErrorKind as K;
     let field = field_of(&e.instance_path().to_string());
-    let found = crate::hooks::found(e.instance());
+    let found = found(e.instance());
     let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     match e.kind() {
         K::Minimum { limit } => (
