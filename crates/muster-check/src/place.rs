@@ -241,12 +241,10 @@ struct Kept {
 
 thread_local! {
     static KEPT_PLACES: Kept = Kept {
-        sides: (0..KEPT).map(|i| Place::top("sides").index(i)).collect(),
+        sides: (0..KEPT).map(side_at).collect(),
         setups: (0..KEPT).map(setup_list).collect(),
-        zoned: (0..KEPT)
-            .map(|i| Place::top("sides").index(i).field("forces").variant("Zoned"))
-            .collect(),
-        victory: (0..KEPT).map(|i| Place::top("victory").index(i)).collect(),
+        zoned: (0..KEPT).map(zoned_at).collect(),
+        victory: (0..KEPT).map(victory_at).collect(),
         goals: (0..KEPT).map(goal_lists).collect(),
     };
 }
@@ -259,21 +257,32 @@ fn kept(pick: impl Fn(&Kept) -> &Vec<Place>, i: usize) -> Option<Place> {
         .flatten()
 }
 
+/// `/sides/{side}`.
+fn side_at(side: usize) -> Place {
+    Place::top("sides").index(side)
+}
+
 /// `/sides/{side}/forces/Placed/setup`.
 fn setup_list(side: usize) -> Place {
-    Place::top("sides")
-        .index(side)
+    side_at(side)
         .field("forces")
         .variant("Placed")
         .field("setup")
 }
 
+/// `/sides/{side}/forces/Zoned`.
+fn zoned_at(side: usize) -> Place {
+    side_at(side).field("forces").variant("Zoned")
+}
+
+/// `/victory/{condition}`.
+fn victory_at(condition: usize) -> Place {
+    Place::top("victory").index(condition)
+}
+
 /// `/victory/{condition}/Goals/any_of`.
 fn goal_lists(condition: usize) -> Place {
-    Place::top("victory")
-        .index(condition)
-        .variant("Goals")
-        .field("any_of")
+    victory_at(condition).variant("Goals").field("any_of")
 }
 
 impl Place {
@@ -284,7 +293,7 @@ impl Place {
 
     /// Side `side` of a scenario: `/sides/{side}`.
     pub fn side(side: usize) -> Self {
-        kept(|k| &k.sides, side).unwrap_or_else(|| Self::top("sides").index(side))
+        kept(|k| &k.sides, side).unwrap_or_else(|| side_at(side))
     }
 
     /// Setup group `group` of a side that places counters group by group:
@@ -297,8 +306,7 @@ impl Place {
 
     /// The forces of a side in deployment zones: `/sides/{side}/forces/Zoned`.
     pub fn zoned_forces(side: usize) -> Self {
-        kept(|k| &k.zoned, side)
-            .unwrap_or_else(|| Self::side(side).field("forces").variant("Zoned"))
+        kept(|k| &k.zoned, side).unwrap_or_else(|| zoned_at(side))
     }
 
     /// The forces of a side on an open table: `/sides/{side}/forces/Table`.
@@ -318,7 +326,7 @@ impl Place {
 
     /// Victory condition `condition` of a scenario: `/victory/{condition}`.
     pub fn victory(condition: usize) -> Self {
-        kept(|k| &k.victory, condition).unwrap_or_else(|| Self::top("victory").index(condition))
+        kept(|k| &k.victory, condition).unwrap_or_else(|| victory_at(condition))
     }
 
     /// Goal `goal` of alternative `any_of` of a `Goals` victory condition:
