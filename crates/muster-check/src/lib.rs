@@ -139,9 +139,11 @@ fn is_leaf(path: &Path) -> bool {
         .is_some_and(|n| n.ends_with(".scenario.ron") || n.ends_with(".scenario.json"))
 }
 
-/// Scenarios checked together before they are dropped again: enough to keep both cores
-/// busy, few enough that memory does not grow with the size of the project.
-const LEAF_BATCH: usize = 128;
+/// Scenarios checked together before they are dropped again. Few enough that a batch's
+/// trees and models are still in the processor's cache when its checks read them (128
+/// cost 14% more CPU on 10,000 scenarios than 16, and twice the memory), enough that the
+/// work done once per batch stays small.
+const LEAF_BATCH: usize = 16;
 
 /// Bytes read from the top of each scenario to find its id.
 const ID_PREFIX: usize = 4096;

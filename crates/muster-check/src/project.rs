@@ -13,7 +13,7 @@ use muster_model::table::TableTerrain;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
-use crate::load::{Document, Loaded, load_overlay, load_path};
+use crate::load::{Document, Loaded, load_overlay, load_path, load_path_known};
 
 /// The folders of a project that hold data files.
 pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
@@ -152,6 +152,15 @@ pub struct Db {
     folders: Mutex<HashMap<PathBuf, PathBuf>>,
 }
 
+/// Where a path inside the root by name really leads ([`Db::escapes`]).
+enum Reach {
+    /// Inside the root (or not a question: outside it by name, or unreadable); the
+    /// metadata of a regular path that is not a symlink, when it was read.
+    Inside(Option<std::fs::Metadata>),
+    /// Through a symlink, to this canonical path outside the root.
+    Outside(PathBuf),
+}
+
 /// A reference is a path when it has a folder separator or a data file extension;
 /// otherwise it is an id.
 pub fn is_path_reference(reference: &str) -> bool {
@@ -230,13 +239,15 @@ impl Db {
             let loaded: Vec<(Arc<Loaded>, bool)> = pending
                 .par_iter()
                 .map(|p| match self.escapes(p) {
-                    Some(target) => (Arc::new(escaping_file(p, &display(p), &target)), true),
-                    None if let Some(text) = overlay.get(p) => {
+                    Reach::Outside(target) => {
+                        (Arc::new(escaping_file(p, &display(p), &target)), true)
+                    }
+                    Reach::Inside(_) if let Some(text) = overlay.get(p) => {
                         (Arc::new(load_overlay(p, &display(p), text)), false)
                     }
-                    None => match cache {
+                    Reach::Inside(meta) => match cache {
                         Some(cache) => (cache.get_or_load(p, display), false),
-                        None => (Arc::new(load_path(p, &display(p))), false),
+                        None => (Arc::new(load_path_known(p, &display(p), meta)), false),
                     },
                 })
                 .collect();
@@ -263,34 +274,45 @@ impl Db {
     }
 
     /// Where `path` really leads when it lies inside the root by name but, through a
-    /// symlink, outside it by its canonical path. Paths outside the root by name (files
-    /// named on the command line with `--root` elsewhere) are left alone.
-    fn escapes(&self, path: &Path) -> Option<PathBuf> {
+    /// symlink, outside it by its canonical path ([`Reach::Outside`]). Paths outside the
+    /// root by name (files named on the command line with `--root` elsewhere) are left
+    /// alone. A path that is not a symlink comes back with its metadata, which the
+    /// loader then need not ask the system for again.
+    fn escapes(&self, path: &Path) -> Reach {
         if !path.starts_with(&self.root) {
-            return None;
+            return Reach::Inside(None);
         }
         // The folder's canonical path is resolved once per folder (a project holds many
         // files per folder); only a file that is itself a symlink is resolved alone.
-        let is_link = std::fs::symlink_metadata(path)
-            .ok()?
-            .file_type()
-            .is_symlink();
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return Reach::Inside(None);
+        };
+        let is_link = meta.file_type().is_symlink();
         let real = match (is_link, path.parent(), path.file_name()) {
             (false, Some(dir), Some(name)) => {
                 let mut folders = self.folders.lock().unwrap_or_else(|p| p.into_inner());
                 let dir = match folders.get(dir) {
                     Some(real) => real.clone(),
-                    None => {
-                        let real = std::fs::canonicalize(dir).ok()?;
-                        folders.insert(dir.to_path_buf(), real.clone());
-                        real
-                    }
+                    None => match std::fs::canonicalize(dir) {
+                        Ok(real) => {
+                            folders.insert(dir.to_path_buf(), real.clone());
+                            real
+                        }
+                        Err(_) => return Reach::Inside(None),
+                    },
                 };
                 dir.join(name)
             }
-            _ => std::fs::canonicalize(path).ok()?,
+            _ => match std::fs::canonicalize(path) {
+                Ok(real) => real,
+                Err(_) => return Reach::Inside(None),
+            },
         };
-        (!real.starts_with(&self.canonical_root)).then_some(real)
+        if !real.starts_with(&self.canonical_root) {
+            Reach::Outside(real)
+        } else {
+            Reach::Inside((!is_link).then_some(meta))
+        }
     }
 
     /// Compiles the maps, open tables and scenario maps of the files from `from` on.

@@ -152,6 +152,12 @@ impl Loaded {
 /// limit is enforced on the bytes actually read, not only on the metadata, so a file that
 /// grows, or a symlink to `/dev/zero`, never makes muster read more than the limit.
 pub fn load_path(path: &Path, name: &str) -> Loaded {
+    load_path_known(path, name, None)
+}
+
+/// [`load_path`], with the path's metadata when the caller already read it through a
+/// path that is not a symlink (the project walk's check for links out of the root).
+pub fn load_path_known(path: &Path, name: &str, meta: Option<std::fs::Metadata>) -> Loaded {
     let refuse = |report: Report| {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
         let mut sink = Sink::new(&loaded.file);
@@ -159,7 +165,7 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
         loaded.diagnostics = sink.finish();
         loaded
     };
-    let meta = match std::fs::metadata(path) {
+    let meta = match meta.map_or_else(|| std::fs::metadata(path), Ok) {
         Ok(meta) => meta,
         Err(err) => {
             return refuse(unreadable(format!(
