@@ -36,6 +36,11 @@ pub mod watch;
 
 use std::path::{Path, PathBuf};
 
+/// A hash map for muster's lookup tables by id, path or position: std's map with
+/// foldhash, seeded per process. Keys come from the user's files, so the seed matters;
+/// SipHash cost more than the lookups it served.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 pub use config::Config;
 pub use diagnostic::{Diagnostic, Label, Severity};
 pub use project::Db;
@@ -416,6 +421,8 @@ pub fn validate_project(
     let batches: Vec<(usize, &[PathBuf])> = leaf_targets.chunks(LEAF_BATCH).enumerate().collect();
     let forks = rayon::current_num_threads().min(batches.len()).max(1);
     let referenced = std::sync::Mutex::new(referenced);
+    // The files of the project itself; a batch's own come after them.
+    let base = db.files.len();
     let run = |db: &mut Db, fork: usize| {
         let mut checked = 0;
         let mut diagnostics = Vec::new();
@@ -432,7 +439,7 @@ pub fn validate_project(
                         }
                     }
                     let mut indexes = targets.to_vec();
-                    for i in db.referenced_only() {
+                    for i in db.referenced_from(base) {
                         if !targets.contains(&i)
                             && referenced
                                 .lock()

@@ -13,6 +13,7 @@ use muster_model::table::TableTerrain;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
+use crate::FastMap;
 use crate::load::{Document, Loaded, load_overlay, load_path, load_path_known};
 
 /// The folders of a project that hold data files.
@@ -48,14 +49,20 @@ fn step_by_step(path: &Path) -> PathBuf {
 fn is_normal(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
     cfg!(unix)
-        && bytes.first() == Some(&b'/')
         && bytes.len() > 1
-        && !bytes.ends_with(b"/")
-        && !bytes.ends_with(b"/.")
-        && !bytes.ends_with(b"/..")
-        && !bytes.windows(2).any(|w| w == b"//")
-        && !bytes.windows(3).any(|w| w == b"/./")
-        && !bytes.windows(4).any(|w| w == b"/../")
+        && bytes[0] == b'/'
+        && bytes[1..]
+            .split(|b| *b == b'/')
+            .all(|step| !matches!(step, b"" | b"." | b".."))
+}
+
+/// [`normalize`], borrowing `path` when it is already normal.
+pub fn normalized(path: &Path) -> std::borrow::Cow<'_, Path> {
+    if is_normal(path) {
+        std::borrow::Cow::Borrowed(path)
+    } else {
+        std::borrow::Cow::Owned(step_by_step(path))
+    }
 }
 
 /// Whether a file name looks like muster data (`.ron` or `.json`).
@@ -73,30 +80,50 @@ pub fn is_data_file(path: &Path) -> bool {
 /// with a diagnostic, and so is every folder that cannot be read. Symlinked folders are
 /// not followed, so the walk never leaves `dir`.
 pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
-    // Each folder's entries are read in name order, so the paths come out sorted and
-    // the sort below only confirms it (one comparison per path).
-    let mut out: Vec<PathBuf> = WalkDir::new(dir)
+    // Each folder's entries are read in name order and its subfolders' lists are joined
+    // in that order, so the paths come out sorted and the sort below only confirms it
+    // (one comparison per path).
+    let mut out = folder_files(dir);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The data files of one folder and, walked in parallel, of its subfolders, in name
+/// order ([`data_files_under`]). A project of thousands of scenarios keeps them in
+/// many folders, and listing them is the one step before checking that no core can
+/// share otherwise.
+fn folder_files(dir: &Path) -> Vec<PathBuf> {
+    let entries: Vec<walkdir::Result<walkdir::DirEntry>> = WalkDir::new(dir)
         .follow_links(false)
         .sort_by_file_name()
+        .max_depth(1)
         .into_iter()
         .filter_entry(|e| {
             let name = e.file_name().to_string_lossy();
             e.depth() == 0 || !(name.starts_with('.') || name == "target")
         })
-        .filter_map(|entry| match entry {
+        .collect();
+    entries
+        .into_par_iter()
+        .flat_map_iter(|entry| match entry {
+            // `dir` itself: a file given as a folder is listed if it is data.
+            Ok(e) if e.depth() == 0 => (!e.file_type().is_dir() && is_data_file(e.path()))
+                .then(|| e.into_path())
+                .into_iter()
+                .collect(),
+            Ok(e) if e.file_type().is_dir() => folder_files(e.path()),
             Ok(e) => {
-                let linked_folder =
-                    e.depth() > 0 && e.file_type().is_symlink() && e.path().is_dir();
-                ((!e.file_type().is_dir() && is_data_file(e.path())) || linked_folder)
+                let linked_folder = e.file_type().is_symlink() && e.path().is_dir();
+                (is_data_file(e.path()) || linked_folder)
                     .then(|| e.into_path())
+                    .into_iter()
+                    .collect::<Vec<_>>()
             }
             // A folder (or the entry of one) that cannot be read: the loader says why.
-            Err(err) => err.path().map(Path::to_path_buf),
+            Err(err) => err.path().map(Path::to_path_buf).into_iter().collect(),
         })
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+        .collect()
 }
 
 /// The project's own data files: everything under `scenarios/` and `maps/`.
@@ -130,12 +157,12 @@ type ModifiedMaps = Arc<Mutex<HashMap<(PathBuf, String), Arc<TerrainMap>>>>;
 pub struct Db {
     pub root: PathBuf,
     pub files: Vec<Arc<Loaded>>,
-    by_path: HashMap<PathBuf, usize>,
-    by_id: HashMap<(FileKind, String), Vec<usize>>,
-    maps: HashMap<usize, TerrainMap>,
-    tables: HashMap<usize, TableTerrain>,
+    by_path: FastMap<PathBuf, usize>,
+    by_id: FastMap<(FileKind, String), Vec<usize>>,
+    maps: FastMap<usize, TerrainMap>,
+    tables: FastMap<usize, TableTerrain>,
     /// Maps recompiled with a scenario's terrain modifications, by scenario index.
-    scenario_maps: HashMap<usize, Arc<TerrainMap>>,
+    scenario_maps: FastMap<usize, Arc<TerrainMap>>,
     /// Maps compiled with terrain modifications, by map file and modifications; kept
     /// while scenarios come and go as leaves, and shared with the project's forks.
     modified: ModifiedMaps,
@@ -210,11 +237,11 @@ impl Db {
             limits: crate::limits::load_limits(&root),
             root,
             files: Vec::new(),
-            by_path: HashMap::new(),
-            by_id: HashMap::new(),
-            maps: HashMap::new(),
-            tables: HashMap::new(),
-            scenario_maps: HashMap::new(),
+            by_path: FastMap::default(),
+            by_id: FastMap::default(),
+            maps: FastMap::default(),
+            tables: FastMap::default(),
+            scenario_maps: FastMap::default(),
             modified: Default::default(),
             leaf_ids: None,
         };
@@ -362,13 +389,19 @@ impl Db {
     /// not targets are checked with the files that use them, so that a broken one is
     /// never passed over in silence.
     pub fn referenced_only(&self) -> Vec<usize> {
+        self.referenced_from(0)
+    }
+
+    /// [`Db::referenced_only`] among the files from `from` on (those a batch of leaves
+    /// brought in).
+    pub fn referenced_from(&self, from: usize) -> Vec<usize> {
         let data: Vec<PathBuf> = DATA_DIRS.iter().map(|d| self.root.join(d)).collect();
-        (0..self.files.len())
+        (from..self.files.len())
             .filter(|&i| {
-                let path = normalize(&self.files[i].file.path);
+                let path = normalized(&self.files[i].file.path);
                 path.starts_with(&self.root)
                     && !data.iter().any(|d| path.starts_with(d))
-                    && !self.escaping.contains(&path)
+                    && !self.escaping.contains(path.as_ref())
             })
             .collect()
     }
@@ -497,7 +530,7 @@ impl Db {
     }
 
     pub fn index_of(&self, path: &Path) -> Option<usize> {
-        self.by_path.get(&normalize(path)).copied()
+        self.by_path.get(normalized(path).as_ref()).copied()
     }
 
     /// Files of `kind` that share `id` with file `index` (duplicates).

@@ -50,7 +50,7 @@ impl Project {
 
 pub fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
     move |p: &Path| {
-        let p = project::normalize(p);
+        let p = project::normalized(p);
         p.strip_prefix(cwd)
             .map_or_else(|_| p.display().to_string(), |r| r.display().to_string())
     }

@@ -61,14 +61,17 @@ struct Lexer<'a> {
     errors: Vec<SyntaxError>,
     /// Positions in `tokens` of the number and identifier tokens.
     words: Vec<u32>,
+    /// Positions in `tokens` of the comments.
+    comments: Vec<u32>,
 }
 
 /// A lexed text: its tokens (their texts concatenate to the text), the lexical errors,
-/// and where the number and identifier tokens are among the tokens.
+/// and where the number and identifier tokens, and the comments, are among the tokens.
 pub(crate) struct Lexed {
     pub tokens: Vec<Token>,
     pub errors: Vec<SyntaxError>,
     pub words: Vec<u32>,
+    pub comments: Vec<u32>,
 }
 
 impl<'a> Lexer<'a> {
@@ -90,8 +93,12 @@ impl<'a> Lexer<'a> {
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {
-        if matches!(kind, TokenKind::Number | TokenKind::Ident) {
-            self.words.push(self.tokens.len() as u32);
+        match kind {
+            TokenKind::Number | TokenKind::Ident => self.words.push(self.tokens.len() as u32),
+            TokenKind::LineComment | TokenKind::BlockComment => {
+                self.comments.push(self.tokens.len() as u32);
+            }
+            _ => {}
         }
         self.tokens.push(Token {
             kind,
@@ -438,6 +445,7 @@ pub(crate) fn lex(src: &str, dialect: Dialect) -> Lexed {
         tokens: Vec::with_capacity(src.len() / 3 + 4),
         errors: Vec::new(),
         words: Vec::new(),
+        comments: Vec::new(),
     };
     if src.starts_with('\u{FEFF}') {
         lexer.pos = '\u{FEFF}'.len_utf8();
@@ -459,5 +467,6 @@ pub(crate) fn lex(src: &str, dialect: Dialect) -> Lexed {
         tokens: lexer.tokens,
         errors: lexer.errors,
         words: lexer.words,
+        comments: lexer.comments,
     }
 }

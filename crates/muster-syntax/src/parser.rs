@@ -530,6 +530,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
             dialect,
             tokens: Vec::new(),
             words: Vec::new(),
+            comments: Vec::new(),
             nodes: vec![NodeData {
                 kind: NodeKind::Document,
                 plain: false,
@@ -550,6 +551,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
         tokens,
         errors: lex_errors,
         words,
+        comments,
     } = lexer::lex(src, dialect);
     let mut p = Parser {
         src,
@@ -581,6 +583,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
         dialect,
         tokens: p.tokens,
         words,
+        comments,
         nodes: p.nodes,
         children: p.children,
         errors: p.errors,

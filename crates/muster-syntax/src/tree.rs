@@ -95,6 +95,8 @@ pub struct Tree {
     pub(crate) tokens: Vec<Token>,
     /// Positions in `tokens` of the number and identifier tokens, in order.
     pub(crate) words: Vec<u32>,
+    /// Positions in `tokens` of the comments, in order.
+    pub(crate) comments: Vec<u32>,
     pub(crate) nodes: Vec<NodeData>,
     pub(crate) children: Vec<u32>,
     pub(crate) errors: Vec<SyntaxError>,
@@ -229,9 +231,10 @@ impl Tree {
         })
     }
 
-    /// Every comment in order.
+    /// Every comment in order, found through an index the lexer keeps.
     pub fn comments(&self) -> impl Iterator<Item = Comment<'_>> + '_ {
-        self.tokens.iter().enumerate().filter_map(|(i, t)| {
+        self.comments.iter().filter_map(|&i| {
+            let t = self.tokens.get(i as usize)?;
             let block = match t.kind {
                 TokenKind::LineComment => false,
                 TokenKind::BlockComment => true,
@@ -241,7 +244,7 @@ impl Tree {
                 range: (t.start as usize, t.end as usize),
                 text: self.text.get(t.start as usize..t.end as usize)?,
                 block,
-                token: i as u32,
+                token: i,
             })
         })
     }

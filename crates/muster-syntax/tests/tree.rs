@@ -88,6 +88,38 @@ fn numbers_and_words_are_the_number_and_identifier_tokens() {
 }
 
 #[test]
+fn comments_are_the_comment_tokens() {
+    let check = |text: &str| {
+        for dialect in [Dialect::Ron, Dialect::Json] {
+            let tree = parse(text, dialect);
+            let scanned: Vec<(usize, usize)> = tree
+                .tokens()
+                .filter(|t| matches!(t.kind, TokenKind::LineComment | TokenKind::BlockComment))
+                .map(|t| t.range)
+                .collect();
+            let indexed: Vec<(usize, usize)> = tree.comments().map(|c| c.range).collect();
+            assert_eq!(indexed, scanned, "{dialect:?}: {text}");
+            for c in tree.comments() {
+                assert_eq!(c.text, &text[c.range.0..c.range.1]);
+                assert_eq!(c.block, c.text.starts_with("/*"));
+            }
+        }
+    };
+    for s in [
+        "",
+        "// only a comment",
+        "(a: 1, // after\n /* b /* nested */ */ b: 2) // end",
+        "/* unterminated",
+        "{\"a\": 1} // JSON has none",
+    ] {
+        check(s);
+    }
+    for text in bundled_texts() {
+        check(&text);
+    }
+}
+
+#[test]
 fn unclosed_points_at_the_end_and_names_the_opening() {
     assert_eq!(
         errors("(a: [1, 2"),

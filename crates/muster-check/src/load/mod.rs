@@ -76,16 +76,14 @@ pub struct Loaded {
 /// search from the top would.
 #[derive(Debug, Default)]
 pub struct IdIndex {
-    kinds: std::collections::HashMap<Box<str>, usize>,
-    counters: Vec<std::collections::HashMap<Box<str>, usize>>,
+    kinds: crate::FastMap<Box<str>, usize>,
+    counters: Vec<crate::FastMap<Box<str>, usize>>,
 }
 
 impl IdIndex {
     fn of(doc: Option<&Document>) -> Self {
-        fn positions<'i>(
-            ids: impl Iterator<Item = &'i str>,
-        ) -> std::collections::HashMap<Box<str>, usize> {
-            let mut out = std::collections::HashMap::new();
+        fn positions<'i>(ids: impl Iterator<Item = &'i str>) -> crate::FastMap<Box<str>, usize> {
+            let mut out = crate::FastMap::default();
             for (i, id) in ids.enumerate() {
                 out.entry(id.into()).or_insert(i);
             }

@@ -470,9 +470,9 @@ pub struct ScenarioCx<'a> {
     /// The sides whose forces are zoned, laid out once ([`ScenarioCx::zoned_sides`]).
     zoned: Vec<ZonedSide<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
-    zones: std::sync::Mutex<std::collections::HashMap<usize, Result<Vec<HexId>, String>>>,
+    zones: std::sync::Mutex<crate::FastMap<usize, Result<Vec<HexId>, String>>>,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in.
-    entries: std::sync::Mutex<std::collections::HashMap<String, EntryTable>>,
+    entries: std::sync::Mutex<crate::FastMap<String, EntryTable>>,
 }
 
 /// Per entry of the map's terrain list ([`TerrainMap::terrain_index_at`]), whether a
