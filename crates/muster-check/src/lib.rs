@@ -414,7 +414,6 @@ pub fn validate_project(
         }
     }
     let mut checked = others.len();
-    let mut diagnostics = validate(&db, &others, config);
     // Each core checks batches of its own on its own copy of the project, so that neither
     // waits while the other loads or drops a batch. Files referenced by path are checked
     // once, by whichever copy meets them first.
@@ -456,14 +455,17 @@ pub fn validate_project(
         }
         (checked, diagnostics, ids)
     };
-    let results = if forks == 1 {
-        vec![run(&mut db, 0)]
-    } else {
-        (0..forks)
-            .into_par_iter()
-            .map(|fork| run(&mut db.fork(), fork))
-            .collect()
-    };
+    // The project's own files are checked while the scenarios are: the first check of
+    // a system file builds its schema's validator, which takes one core a while.
+    let (mut diagnostics, results) = rayon::join(
+        || validate(&db, &others, config),
+        || -> Vec<_> {
+            (0..forks)
+                .into_par_iter()
+                .map(|fork| run(&mut db.fork(), fork))
+                .collect()
+        },
+    );
     let mut ids = Vec::new();
     for (count, found, fork_ids) in results {
         checked += count;

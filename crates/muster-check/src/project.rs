@@ -94,9 +94,8 @@ pub fn data_files_under(dir: &Path) -> Vec<PathBuf> {
 /// many folders, and listing them is the one step before checking that no core can
 /// share otherwise.
 fn folder_files(dir: &Path) -> Vec<PathBuf> {
-    let entries: Vec<walkdir::Result<walkdir::DirEntry>> = WalkDir::new(dir)
+    let mut entries: Vec<walkdir::Result<walkdir::DirEntry>> = WalkDir::new(dir)
         .follow_links(false)
-        .sort_by_file_name()
         .max_depth(1)
         .into_iter()
         .filter_entry(|e| {
@@ -104,6 +103,17 @@ fn folder_files(dir: &Path) -> Vec<PathBuf> {
             e.depth() == 0 || !(name.starts_with('.') || name == "target")
         })
         .collect();
+    // In name order: the entries of one folder share its path up to their names, so
+    // their paths' bytes sort as their names do (walkdir's own sort by name takes each
+    // name apart from its path again at every comparison).
+    fn bytes(entry: &walkdir::Result<walkdir::DirEntry>) -> &[u8] {
+        let path = match entry {
+            Ok(e) => e.path(),
+            Err(err) => err.path().unwrap_or(Path::new("")),
+        };
+        path.as_os_str().as_encoded_bytes()
+    }
+    entries.sort_unstable_by(|a, b| bytes(a).cmp(bytes(b)));
     entries
         .into_par_iter()
         .flat_map_iter(|entry| match entry {

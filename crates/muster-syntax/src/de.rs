@@ -18,6 +18,9 @@ use crate::tree::{Node, NodeKind, Tree, ident_text};
 
 type Result<T> = std::result::Result<T, Box<DeError>>;
 
+/// A key read in a struct or map: its [`fingerprint`], its text and where it stands.
+type SeenKey<'de> = (u64, Cow<'de, str>, Range<usize>);
+
 pub(crate) struct Ctx<'de> {
     tree: &'de Tree,
     json: bool,
@@ -27,8 +30,9 @@ pub(crate) struct Ctx<'de> {
     /// counts, as in ron).
     duplicates: RefCell<Vec<DeError>>,
     /// The keys read so far in the structs and maps being read, innermost last: each
-    /// one owns the part from where it started (one buffer for the whole reading).
-    keys: RefCell<Vec<(Cow<'de, str>, Range<usize>)>>,
+    /// one owns the part from where it started (one buffer for the whole reading). Each
+    /// key comes with its [`fingerprint`], compared before the text.
+    keys: RefCell<Vec<SeenKey<'de>>>,
 }
 
 impl<'de> Ctx<'de> {
@@ -59,7 +63,8 @@ impl<'de> Ctx<'de> {
     fn check_duplicate(&self, start: usize, key: Cow<'de, str>, range: Range<usize>) -> Result<()> {
         let mut keys = self.keys.borrow_mut();
         let seen = keys.get(start..).unwrap_or(&[]);
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+        let print = fingerprint(&key);
+        if let Some((_, _, first)) = seen.iter().find(|(p, k, _)| *p == print && *k == key) {
             return Err(Box::new(DeError {
                 kind: DeErrorKind::DuplicateKey {
                     key: key.to_string(),
@@ -69,7 +74,7 @@ impl<'de> Ctx<'de> {
                 path: Vec::new(),
             }));
         }
-        keys.push((key, range));
+        keys.push((print, key, range));
         Ok(())
     }
 
@@ -112,6 +117,18 @@ impl<'de> Ctx<'de> {
         self.current.set(parent);
         out
     }
+}
+
+/// The length and first seven bytes of a key, packed: equal keys have equal
+/// fingerprints, and most unequal ones (a struct's field names) differ in them, so
+/// finding a key given twice rarely compares whole texts.
+fn fingerprint(key: &str) -> u64 {
+    let bytes = key.as_bytes();
+    let mut packed = [0u8; 8];
+    let n = bytes.len().min(7);
+    packed[..n].copy_from_slice(&bytes[..n]);
+    packed[7] = bytes.len() as u8;
+    u64::from_le_bytes(packed)
 }
 
 /// Deserializes one node of the tree.

@@ -8,6 +8,9 @@ use crate::{Dialect, TokenKind};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Token {
     pub kind: TokenKind,
+    /// A `"..."` string without escapes (nor, in JSON, control characters): what
+    /// `string::is_plain` says of its text, noted while the lexer scans it.
+    pub plain: bool,
     pub start: u32,
     pub end: u32,
 }
@@ -92,6 +95,7 @@ impl<'a> Lexer<'a> {
         self.peek_at(0)
     }
 
+    #[inline(always)]
     fn push(&mut self, kind: TokenKind, start: usize) {
         match kind {
             TokenKind::Number | TokenKind::Ident => self.words.push(self.tokens.len() as u32),
@@ -102,6 +106,7 @@ impl<'a> Lexer<'a> {
         }
         self.tokens.push(Token {
             kind,
+            plain: false,
             start: start as u32,
             end: self.pos as u32,
         });
@@ -144,13 +149,19 @@ impl<'a> Lexer<'a> {
         self.errors.push(SyntaxError::new(kind, start..end));
     }
 
-    /// A `"` string (already at the quote); backslash skips the next character.
-    fn quoted(&mut self, kind: TokenKind, start: usize) {
+    /// A `"` string (already at the quote); backslash skips the next character. Notes
+    /// whether the string is plain (see [`Token::plain`]): in JSON, the scan also stops
+    /// at control characters.
+    fn quoted(&mut self, kind: TokenKind, start: usize, json: bool) {
         self.pos += 1;
+        let mut plain = true;
         loop {
-            // Bytes of multi-byte characters are never `"` or `\\`: scan bytes.
+            // Bytes of multi-byte characters are never `"`, `\\` or below 0x20: scan bytes.
             let rest = &self.bytes[self.pos..];
-            match rest.iter().position(|&b| b == b'"' || b == b'\\') {
+            match rest
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || (json && b < 0x20))
+            {
                 None => {
                     self.pos = self.bytes.len();
                     self.error(SyntaxErrorKind::UnterminatedString, start, self.pos);
@@ -160,13 +171,21 @@ impl<'a> Lexer<'a> {
                     self.pos += i + 1;
                     break;
                 }
-                Some(i) => {
+                Some(i) if rest[i] == b'\\' => {
+                    plain = false;
                     self.pos += i + 1;
                     self.bump();
+                }
+                Some(i) => {
+                    plain = false;
+                    self.pos += i + 1;
                 }
             }
         }
         self.push(kind, start);
+        if let Some(token) = self.tokens.last_mut() {
+            token.plain = plain && kind == TokenKind::String;
+        }
     }
 
     /// `r#*"..."#*` with `pos` at the first `#` or `"`.
@@ -348,7 +367,7 @@ impl<'a> Lexer<'a> {
         }
         match c {
             '/' if self.comment(start) => {}
-            '"' => self.quoted(TokenKind::String, start),
+            '"' => self.quoted(TokenKind::String, start, false),
             '\'' => self.char_literal(TokenKind::Char, start),
             'r' if matches!(self.peek_at(1), Some('"'))
                 || (self.peek_at(1) == Some('#')
@@ -366,7 +385,7 @@ impl<'a> Lexer<'a> {
             }
             'b' if self.peek_at(1) == Some('"') => {
                 self.pos += 1;
-                self.quoted(TokenKind::ByteString, start);
+                self.quoted(TokenKind::ByteString, start, false);
             }
             'b' if self.peek_at(1) == Some('\'') => {
                 self.pos += 1;
@@ -418,7 +437,7 @@ impl<'a> Lexer<'a> {
             return;
         }
         match c {
-            '"' => self.quoted(TokenKind::String, start),
+            '"' => self.quoted(TokenKind::String, start, true),
             '-' | '0'..='9' => {
                 self.pos += 1;
                 self.eat_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_'));
@@ -468,5 +487,32 @@ pub(crate) fn lex(src: &str, dialect: Dialect) -> Lexed {
         errors: lexer.errors,
         words: lexer.words,
         comments: lexer.comments,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plainness the lexer notes is what `string::is_plain` says of the token.
+    #[test]
+    fn plain_strings_are_noted_as_is_plain_says() {
+        let samples = [
+            r#"("a", "b\"c", "", "é漢", "tab	in", "ctl\u{1}x", "back\\", "\\n")"#,
+            "{\"k\": \"v\", \"e\": \"\\u00e9\", \"nl\": \"a\nb\", \"open",
+            "b\"bytes\" r#\"raw\"# \"unterminated \\",
+            "\"ends with backslash-quote\\\"",
+        ];
+        for text in samples {
+            for (dialect, json) in [(Dialect::Ron, false), (Dialect::Json, true)] {
+                let lexed = lex(text, dialect);
+                for t in &lexed.tokens {
+                    let token = &text[t.start as usize..t.end as usize];
+                    let expected =
+                        t.kind == TokenKind::String && crate::string::is_plain(token, json);
+                    assert_eq!(t.plain, expected, "{dialect:?}: {token:?} in {text:?}");
+                }
+            }
+        }
     }
 }

@@ -175,7 +175,7 @@ impl<'a> Parser<'a> {
             }
             TokenKind::String | TokenKind::RawString => {
                 let text = self.text(t);
-                let plain = t.kind == TokenKind::String && string::is_plain(text, json);
+                let plain = t.plain;
                 if plain {
                     // Checked already: no escape to check.
                     self.leaf(NodeKind::String);

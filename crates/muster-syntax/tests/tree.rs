@@ -389,6 +389,20 @@ fn duplicate_keys_point_at_both() {
         assert_eq!(reading.duplicate_keys[0].range, Some(11..14));
         assert_eq!(reading.duplicate_keys[0].secondary, Some(1..4));
     }
+
+    // Keys that share their length and first bytes are still told apart by the rest,
+    // and long keys given twice are still found.
+    let text =
+        "{\"victory_points\": \"a\", \"victory_pointz\": \"b\", \"victory_points_x\": \"c\"}";
+    let tree = parse_json(text);
+    let reading = muster_syntax::read::<BTreeMap<String, String>>(&tree);
+    assert_eq!(reading.value.expect("read").len(), 3);
+    assert!(reading.duplicate_keys.is_empty());
+    let text = "{\"a_long_key_name\": \"a\", \"b\": \"b\", \"a_long_key_name\": \"c\"}";
+    let tree = parse_json(text);
+    let reading = muster_syntax::read::<BTreeMap<String, String>>(&tree);
+    assert_eq!(reading.duplicate_keys.len(), 1);
+    assert_eq!(reading.duplicate_keys[0].secondary, Some(1..18));
 }
 
 #[test]

@@ -518,7 +518,7 @@ impl ScenarioCx<'_> {
                 board.zones.push(ZoneShade {
                     side: side.index,
                     label: deployment.id.clone().unwrap_or_else(|| zone_words(zone)),
-                    hexes,
+                    hexes: hexes.to_vec(),
                 });
             }
             if let Some(arrival) = &deployment.arrives {

@@ -455,6 +455,10 @@ pub struct GroupCx<'a> {
     pub hexes: Vec<(HexId, Place)>,
 }
 
+/// The hexes of a zone, shared by the checks that ask ([`ScenarioCx::zone_hexes`]), or
+/// the label it names that is not on the map.
+pub type ZoneHexes = Result<std::sync::Arc<[HexId]>, String>;
+
 /// A scenario with its system, counter sheet and compiled map resolved.
 pub struct ScenarioCx<'a> {
     pub file: FileCx<'a>,
@@ -470,7 +474,7 @@ pub struct ScenarioCx<'a> {
     /// The sides whose forces are zoned, laid out once ([`ScenarioCx::zoned_sides`]).
     zoned: Vec<ZonedSide<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
-    zones: std::sync::Mutex<crate::FastMap<usize, Result<Vec<HexId>, String>>>,
+    zones: std::sync::Mutex<crate::FastMap<usize, ZoneHexes>>,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in.
     entries: std::sync::Mutex<crate::FastMap<String, EntryTable>>,
 }
@@ -491,11 +495,17 @@ impl Entry<'_> {
     /// Whether a unit of this kind may stand in `hex` (map terrain and the system's
     /// prohibitions).
     pub fn may_enter(&self, hex: HexId) -> bool {
+        self.may_enter_at(hex, self.cx.map.and_then(|m| m.terrain_index_at(hex)))
+    }
+
+    /// [`Entry::may_enter`], given the hex's [`TerrainMap::terrain_index_at`] (looked up
+    /// once per hex when many kinds ask about the same hexes).
+    pub fn may_enter_at(&self, hex: HexId, terrain: Option<usize>) -> bool {
         let (Some(map), Some(system), Some(table)) = (self.cx.map, self.cx.system, &self.table)
         else {
             return true;
         };
-        match map.terrain_index_at(hex) {
+        match terrain {
             Some(i) => table
                 .get(i)
                 .copied()
@@ -930,7 +940,7 @@ impl<'a> ScenarioCx<'a> {
 
     /// The hexes of a zone; `Err` names a label that is not on the map. Computed once
     /// per zone of the scenario: several checks and the summary ask.
-    pub fn zone_hexes(&self, zone: &muster_model::scenario::Zone) -> Result<Vec<HexId>, String> {
+    pub fn zone_hexes(&self, zone: &muster_model::scenario::Zone) -> ZoneHexes {
         let key = std::ptr::from_ref(zone) as usize;
         if let Some(found) = self
             .zones
@@ -940,7 +950,7 @@ impl<'a> ScenarioCx<'a> {
         {
             return found.clone();
         }
-        let found = self.compute_zone_hexes(zone);
+        let found = self.compute_zone_hexes(zone).map(std::sync::Arc::from);
         self.zones
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -965,7 +975,7 @@ impl<'a> ScenarioCx<'a> {
             Zone::AnyOf(zones) => {
                 let mut all = Vec::new();
                 for z in zones {
-                    all.extend(self.zone_hexes(z)?);
+                    all.extend(self.zone_hexes(z)?.iter().copied());
                 }
                 all
             }
@@ -973,7 +983,11 @@ impl<'a> ScenarioCx<'a> {
                 let inner = self.zone_hexes(zone)?;
                 let Region::Bank { edge, barrier } = region;
                 let bank = map.bank(*edge, barrier);
-                inner.into_iter().filter(|h| !bank.contains(*h)).collect()
+                inner
+                    .iter()
+                    .copied()
+                    .filter(|h| !bank.contains(*h))
+                    .collect()
             }
             Zone::AllSea => grid
                 .hexes()

@@ -32,7 +32,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     };
     for side in cx.zoned_sides() {
         for (k, stack) in side.forces.sample.iter().enumerate() {
-            let mut classes: Vec<&str> = stack
+            let mut classes: smallvec::SmallVec<[&str; 8]> = stack
                 .units
                 .iter()
                 .filter_map(|u| cx.class_of(&u.kind))

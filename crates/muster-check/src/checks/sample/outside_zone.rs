@@ -34,7 +34,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for side in cx.zoned_sides() {
         // A zone naming an unknown label (`zones::unknown-label`) leaves this side's zones
         // unknown: skip the side, not the others.
-        let zones: Result<Vec<Vec<HexId>>, String> = side
+        let zones: Result<Vec<std::sync::Arc<[HexId]>>, String> = side
             .forces
             .deploy
             .iter()
@@ -43,7 +43,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .map(|zone| cx.zone_hexes(zone))
             .collect();
         let Ok(zones) = zones else { continue };
-        let allowed: Vec<HexId> = zones.into_iter().flatten().collect();
+        let allowed: Vec<HexId> = zones.iter().flat_map(|z| z.iter().copied()).collect();
         for (k, stack) in side.forces.sample.iter().enumerate() {
             let Ok(hex) = HexId::parse(&stack.hex) else {
                 continue;

@@ -31,22 +31,23 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for side in cx.zoned_sides() {
         let default = side.forces.stacking_limit;
         for (k, stack) in side.forces.sample.iter().enumerate() {
-            let counted: Vec<&muster_model::scenario::TypeCount> = stack
+            // One pass over the stack's units that count for stacking: how many there
+            // are, and the lowest limit among them when every one is raised above the
+            // side's (a `stacking-override` rule).
+            let mut n: u32 = 0;
+            let mut lowest: Option<u8> = None;
+            let mut all_raised = true;
+            for u in stack
                 .units
                 .iter()
                 .filter(|u| cx.counts_for_stacking(&u.kind))
-                .collect();
-            let n: u32 = counted.iter().map(|u| u32::from(u.count)).sum();
-            let limit = counted
-                .iter()
-                .map(|u| cx.stacking_limit(side.index, &u.kind, default))
-                .min()
-                .filter(|_| {
-                    counted
-                        .iter()
-                        .all(|u| cx.stacking_limit(side.index, &u.kind, default) > default)
-                })
-                .unwrap_or(default);
+            {
+                n += u32::from(u.count);
+                let own = cx.stacking_limit(side.index, &u.kind, default);
+                lowest = Some(lowest.map_or(own, |l| l.min(own)));
+                all_raised &= own > default;
+            }
+            let limit = lowest.filter(|_| all_raised).unwrap_or(default);
             if n > u32::from(limit) {
                 sink.push(
                     Report::new(

@@ -1,6 +1,8 @@
 use muster_model::scenario::Placement;
 use muster_model::system::{StackingPolicy, UnitRole};
 
+use smallvec::SmallVec;
+
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
@@ -41,14 +43,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let carriers = cx.carriers();
     let occupancy = occupancy(cx);
     for (hex, occupants) in &occupancy {
-        let sides: Vec<Option<usize>> = {
-            let mut s: Vec<_> = occupants.iter().map(|o| o.side).collect();
+        // Short lists, on the stack: most hexes hold a unit or two.
+        let sides: SmallVec<[Option<usize>; 4]> = {
+            let mut s: SmallVec<[_; 4]> = occupants.iter().map(|o| o.side).collect();
             s.dedup();
             s
         };
         for side in sides {
-            let mine: Vec<_> = occupants.iter().filter(|o| o.side == side).collect();
-            let combat: Vec<_> = mine
+            let mine: SmallVec<[_; 8]> = occupants.iter().filter(|o| o.side == side).collect();
+            let combat: SmallVec<[_; 8]> = mine
                 .iter()
                 .filter(|o| o.slot.role() == Some(UnitRole::Combat))
                 .collect();
@@ -74,7 +77,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 );
             }
             for rule in riders {
-                let these: Vec<_> = mine
+                let these: SmallVec<[_; 8]> = mine
                     .iter()
                     .filter(|o| o.slot.role() == Some(rule.role))
                     .collect();

@@ -1,3 +1,5 @@
+use smallvec::SmallVec;
+
 use crate::declare_check;
 use crate::report::{Loc, Report, Sink};
 use crate::semantic::ScenarioCx;
@@ -33,11 +35,11 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    if cx.map.is_none() {
+    let Some(map) = cx.map else {
         return;
-    }
+    };
     for side in cx.zoned_sides() {
-        let listed: Vec<&muster_model::scenario::TypeCount> = side
+        let listed: SmallVec<[&muster_model::scenario::TypeCount; 16]> = side
             .forces
             .deploy
             .iter()
@@ -51,7 +53,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 continue;
             };
             // The group's units: listed, or the whole force less what other groups list.
-            let mut units: Vec<(String, u32)> = Vec::new();
+            let mut units: SmallVec<[(&str, u32); 8]> = SmallVec::new();
             if d.units.is_empty() {
                 for u in &side.forces.units {
                     let taken: u32 = listed
@@ -59,34 +61,47 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         .filter(|l| l.kind == u.kind)
                         .map(|l| u32::from(l.count))
                         .sum();
-                    units.push((u.kind.clone(), u32::from(u.count).saturating_sub(taken)));
+                    units.push((&u.kind, u32::from(u.count).saturating_sub(taken)));
                 }
             } else {
-                units.extend(d.units.iter().map(|u| (u.kind.clone(), u32::from(u.count))));
+                units.extend(
+                    d.units
+                        .iter()
+                        .map(|u| (u.kind.as_str(), u32::from(u.count))),
+                );
             }
             units.retain(|(kind, n)| *n > 0 && cx.counts_for_stacking(kind));
             let limit = u32::from(side.forces.stacking_limit);
-            let place = side.place.field("deploy").index(k).field("zone");
+            let place = || side.place.field("deploy").index(k).field("zone");
             // Per kind, once: its stacking limit and the zone's hexes it may enter.
-            let limits: Vec<u32> = units
+            let limits: SmallVec<[u32; 8]> = units
                 .iter()
                 .map(|(kind, _)| {
                     u32::from(cx.stacking_limit(side.index, kind, side.forces.stacking_limit))
                 })
                 .collect();
-            let enters: Vec<Vec<bool>> = units
+            // Whether kind `u` may enter hex `h`, at `u * hexes.len() + h`; each hex's
+            // terrain is looked up once for all kinds.
+            let terrain: Vec<Option<usize>> =
+                hexes.iter().map(|h| map.terrain_index_at(*h)).collect();
+            let enters: Vec<bool> = units
                 .iter()
-                .map(|(kind, _)| {
+                .flat_map(|(kind, _)| {
                     let entry = cx.entry(kind);
-                    hexes.iter().map(|h| entry.may_enter(*h)).collect()
+                    let terrain = &terrain;
+                    hexes
+                        .iter()
+                        .zip(terrain)
+                        .map(move |(h, t)| entry.may_enter_at(*h, *t))
                 })
                 .collect();
+            let enters = |u: usize, h: usize| enters[u * hexes.len() + h];
             let mut total = 0;
             for (u, (kind, n)) in units.iter().enumerate() {
-                let room = enters[u].iter().filter(|e| **e).count() as u32 * limits[u];
+                let room = (0..hexes.len()).filter(|&h| enters(u, h)).count() as u32 * limits[u];
                 if *n > room {
                     sink.push(
-                        Report::new(&META, place.clone(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
+                        Report::new(&META, place(), format!("the zone has room for {room} `{kind}` but {n} set up there"))
                             .help("check the zone's label and radius, the unit counts and the stacking limit"),
                     );
                 }
@@ -96,7 +111,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             // (a `stacking-override` rule raises the limit of the kinds it names).
             let per_hex = |h: usize| {
                 (0..units.len())
-                    .filter(|&u| enters[u][h])
+                    .filter(|&u| enters(u, h))
                     .map(|u| limits[u].max(1))
                     .max()
                     .unwrap_or(0)
@@ -114,7 +129,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     )
                 };
                 sink.push(
-                    Report::new(&META, place, message)
+                    Report::new(&META, place(), message)
                         .label(Loc::Value(side.place.field("stacking_limit")), "stacking limit")
                         .help("check the zone's label and radius, the unit counts and the stacking limit"),
                 );
@@ -149,11 +164,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 needed += own.div_ceil(limit.max(1));
             }
             let usable = (0..hexes.len())
-                .filter(|&h| (0..units.len()).any(|u| enters[u][h]))
+                .filter(|&h| (0..units.len()).any(|u| enters(u, h)))
                 .count() as u32;
             if needed > usable {
                 sink.push(
-                    Report::new(&META, place, format!("classes that may not share a hex need at least {needed} hexes at {limit} per hex, but the zone has {usable}"))
+                    Report::new(&META, place(), format!("classes that may not share a hex need at least {needed} hexes at {limit} per hex, but the zone has {usable}"))
                         .label(Loc::Value(side.place.field("stacking_limit")), "stacking limit")
                         .note("A, B and C units never stack together (PRESTAGS 5.32)")
                         .help("check the zone's label and radius, the unit counts and the stacking limit"),
