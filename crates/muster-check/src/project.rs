@@ -825,7 +825,7 @@ mod tests {
         let before = db.files.len();
         let seen = db.with_leaves(std::slice::from_ref(&leaf), &name, &overlay, |db, ix| {
             ix.iter()
-                .map(|&i| db.files[i].file.text.clone())
+                .map(|&i| db.files[i].file.text.to_string())
                 .collect::<Vec<_>>()
         });
         assert_eq!(seen, vec!["Scenario(id: \"s\")".to_string()]);

@@ -21,7 +21,8 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Name shown in diagnostics (relative to the current folder where possible).
     pub name: String,
-    pub text: String,
+    /// Shared with the syntax tree, which reads the same text.
+    pub text: std::sync::Arc<String>,
     /// Where lines start and which characters are wider than one byte: every line and
     /// column in every output format comes from here (a binary search per position).
     /// Built on the first position asked for (a file without diagnostics never needs it).
@@ -58,7 +59,7 @@ impl SourceFile {
         Self {
             path: path.into(),
             name: name.into(),
-            text,
+            text: std::sync::Arc::new(text),
             lines: OnceLock::new(),
             tree: OnceLock::new(),
             spans: OnceLock::new(),
@@ -68,7 +69,10 @@ impl SourceFile {
     /// The syntax tree of the text (JSON for `.json` files, RON otherwise).
     pub fn tree(&self) -> &Tree {
         self.tree.get_or_init(|| {
-            muster_syntax::parse(&self.text, Dialect::from_file_name(self.file_name()))
+            muster_syntax::parse_shared(
+                std::sync::Arc::clone(&self.text),
+                Dialect::from_file_name(self.file_name()),
+            )
         })
     }
 

@@ -137,6 +137,11 @@ pub enum TokenKind {
 
 /// Parses a whole file. Never fails: see [`Tree::errors`].
 pub fn parse(text: &str, dialect: Dialect) -> Tree {
+    parser::parse(std::sync::Arc::new(text.to_string()), dialect)
+}
+
+/// [`parse`] a text the caller keeps too: the tree shares it instead of copying it.
+pub fn parse_shared(text: std::sync::Arc<String>, dialect: Dialect) -> Tree {
     parser::parse(text, dialect)
 }
 

@@ -523,10 +523,11 @@ impl<'a> Parser<'a> {
     }
 }
 
-pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
+pub(crate) fn parse(shared: std::sync::Arc<String>, dialect: Dialect) -> Tree {
+    let src: &str = &shared;
     if src.len() >= u32::MAX as usize {
         return Tree {
-            text: Box::from(""),
+            text: std::sync::Arc::new(String::new()),
             dialect,
             tokens: Vec::new(),
             words: Vec::new(),
@@ -579,7 +580,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect) -> Tree {
     // Lexical errors come first in the list; keep source order for readers.
     p.errors.sort_by_key(|e| (e.range.start, e.range.end));
     Tree {
-        text: Box::from(src),
+        text: shared.clone(),
         dialect,
         tokens: p.tokens,
         words,

@@ -90,7 +90,8 @@ impl NodeId {
 /// A lossless syntax tree for one file (see the crate documentation for the layout).
 #[derive(Debug, Clone)]
 pub struct Tree {
-    pub(crate) text: Box<str>,
+    /// The text, shared with whoever handed it over ([`crate::parse_shared`]).
+    pub(crate) text: std::sync::Arc<String>,
     pub(crate) dialect: Dialect,
     pub(crate) tokens: Vec<Token>,
     /// Positions in `tokens` of the number and identifier tokens, in order.

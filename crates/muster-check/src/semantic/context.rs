@@ -477,6 +477,8 @@ pub struct ScenarioCx<'a> {
     zones: std::sync::Mutex<crate::FastMap<usize, ZoneHexes>>,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in.
     entries: std::sync::Mutex<crate::FastMap<String, EntryTable>>,
+    /// The units of the sample deployments, listed once ([`ScenarioCx::sample_units`]).
+    samples: Vec<SampleUnit<'a>>,
 }
 
 /// Per entry of the map's terrain list ([`TerrainMap::terrain_index_at`]), whether a
@@ -559,9 +561,11 @@ impl<'a> ScenarioCx<'a> {
             zoned: Vec::new(),
             zones: Default::default(),
             entries: Default::default(),
+            samples: Vec::new(),
         };
         cx.groups = cx.build_groups();
         cx.zoned = cx.lay_out_zoned_sides();
+        cx.samples = cx.list_sample_units();
         Some(cx)
     }
 
@@ -1094,8 +1098,13 @@ impl SampleUnit<'_> {
 
 impl<'a> ScenarioCx<'a> {
     /// Every unit of every sample deployment whose hex is on the map (units aboard fleets
-    /// are not standing in the hex and are left out).
-    pub fn sample_units(&self) -> Vec<SampleUnit<'a>> {
+    /// are not standing in the hex and are left out). Listed once, for every check that
+    /// asks.
+    pub fn sample_units(&self) -> &[SampleUnit<'a>] {
+        &self.samples
+    }
+
+    fn list_sample_units(&self) -> Vec<SampleUnit<'a>> {
         let Some(map) = self.map else {
             return Vec::new();
         };

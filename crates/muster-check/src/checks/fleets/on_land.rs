@@ -26,7 +26,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
     for unit in cx
         .sample_units()
-        .into_iter()
+        .iter()
         .filter(|u| u.carrier && !cx.may_enter(u.hex, u.kind))
     {
         sink.push(

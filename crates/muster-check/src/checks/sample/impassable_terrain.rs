@@ -29,7 +29,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     // Fleets are `fleets::on-land`'s.
     for unit in cx
         .sample_units()
-        .into_iter()
+        .iter()
         .filter(|u| !u.carrier && !cx.may_enter(u.hex, u.kind))
     {
         sink.push(
