@@ -21,10 +21,7 @@ pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
 
 /// Absolute, lexically normalised path (`a/./b/../c` -> `a/c`), without touching disk.
 pub fn normalize(path: &Path) -> PathBuf {
-    if is_normal(path) {
-        return path.to_path_buf();
-    }
-    step_by_step(path)
+    normalized(path).into_owned()
 }
 
 /// [`normalize`] the long way: made absolute, then rebuilt one step at a time.
