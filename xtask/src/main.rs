@@ -2,8 +2,9 @@
 //!
 //! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code, and the
 //!   README's pictures (`docs/pictures/`, see `pictures.rs`);
-//! - `ci`: fmt check, clippy with warnings denied, the whole test suite,
-//!   `muster validate` on the bundled data, 30 s of fuzzing per target, the SARIF
+//! - `ci`: fmt check, clippy with warnings denied, the whole test suite with the tests
+//!   that need Chromium or Neovim (ignored by a plain `cargo test`; missing programs
+//!   fail the run), `muster validate` on the bundled data, 30 s of fuzzing per target, the SARIF
 //!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
 //!   `fresh-clone`;
 //! - `fresh-clone`: clones the repository's committed state into an empty temporary
@@ -178,7 +179,12 @@ fn ci() -> Result<(), String> {
             "warnings",
         ],
     )?;
-    run("tests", &cargo, &["test", "--workspace"])?;
+    outside_programs()?;
+    run(
+        "tests, with those that need Chromium or Neovim",
+        &cargo,
+        &["test", "--workspace", "--", "--include-ignored"],
+    )?;
     run(
         "validate bundled data",
         &cargo,
@@ -192,6 +198,36 @@ fn ci() -> Result<(), String> {
         None => println!("not run: MUSTER_SARIF_SCHEMA does not name the SARIF 2.1.0 schema"),
     }
     fresh_clone()
+}
+
+/// The programs outside the Rust toolchain that the ignored tests drive
+/// (`#[ignore = "needs X: run by .ci/run"]`): CI runs those tests, so a missing one is a
+/// failure here rather than a test that cannot run.
+fn outside_programs() -> Result<(), String> {
+    println!("==> programs the ignored tests need");
+    let on_path = |names: &[&str]| {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        std::env::split_paths(&path).any(|dir| names.iter().any(|n| dir.join(n).is_file()))
+    };
+    let missing: Vec<&str> = [
+        (
+            "chromium (tests/serve.rs)",
+            &["chromium", "chromium-browser"][..],
+        ),
+        ("neovim (tests/lsp.rs)", &["nvim"][..]),
+    ]
+    .into_iter()
+    .filter(|(_, names)| !on_path(names))
+    .map(|(what, _)| what)
+    .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "not installed: {}; .ci/run installs them (apt-get install chromium neovim)",
+            missing.join(", ")
+        ))
+    }
 }
 
 /// Clones the committed state of the repository into an empty temporary folder, with
