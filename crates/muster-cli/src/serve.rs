@@ -8,8 +8,8 @@
 //! that reads one request head into a fixed buffer and answers it, then closes. Nothing a
 //! local client sends can grow it: the request line is capped ([`Limits::request_line`],
 //! 414), the head too ([`Limits::head`], 431), a head must arrive within
-//! [`Limits::head_deadline`] (slowloris), connections are capped (the oldest still
-//! sending its head is dropped for a new one), a `Host` that is not this server's gets
+//! [`Limits::head_deadline`] (slowloris), connections are capped (the oldest one waiting
+//! on its client, not drawing nor streaming, is dropped for a new one), a `Host` that is not this server's gets
 //! 421 (DNS rebinding), and event streams are capped per client and overall (503), each
 //! polling its socket so that a closed page frees its place within [`POLL`].
 
@@ -219,8 +219,8 @@ struct Site {
     streams: Streams,
 }
 
-/// The open connections, with a handle on each socket so that one still sending its
-/// head can be dropped when a new one needs its place.
+/// The open connections, with a handle on each socket so that one waiting on its
+/// client can be dropped when a new one needs its place.
 #[derive(Default)]
 struct Connections {
     next: u64,
@@ -230,8 +230,10 @@ struct Connections {
 struct Open {
     id: u64,
     opened: Instant,
-    /// Still sending its request head (it may be dropped for a new connection).
-    reading: bool,
+    /// Waiting on its client: sending its head, taking its answer or closing (it may be
+    /// dropped for a new connection). Not while its page is drawn or its event stream
+    /// is open (those are capped on their own).
+    waiting: bool,
     socket: TcpStream,
 }
 
@@ -241,13 +243,13 @@ impl Site {
     }
 
     /// A place for a new connection: `None` when every place is taken by a connection
-    /// past its head (drawing or streaming). Otherwise, at the cap, the oldest
-    /// connection still sending its head is shut down for it.
+    /// drawing or streaming. Otherwise, at the cap, the oldest connection waiting on its
+    /// client is shut down for it.
     fn admit(&self, socket: &TcpStream) -> Option<u64> {
         let mut connections = self.connections();
         if connections.open.len() >= self.limits.connections {
             let oldest = (connections.open.iter().enumerate())
-                .filter(|(_, open)| open.reading)
+                .filter(|(_, open)| open.waiting)
                 .min_by_key(|(_, open)| open.opened)
                 .map(|(i, _)| i)?;
             let dropped = connections.open.swap_remove(oldest);
@@ -259,16 +261,16 @@ impl Site {
         connections.open.push(Open {
             id,
             opened: Instant::now(),
-            reading: true,
+            waiting: true,
             socket,
         });
         Some(id)
     }
 
-    /// The connection's head is in: it keeps its place until it closes.
-    fn head_read(&self, id: u64) {
+    /// While `busy` (drawing, streaming), the connection keeps its place.
+    fn busy(&self, id: u64, busy: bool) {
         if let Some(open) = self.connections().open.iter_mut().find(|o| o.id == id) {
-            open.reading = false;
+            open.waiting = !busy;
         }
     }
 
@@ -549,7 +551,6 @@ fn connection(site: &Site, mut socket: TcpStream, id: u64) {
             return;
         }
     };
-    site.head_read(id);
     let head_only = head.method == "HEAD";
     if !head
         .host
@@ -581,7 +582,10 @@ fn connection(site: &Site, mut socket: TcpStream, id: u64) {
             .peer_addr()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
         match site.streams.open(client, &site.limits) {
-            Some(_place) => events(&site.published, &mut socket, last_id.or(since)),
+            Some(_place) => {
+                site.busy(id, true);
+                events(&site.published, &mut socket, last_id.or(since));
+            }
             None => refuse(
                 &mut socket,
                 &message(503, "<p>Too many live pages are open at once.</p>"),
@@ -590,6 +594,7 @@ fn connection(site: &Site, mut socket: TcpStream, id: u64) {
         return;
     }
     // Drawn on a thread with the default stack; a panic there is a 500 page.
+    site.busy(id, true);
     let drawn = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("preview page".to_string())
@@ -604,6 +609,7 @@ fn connection(site: &Site, mut socket: TcpStream, id: u64) {
         ),
         Err(_) => message(503, "<p>Too many requests at once.</p>"),
     };
+    site.busy(id, false);
     if answer(&socket, &page, head_only).is_ok() {
         linger(&mut socket);
     }
@@ -1271,7 +1277,18 @@ mod tests {
         for socket in &mut idle {
             socket.write_all(b"GET / HT").unwrap();
         }
+        // Refused requests whose clients do not close give way too.
+        let foreign: Vec<TcpStream> = (0..8)
+            .map(|_| {
+                let mut socket = connect(port);
+                socket
+                    .write_all(b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+                    .unwrap();
+                socket
+            })
+            .collect();
         assert_eq!(get(port, "/nothing").0, 404);
+        drop(foreign);
         // The oldest were shut down for the newer ones.
         let mut first = Vec::new();
         let ended = idle[0].read_to_end(&mut first);
