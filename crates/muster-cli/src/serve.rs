@@ -9,9 +9,10 @@
 //! local client sends can grow it: the request line is capped ([`Limits::request_line`],
 //! 414), the head too ([`Limits::head`], 431), a head must arrive within
 //! [`Limits::head_deadline`] (slowloris), connections are capped (the oldest one waiting
-//! on its client, not drawing nor streaming, is dropped for a new one), a `Host` that is not this server's gets
-//! 421 (DNS rebinding), and event streams are capped per client and overall (503), each
-//! polling its socket so that a closed page frees its place within [`POLL`].
+//! on its client, not drawing nor streaming, is dropped for a new one), a `Host` that is
+//! not this server's gets 421 (DNS rebinding), and event streams are capped per client
+//! and overall (503), each polling its socket so that a closed page frees its place
+//! within [`POLL`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
