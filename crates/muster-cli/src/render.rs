@@ -422,6 +422,72 @@ mod tests {
         assert!(out.len() < 1_000, "{} bytes: {out}", out.len());
     }
 
+    /// The excerpt is escaped, and the carets and the header's column still point at the
+    /// span: hidden characters before it on its line, and one inside it.
+    #[test]
+    fn an_escaped_excerpt_keeps_its_carets_under_the_span() {
+        let text = "a: \"\x1b[31m\u{202e}\", b: \"ERR\u{fffe}X\", c: 1\r\nnext\n";
+        let file = Arc::new(SourceFile::new("a\x1b.ron", "a\x1b.ron", text.to_string()));
+        let start = text.find("ERR").unwrap();
+        let end = text.find('X').unwrap() + 1;
+        let d = Diagnostic {
+            code: "geometry::off-map",
+            severity: Severity::Error,
+            message: "bad\x07".to_string(),
+            file: file.clone(),
+            span: start..end,
+            label: Some("this\u{202e}".to_string()),
+            labels: Vec::new(),
+            help: Some("fix\nit".to_string()),
+            note: Some("note\r".to_string()),
+        };
+        let out = diagnostic(&handler(false), &d);
+        for raw in ['\x1b', '\x07', '\r', '\u{202e}', '\u{fffe}'] {
+            assert!(!out.contains(raw), "raw U+{:04X} in:\n{out}", raw as u32);
+        }
+        assert!(
+            out.contains("bad\\u{7}") && out.contains("fix\\nit"),
+            "{out}"
+        );
+        assert!(
+            out.contains("note\\r") && out.contains("this\\u{202e}"),
+            "{out}"
+        );
+        // The header names the file escaped, at the span's column in the file's characters.
+        let column = file.line_col(start).column;
+        assert!(
+            out.contains(&format!("[a\\u{{1b}}.ron:1:{column}]")),
+            "{out}"
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let source = lines
+            .iter()
+            .position(|l| l.contains("ERR"))
+            .expect("the excerpt");
+        assert!(lines[source].contains("a: \"\\u{1b}[31m\\u{202e}\", b: \"ERR\\u{fffe}X\""));
+        // The underline starts under `E` and ends under `X`: columns on screen, in characters.
+        let col = |l: &str, i: usize| l[..i].chars().count();
+        let e = col(lines[source], lines[source].find("ERR").unwrap());
+        let x = col(lines[source], lines[source].find("X\"").unwrap());
+        let marks = lines[source + 1];
+        let first = marks
+            .char_indices()
+            .find(|&(_, c)| c != ' ' && c != '·')
+            .unwrap()
+            .0;
+        let last = marks
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| c != ' ')
+            .unwrap()
+            .0;
+        // The gutter is drawn the same on both lines; compare from after it.
+        assert_eq!(col(marks, first), e, "{out}");
+        assert_eq!(col(marks, last), x, "{out}");
+        // The next line is there, with the CR of the CRLF laid out as a line break.
+        assert!(out.contains("next"), "{out}");
+    }
+
     #[test]
     fn github_escapes() {
         assert_eq!(escape_property("a:b,c%"), "a%3Ab%2Cc%25");

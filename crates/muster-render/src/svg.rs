@@ -6,7 +6,8 @@ use std::fmt::Write;
 /// Text escaped for an XML attribute value or text node. Every character that is never
 /// shown as it is (`muster_check::text::is_hidden`: controls, bidirectional controls,
 /// non-characters, among them all that XML 1.0 forbids) is written as the same visible
-/// escape the CLI prints (`\u{fffe}`); line breaks and tabs stay, as XML allows them.
+/// escape the CLI prints (`\n`, `\u{fffe}`), so what a picture shows reads as the
+/// CLI's output does.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -16,7 +17,6 @@ pub fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
             c if muster_check::text::is_hidden(c) => muster_check::text::push_escape(&mut out, c),
             c => out.push(c),
         }
@@ -90,7 +90,7 @@ mod tests {
         assert_eq!(n(f64::NAN), "0");
         assert_eq!(
             esc("a<b & \"c\"\u{1}\u{fffe}\u{202e}\r\n"),
-            "a&lt;b &amp; &quot;c&quot;\\u{1}\\u{fffe}\\u{202e}\\r\n"
+            "a&lt;b &amp; &quot;c&quot;\\u{1}\\u{fffe}\\u{202e}\\r\\n"
         );
         assert_eq!(short("Charles le Chauve", 8), "Charles…");
         assert_eq!(points(&[(0.0, 1.0), (2.5, 3.0)]), "0,1 2.5,3");
