@@ -21,8 +21,9 @@ pub struct JsonReport {
 /// are bytes from the start of the file.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct JsonDiagnostic {
-    /// The file as every format names it (`text::path`): control, bidirectional and
-    /// non-characters escaped (`\n`, `\u{1b}`), bytes that are not UTF-8 as `\xNN`.
+    /// The file, named as every format names it: control characters, bidirectional
+    /// controls and non-characters escaped (`\n`, `\u{1b}`), bytes that are not UTF-8
+    /// as `\xNN`.
     pub file: String,
     pub line: usize,
     pub column: usize,
