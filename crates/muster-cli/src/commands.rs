@@ -127,7 +127,7 @@ fn compile(
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
-            muster_check::text::path(&input)
+            muster_check::text::path(input)
         ));
     };
     // A scenario compiles its map; the map's own problems count too.
@@ -208,14 +208,14 @@ fn compile(
             }
             return Err(format!(
                 "`{}` is neither a map nor a scenario with a map",
-                muster_check::text::path(&input)
+                muster_check::text::path(input)
             ));
         }
     };
     let Some(output) = output else {
         return Err(format!(
             "`{}` has no compiled table",
-            muster_check::text::path(&input)
+            muster_check::text::path(input)
         ));
     };
     let shown = display_name(cwd)(&output);
@@ -249,7 +249,7 @@ fn summary(
     let index = *indexes.first().ok_or_else(|| {
         format!(
             "`{}` could not be loaded",
-            muster_check::text::path(&scenario)
+            muster_check::text::path(scenario)
         )
     })?;
     let cx = FileCx::new(&db, index).and_then(ScenarioCx::new);
@@ -260,7 +260,7 @@ fn summary(
         }
         return Err(format!(
             "`{}` is not a scenario that muster can read",
-            muster_check::text::path(&scenario)
+            muster_check::text::path(scenario)
         ));
     };
     // The scenario's errors and those of the files it uses: they make the figures doubtful.
@@ -342,7 +342,7 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
     let all = schema::generated_schemas();
     if let Some(dir) = out {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(&dir)))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
         for (name, text) in &all {
             muster_map::write_atomic(&dir.join(name), text.as_bytes())
                 .map_err(|e| format!("cannot write `{name}`: {e}"))?;
@@ -350,7 +350,7 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
         outln!(
             "wrote {} schemas to {}",
             all.len(),
-            muster_check::text::path(&dir)
+            muster_check::text::path(dir)
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -32,7 +32,7 @@ fn picture_of(output: &Path) -> Result<Picture, String> {
         Some("html" | "htm") => Ok(Picture::Html),
         _ => Err(format!(
             "cannot tell what to write to `{}`: end the name with `.svg`, `.png` or `.html` (or give `-o -` for SVG on standard output)",
-            muster_check::text::path(&output)
+            muster_check::text::path(output)
         )),
     }
 }
@@ -61,7 +61,7 @@ pub fn run(
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
-            muster_check::text::path(&input)
+            muster_check::text::path(input)
         ));
     };
     // A scenario is drawn on its map: the map's problems are shown too.
@@ -76,7 +76,7 @@ pub fn run(
         Some(kind) => {
             return Err(format!(
                 "`{}` is a {}; only maps and scenarios can be drawn",
-                muster_check::text::path(&input),
+                muster_check::text::path(input),
                 kind.name()
             ));
         }

@@ -22,7 +22,7 @@ impl Project {
     ) -> Result<Project, String> {
         for p in paths {
             if !p.exists() {
-                return Err(format!("`{}` does not exist", muster_check::text::path(&p)));
+                return Err(format!("`{}` does not exist", muster_check::text::path(p)));
             }
         }
         let root = match explicit {
@@ -89,10 +89,10 @@ pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
 pub fn write_bytes(bytes: &[u8], output: &Path) -> Result<(), String> {
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(&dir)))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
     }
     muster_map::write_atomic(output, bytes)
-        .map_err(|e| format!("cannot write `{}`: {e}", muster_check::text::path(&output)))
+        .map_err(|e| format!("cannot write `{}`: {e}", muster_check::text::path(output)))
 }
 
 /// An id made safe as a file name (anything but letters, digits, `-`, `_` and `.`
@@ -156,7 +156,7 @@ pub(crate) fn overwrites_input(
     output: &Path,
 ) -> Option<String> {
     let target = real_path(output);
-    let shown = muster_check::text::path(&output);
+    let shown = muster_check::text::path(output);
     let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
         input.to_path_buf(),
         root.join(muster_check::config::CONFIG_FILE),
