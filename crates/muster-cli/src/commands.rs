@@ -175,9 +175,7 @@ fn compile(
     {
         return Err(why);
     }
-    for d in &diagnostics {
-        err!("{}", render::diagnostic(&handler, d));
-    }
+    err!("{}", render::each(&handler, &diagnostics));
     let (json, id, what) = match (hex_map, table) {
         (Some(map), _) => (
             muster_map::to_json(map.table()),
@@ -255,9 +253,7 @@ fn summary(
     let cx = FileCx::new(&db, index).and_then(ScenarioCx::new);
     let Some(cx) = cx else {
         let handler = render::handler(render::use_colour());
-        for d in &diagnostics {
-            err!("{}", render::diagnostic(&handler, d));
-        }
+        err!("{}", render::each(&handler, &diagnostics));
         return Err(format!(
             "`{}` is not a scenario that muster can read",
             muster_check::text::path(scenario)

@@ -108,9 +108,7 @@ pub fn run(
         return Err(why);
     }
     let handler = render::handler(render::use_colour());
-    for d in &diagnostics {
-        err!("{}", render::diagnostic(&handler, d));
-    }
+    err!("{}", render::each(&handler, &diagnostics));
     let bytes = match picture {
         Picture::Svg => rendered.svg.clone().into_bytes(),
         Picture::Html => {

@@ -30,8 +30,25 @@ pub fn handler(colour: bool) -> GraphicalReportHandler {
         .with_links(false)
 }
 
-pub fn diagnostic(handler: &GraphicalReportHandler, d: &Diagnostic) -> String {
-    shown_diagnostic(handler, d, &ShownFile::new(&d.file))
+/// Every diagnostic in full, one after the other, each file's shown form made once.
+pub fn each(handler: &GraphicalReportHandler, diagnostics: &[Diagnostic]) -> String {
+    let mut files = ShownFiles::default();
+    diagnostics
+        .iter()
+        .map(|d| shown_diagnostic(handler, d, files.of(d)))
+        .collect()
+}
+
+/// The shown form of each file, made on first need.
+#[derive(Default)]
+struct ShownFiles(HashMap<*const SourceFile, ShownFile>);
+
+impl ShownFiles {
+    fn of(&mut self, d: &Diagnostic) -> &ShownFile {
+        self.0
+            .entry(Arc::as_ptr(&d.file))
+            .or_insert_with(|| ShownFile::new(&d.file))
+    }
 }
 
 /// One diagnostic in full, its source read from `file` (the shown form of its file).
@@ -249,8 +266,7 @@ pub const FULL_PER_LINE: usize = 5;
 pub fn human<D: Borrow<Diagnostic>>(handler: &GraphicalReportHandler, diagnostics: &[D]) -> String {
     let diagnostics: Vec<&Diagnostic> = diagnostics.iter().map(Borrow::borrow).collect();
     let mut out = String::new();
-    // Each file's shown form, made once however many diagnostics it has.
-    let mut files: HashMap<*const SourceFile, ShownFile> = HashMap::new();
+    let mut files = ShownFiles::default();
     let mut i = 0;
     while i < diagnostics.len() {
         let first = diagnostics[i];
@@ -261,10 +277,7 @@ pub fn human<D: Borrow<Diagnostic>>(handler: &GraphicalReportHandler, diagnostic
             .count();
         let group = &diagnostics[i..i + same];
         for d in group.iter().take(FULL_PER_LINE) {
-            let file = files
-                .entry(Arc::as_ptr(&d.file))
-                .or_insert_with(|| ShownFile::new(&d.file));
-            out.push_str(&shown_diagnostic(handler, d, file));
+            out.push_str(&shown_diagnostic(handler, d, files.of(d)));
             out.push('\n');
         }
         if same > FULL_PER_LINE {
@@ -416,7 +429,7 @@ mod tests {
             help: None,
             note: None,
         };
-        let out = diagnostic(&handler(false), &d);
+        let out = each(&handler(false), std::slice::from_ref(&d));
         assert!(out.contains("a.ron:1:5001"), "{out}");
         assert!(out.contains("ERR"), "{out}");
         assert!(out.len() < 1_000, "{} bytes: {out}", out.len());
@@ -441,7 +454,7 @@ mod tests {
             help: Some("fix\nit".to_string()),
             note: Some("note\r".to_string()),
         };
-        let out = diagnostic(&handler(false), &d);
+        let out = each(&handler(false), std::slice::from_ref(&d));
         for raw in ['\x1b', '\x07', '\r', '\u{202e}', '\u{fffe}'] {
             assert!(!out.contains(raw), "raw U+{:04X} in:\n{out}", raw as u32);
         }
