@@ -526,7 +526,7 @@ const NUMBERS: [&str; 9] = [
     "NaN",
     "-0.0",
 ];
-const STRINGS: [&str; 8] = [
+const STRINGS: [&str; 10] = [
     "\"\"",
     "\"9999\"",
     "\"0000\"",
@@ -535,6 +535,10 @@ const STRINGS: [&str; 8] = [
     "\"\\u{0}\"",
     "\"a\\\"b\"",
     "\"x\"",
+    // Characters no output may show raw (and XML forbids in part), written raw and
+    // as RON escapes.
+    "\"\u{fffe}\u{202e}\x1b[31m\n::error::x\u{7}\"",
+    "\"\\u{fffe}\\u{ffff}\\u{1b}\"",
 ];
 const INSERTS: [&str; 10] = ["(", ")", "[", "]", "{", "}", ",", ":", "\u{feff}", "// c\n"];
 

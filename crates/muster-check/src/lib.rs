@@ -32,6 +32,7 @@ pub mod suggest;
 pub mod summary;
 pub mod suppress;
 pub mod template;
+pub mod text;
 pub mod watch;
 
 use std::path::{Path, PathBuf};

@@ -21,6 +21,9 @@ pub struct JsonReport {
 /// are bytes from the start of the file.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct JsonDiagnostic {
+    /// The file, named as every format names it: control characters, bidirectional
+    /// controls and non-characters escaped (`\n`, `\u{1b}`), bytes that are not UTF-8
+    /// as `\xNN`.
     pub file: String,
     pub line: usize,
     pub column: usize,
@@ -241,7 +244,13 @@ pub mod sarif {
             id,
             physical_location: PhysicalLocation {
                 artifact_location: ArtifactLocation {
-                    uri: d.file.name.replace('\\', "/"),
+                    // The shown name (`text::path`), so it may hold `\xNN`: only Windows'
+                    // separators are turned into slashes.
+                    uri: if std::path::MAIN_SEPARATOR == '\\' {
+                        d.file.name.replace('\\', "/")
+                    } else {
+                        d.file.name.clone()
+                    },
                 },
                 region: Region {
                     start_line: s.line,

@@ -179,6 +179,32 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
         }
         for (k, (code, span)) in s.codes.iter().enumerate() {
             if !used[i][k] && crate::checks::find(code).is_some() && suppressible(code) {
+                // Another `allow` of the same code for the same line took the finding.
+                let earlier = suppressions.iter().enumerate().find_map(|(j, e)| {
+                    let at = e.codes.iter().position(|(c, _)| c == code)?;
+                    (e.target_line == s.target_line && used[j][at]).then_some((j, e, at))
+                });
+                if let Some((j, e, at)) = earlier {
+                    let message = if j == i {
+                        format!(
+                            "`{code}` is listed twice in this `allow`; the first already silences it on line {}",
+                            s.target_line
+                        )
+                    } else {
+                        format!(
+                            "`{code}` on line {} is already silenced by the `allow` on line {}",
+                            s.target_line,
+                            file.line_col(e.span.start).line
+                        )
+                    };
+                    sink.push(
+                        Report::new(&UNUSED, Loc::Span(span.clone()), message)
+                            .primary("this one silences nothing")
+                            .label(Loc::Span(e.codes[at].1.clone()), "this one silences it")
+                            .help(format!("delete this duplicate suppression of `{code}`")),
+                    );
+                    continue;
+                }
                 sink.push(
                     Report::new(
                         &UNUSED,
@@ -253,5 +279,56 @@ mod tests {
         };
         assert_eq!(run(false), ["suppression::unused"]);
         assert!(run(true).is_empty());
+    }
+
+    /// A second `allow` of a code for a line is reported as the duplicate it is, not as
+    /// a code that is not reported there.
+    #[test]
+    fn a_duplicate_allow_names_the_one_that_silences() {
+        let off_map = &crate::checks::geometry::off_map::META;
+        let code = off_map.code;
+        // The unused diagnostics of a file whose line 4 has one off-map finding.
+        let run = |comments: &str| {
+            let text = format!("(\n{comments}    x: 1,\n)");
+            let loaded = crate::load::Loaded::plain(file(&text));
+            let x = text.find("x:").unwrap();
+            let mut found = Sink::new(&loaded.file);
+            found.push(Report::new(off_map, Loc::Span(x..x + 1), "x"));
+            let mut diagnostics = found.finish();
+            let mut sink = Sink::new(&loaded.file);
+            apply(&loaded.file, &mut diagnostics, &mut sink);
+            assert!(
+                diagnostics.is_empty(),
+                "the first `allow` silences the finding"
+            );
+            (text, sink.finish())
+        };
+        let (text, out) = run(&format!(
+            "    // muster: allow({code}) reason: r\n    // muster: allow({code}) reason: r\n"
+        ));
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            out[0].message,
+            format!("`{code}` on line 4 is already silenced by the `allow` on line 2")
+        );
+        // The span is on the duplicate, a label on the code that silences.
+        let second = text.rfind(code).unwrap();
+        assert_eq!(out[0].span, second..second + code.len());
+        let first = text.find(code).unwrap();
+        assert_eq!(out[0].labels[0].span, first..first + code.len());
+        assert_eq!(
+            out[0].help.as_deref(),
+            Some(format!("delete this duplicate suppression of `{code}`").as_str())
+        );
+
+        let (text, out) = run(&format!("    // muster: allow({code}, {code}) reason: r\n"));
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            out[0].message,
+            format!(
+                "`{code}` is listed twice in this `allow`; the first already silences it on line 3"
+            )
+        );
+        assert_eq!(out[0].span.start, text.rfind(code).unwrap());
     }
 }

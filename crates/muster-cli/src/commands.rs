@@ -125,7 +125,10 @@ fn compile(
 ) -> Result<ExitCode, String> {
     let (project, db, indexes, mut diagnostics) = load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
-        return Err(format!("`{}` could not be loaded", input.display()));
+        return Err(format!(
+            "`{}` could not be loaded",
+            muster_check::text::path(input)
+        ));
     };
     // A scenario compiles its map; the map's own problems count too.
     let map_index = match db.doc(index) {
@@ -172,9 +175,7 @@ fn compile(
     {
         return Err(why);
     }
-    for d in &diagnostics {
-        err!("{}", render::diagnostic(&handler, d));
-    }
+    err!("{}", render::each(&handler, &diagnostics));
     let (json, id, what) = match (hex_map, table) {
         (Some(map), _) => (
             muster_map::to_json(map.table()),
@@ -205,12 +206,15 @@ fn compile(
             }
             return Err(format!(
                 "`{}` is neither a map nor a scenario with a map",
-                input.display()
+                muster_check::text::path(input)
             ));
         }
     };
     let Some(output) = output else {
-        return Err(format!("`{}` has no compiled table", input.display()));
+        return Err(format!(
+            "`{}` has no compiled table",
+            muster_check::text::path(input)
+        ));
     };
     let shown = display_name(cwd)(&output);
     if failed {
@@ -240,18 +244,19 @@ fn summary(
     list_assumed: bool,
 ) -> Result<ExitCode, String> {
     let (project, db, indexes, mut diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
-    let index = *indexes
-        .first()
-        .ok_or_else(|| format!("`{}` could not be loaded", scenario.display()))?;
+    let index = *indexes.first().ok_or_else(|| {
+        format!(
+            "`{}` could not be loaded",
+            muster_check::text::path(scenario)
+        )
+    })?;
     let cx = FileCx::new(&db, index).and_then(ScenarioCx::new);
     let Some(cx) = cx else {
         let handler = render::handler(render::use_colour());
-        for d in &diagnostics {
-            err!("{}", render::diagnostic(&handler, d));
-        }
+        err!("{}", render::each(&handler, &diagnostics));
         return Err(format!(
             "`{}` is not a scenario that muster can read",
-            scenario.display()
+            muster_check::text::path(scenario)
         ));
     };
     // The scenario's errors and those of the files it uses: they make the figures doubtful.
@@ -333,12 +338,16 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
     let all = schema::generated_schemas();
     if let Some(dir) = out {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
         for (name, text) in &all {
             muster_map::write_atomic(&dir.join(name), text.as_bytes())
                 .map_err(|e| format!("cannot write `{name}`: {e}"))?;
         }
-        outln!("wrote {} schemas to {}", all.len(), dir.display());
+        outln!(
+            "wrote {} schemas to {}",
+            all.len(),
+            muster_check::text::path(dir)
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let kind = kind.unwrap_or("scenario");

@@ -289,7 +289,8 @@ fn none_if_empty(list: &[String]) -> String {
 }
 
 /// Prints rows under headers in aligned columns (the last column is not padded);
-/// `empty` when there is no row.
+/// `empty` when there is no row. Cells come from data: they are escaped
+/// (`muster_check::text`), so a row is always one line.
 fn table(headers: &[&str], rows: Vec<Vec<String>>, empty: &str) {
     if rows.is_empty() {
         if !empty.is_empty() {
@@ -297,6 +298,14 @@ fn table(headers: &[&str], rows: Vec<Vec<String>>, empty: &str) {
         }
         return;
     }
+    let rows: Vec<Vec<String>> = rows
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|cell| muster_check::text::escape(&cell).into_owned())
+                .collect()
+        })
+        .collect();
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {

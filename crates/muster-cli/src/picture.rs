@@ -32,7 +32,7 @@ fn picture_of(output: &Path) -> Result<Picture, String> {
         Some("html" | "htm") => Ok(Picture::Html),
         _ => Err(format!(
             "cannot tell what to write to `{}`: end the name with `.svg`, `.png` or `.html` (or give `-o -` for SVG on standard output)",
-            output.display()
+            muster_check::text::path(output)
         )),
     }
 }
@@ -59,7 +59,10 @@ pub fn run(
     let (project, db, indexes, mut diagnostics) =
         crate::project::load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
-        return Err(format!("`{}` could not be loaded", input.display()));
+        return Err(format!(
+            "`{}` could not be loaded",
+            muster_check::text::path(input)
+        ));
     };
     // A scenario is drawn on its map: the map's problems are shown too.
     if let Some(Document::Scenario(s)) = db.doc(index)
@@ -73,7 +76,7 @@ pub fn run(
         Some(kind) => {
             return Err(format!(
                 "`{}` is a {}; only maps and scenarios can be drawn",
-                input.display(),
+                muster_check::text::path(input),
                 kind.name()
             ));
         }
@@ -105,9 +108,7 @@ pub fn run(
         return Err(why);
     }
     let handler = render::handler(render::use_colour());
-    for d in &diagnostics {
-        err!("{}", render::diagnostic(&handler, d));
-    }
+    err!("{}", render::each(&handler, &diagnostics));
     let bytes = match picture {
         Picture::Svg => rendered.svg.clone().into_bytes(),
         Picture::Html => {
@@ -131,8 +132,8 @@ pub fn run(
     if !to_stdout {
         outln!(
             "rendered `{}` ({}) to {}",
-            rendered.title,
-            describe(&rendered),
+            muster_check::text::escape(&rendered.title),
+            muster_check::text::escape(&describe(&rendered)),
             name(&output)
         );
     }

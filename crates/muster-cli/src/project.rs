@@ -22,12 +22,17 @@ impl Project {
     ) -> Result<Project, String> {
         for p in paths {
             if !p.exists() {
-                return Err(format!("`{}` does not exist", p.display()));
+                return Err(format!("`{}` does not exist", muster_check::text::path(p)));
             }
         }
         let root = match explicit {
             Some(root) if root.is_dir() => project::normalize(&root),
-            Some(root) => return Err(format!("project root `{}` is not a folder", root.display())),
+            Some(root) => {
+                return Err(format!(
+                    "project root `{}` is not a folder",
+                    muster_check::text::path(&root)
+                ));
+            }
             None => {
                 let start = match paths.first() {
                     Some(first) if first.is_dir() => project::normalize(first),
@@ -48,11 +53,13 @@ impl Project {
     }
 }
 
+/// How output names a file: relative to the current folder where it can be, and in
+/// its shown form (`muster_check::text::path`: hidden characters escaped, bytes that
+/// are not UTF-8 as `\xNN`), so the name printed is the one on disk.
 pub fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
     move |p: &Path| {
         let p = project::normalized(p);
-        p.strip_prefix(cwd)
-            .map_or_else(|_| p.display().to_string(), |r| r.display().to_string())
+        muster_check::text::path(p.strip_prefix(cwd).unwrap_or(&p))
     }
 }
 
@@ -82,10 +89,10 @@ pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
 pub fn write_bytes(bytes: &[u8], output: &Path) -> Result<(), String> {
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
     }
     muster_map::write_atomic(output, bytes)
-        .map_err(|e| format!("cannot write `{}`: {e}", output.display()))
+        .map_err(|e| format!("cannot write `{}`: {e}", muster_check::text::path(output)))
 }
 
 /// An id made safe as a file name (anything but letters, digits, `-`, `_` and `.`
@@ -120,7 +127,7 @@ pub(crate) fn open_project(
     {
         return Err(format!(
             "no `scenarios/` or `maps/` data under `{}`; give files or folders to check",
-            project.root.display()
+            muster_check::text::path(&project.root)
         ));
     }
     Ok(project)
@@ -149,7 +156,7 @@ pub(crate) fn overwrites_input(
     output: &Path,
 ) -> Option<String> {
     let target = real_path(output);
-    let shown = output.display();
+    let shown = muster_check::text::path(output);
     let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
         input.to_path_buf(),
         root.join(muster_check::config::CONFIG_FILE),

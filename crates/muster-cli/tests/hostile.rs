@@ -472,3 +472,202 @@ fn a_file_referenced_from_outside_the_data_folders_is_checked() {
         assert_eq!(on_map[0]["line"], 15, "{said}");
     }
 }
+
+/// Strings from data and file names that must never reach a terminal or a CI log as
+/// they are, each with the form every text format prints instead.
+const HOSTILE: [(&str, &str); 7] = [
+    (
+        "x\n::error file=evil.rs,line=1::pwned",
+        "x\\n::error file=evil.rs,line=1::pwned",
+    ),
+    ("cr\roverwrite", "cr\\roverwrite"),
+    ("\x1b[31mred", "\\u{1b}[31mred"),
+    ("\x1b]8;;http://x\x07link", "\\u{1b}]8;;http://x\\u{7}link"),
+    ("nul\0byte", "nul\\u{0}byte"),
+    ("rlo\u{202e}txt", "rlo\\u{202e}txt"),
+    ("non\u{fffe}char", "non\\u{fffe}char"),
+];
+
+/// Characters of [`HOSTILE`] that no text format may print raw (a line break is
+/// checked by counting lines).
+const RAW: [char; 6] = ['\r', '\x1b', '\x07', '\0', '\u{202e}', '\u{fffe}'];
+
+/// The scenarios whose `map:` reference gets one hostile string each.
+const INJECTED: [&str; 7] = [
+    "scenarios/lrf/brissarthe.scenario.ron",
+    "scenarios/lrf/fontenoy.scenario.ron",
+    "scenarios/lrf/jengland.scenario.ron",
+    "scenarios/lrf/montfaucon.scenario.ron",
+    "scenarios/cdg/arsuf.scenario.ron",
+    "scenarios/cdg/courtrai.scenario.ron",
+    "scenarios/raid/raid-example.scenario.ron",
+];
+
+/// A file whose name holds a line break and a workflow command, and how it is shown.
+const EVIL_NAME: (&str, &str) = (
+    "evil\n::error file=evil.rs,line=1::pwned.scenario.ron",
+    "scenarios/lrf/evil\\n::error file=evil.rs,line=1::pwned.scenario.ron",
+);
+
+/// A file whose name is not UTF-8, shown byte for byte.
+const BYTES_NAME: (&[u8], &str) = (
+    b"bad\xff.scenario.ron",
+    "scenarios/lrf/bad\\xff.scenario.ron",
+);
+
+/// Standard output, which must be UTF-8 (a name that is not is shown escaped).
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("output is UTF-8")
+}
+
+fn assert_no_raw(format: &str, text: &str) {
+    for c in RAW {
+        assert!(
+            !text.contains(c),
+            "{format}: raw U+{:04X} in:\n{text}",
+            c as u32
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn every_format_escapes_hostile_strings_and_file_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = copy_project();
+    for ((raw, _), file) in HOSTILE.iter().zip(INJECTED) {
+        replace(&dir.path().join(file), "map: \"", &format!("map: \"{raw}"));
+    }
+    let lrf = dir.path().join("scenarios/lrf");
+    std::fs::write(lrf.join(EVIL_NAME.0), "Scenario(").unwrap();
+    std::fs::write(
+        lrf.join(std::ffi::OsStr::from_bytes(BYTES_NAME.0)),
+        "Scenario(",
+    )
+    .unwrap();
+    // Drawn: the title and a side's name carry every hostile string.
+    let all: Vec<&str> = HOSTILE.iter().map(|(raw, _)| *raw).collect();
+    let hastings = dir
+        .path()
+        .join("scenarios/prestags/5-7-hastings.scenario.ron");
+    replace(
+        &hastings,
+        "name: \"Hastings\"",
+        &format!("name: \"{}\"", all.join("|")),
+    );
+    replace(
+        &hastings,
+        "name: \"Normans\"",
+        &format!("name: \"{}\"", all.join("|")),
+    );
+
+    // JSON: the data exactly as written, the names in their shown form.
+    let json = run(dir.path(), &["validate", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    let count = diagnostics.len();
+    for (raw, _) in HOSTILE {
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d["message"].as_str().unwrap().contains(raw)),
+            "json: no message holds {raw:?}"
+        );
+    }
+    for name in [EVIL_NAME.1, BYTES_NAME.1] {
+        assert!(
+            diagnostics.iter().any(|d| d["file"] == name),
+            "json: no diagnostic names {name}"
+        );
+    }
+    assert!(!stdout(&json).contains(|c: char| c < ' ' && c != '\n'));
+
+    // SARIF: the same results, the same names.
+    let sarif = run(dir.path(), &["validate", "--format", "sarif"]);
+    let log: serde_json::Value = serde_json::from_str(&stdout(&sarif)).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), count);
+    let uri = |r: &serde_json::Value| {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        results.iter().any(|r| uri(r) == BYTES_NAME.1),
+        "sarif names"
+    );
+    assert!(results.iter().any(|r| uri(r) == EVIL_NAME.1), "sarif names");
+
+    // short and github: one line per diagnostic, nothing raw, the escapes there.
+    for format in ["short", "github", "human"] {
+        let out = run(dir.path(), &["validate", "--format", format]);
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        let text = stdout(&out);
+        assert_no_raw(format, &text);
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.starts_with("::") && format != "github"),
+            "{format}: a line is a workflow command:\n{text}"
+        );
+        for (_, shown) in HOSTILE {
+            assert!(text.contains(shown), "{format}: no `{shown}` in:\n{text}");
+        }
+        match format {
+            "short" => {
+                assert_eq!(text.lines().count(), count, "{text}");
+                assert!(text.lines().all(|l| l.starts_with("scenarios/")), "{text}");
+                assert!(text.contains(EVIL_NAME.1) && text.contains(BYTES_NAME.1));
+            }
+            "github" => {
+                assert_eq!(text.lines().count(), count, "{text}");
+                assert!(
+                    text.lines().all(|l| ["::error ", "::warning ", "::notice "]
+                        .iter()
+                        .any(|c| l.starts_with(c))),
+                    "{text}"
+                );
+                // Workflow properties escape `:` and `,` besides.
+                assert!(text.contains("file=scenarios/lrf/bad\\xff.scenario.ron,"));
+                assert!(text.contains("evil\\n%3A%3Aerror file=evil.rs%2Cline=1"));
+            }
+            _ => assert!(text.contains(EVIL_NAME.1) && text.contains(BYTES_NAME.1)),
+        }
+    }
+
+    // The picture and the page: well-formed, nothing raw, the same escapes.
+    let svg = run(
+        dir.path(),
+        &[
+            "render",
+            "scenarios/prestags/5-7-hastings.scenario.ron",
+            "-o",
+            "-",
+        ],
+    );
+    let svg = stdout(&svg);
+    roxmltree::Document::parse(&svg).expect("the SVG is well-formed XML");
+    assert_no_raw("svg", &svg);
+    for (_, shown) in HOSTILE {
+        assert!(svg.contains(shown), "svg: no `{shown}`");
+    }
+    let page = dir.path().join("h.html");
+    let out = run(
+        dir.path(),
+        &[
+            "render",
+            "scenarios/prestags/5-7-hastings.scenario.ron",
+            "-o",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_no_raw("render's report", &text(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_no_raw("html", &html);
+    for (_, shown) in HOSTILE {
+        assert!(html.contains(shown), "html: no `{shown}`");
+    }
+    let board = &html[html.find("<svg ").unwrap()..html.rfind("</svg>").unwrap() + 6];
+    roxmltree::Document::parse(board).expect("the page's board is well-formed XML");
+}

@@ -3,7 +3,11 @@
 
 use std::fmt::Write;
 
-/// Text escaped for an XML attribute value or text node.
+/// Text escaped for an XML attribute value or text node. Every character that is never
+/// shown as it is (`muster_check::text::is_hidden`: controls, bidirectional controls,
+/// non-characters, among them all that XML 1.0 forbids) is written as the same visible
+/// escape the CLI prints (`\n`, `\u{fffe}`), so what a picture shows reads as the
+/// CLI's output does.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -13,8 +17,7 @@ pub fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // Control characters are not allowed in XML 1.0.
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => out.push(' '),
+            c if muster_check::text::is_hidden(c) => muster_check::text::push_escape(&mut out, c),
             c => out.push(c),
         }
     }
@@ -85,7 +88,10 @@ mod tests {
         assert_eq!(n(2.0), "2");
         assert_eq!(n(-0.01), "0");
         assert_eq!(n(f64::NAN), "0");
-        assert_eq!(esc("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot; ");
+        assert_eq!(
+            esc("a<b & \"c\"\u{1}\u{fffe}\u{202e}\r\n"),
+            "a&lt;b &amp; &quot;c&quot;\\u{1}\\u{fffe}\\u{202e}\\r\\n"
+        );
         assert_eq!(short("Charles le Chauve", 8), "Charles…");
         assert_eq!(points(&[(0.0, 1.0), (2.5, 3.0)]), "0,1 2.5,3");
     }
