@@ -133,7 +133,10 @@ mod tests {
         );
         let marked = assumed_comments(&f);
         assert_eq!(marked.len(), 1);
-        assert_eq!(marked[0].reason, "twelve turns as the rules set none (assumed)");
+        assert_eq!(
+            marked[0].reason,
+            "twelve turns as the rules set none (assumed)"
+        );
         let stray = stray_assumptions(&f);
         assert_eq!(stray.len(), 1, "{stray:?}");
         assert_eq!(stray[0].line, 4);
