@@ -38,6 +38,8 @@ pub struct ScenarioSummary {
     /// of play, unit status, result tables, what the troop types present may do, and
     /// what follows for its sides (a side without leaders, the men a force stands for).
     pub rules: Vec<RuleLine>,
+    /// The system's notes: facts kept as data for engines, in the system's words.
+    pub notes: Vec<String>,
     /// Values marked `assumed` in the counters of this scenario's armies and in its map.
     pub assumed: Vec<AssumedValue>,
 }
@@ -257,19 +259,24 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                     .filter_map(|u| u.counter)
                     .map(|c| u32::from(c.strength))
                     .sum(),
-                by_kind: by_kind
-                    .into_iter()
-                    .map(|(name, count)| NameCount { name, count })
-                    .collect(),
-                by_unit: by_unit
-                    .into_iter()
-                    .map(|((name, kind, strength), count)| UnitLine {
-                        name,
-                        kind,
-                        strength,
-                        count,
-                    })
-                    .collect(),
+                by_kind: natural_counts(by_kind),
+                by_unit: {
+                    let mut lines: Vec<UnitLine> = by_unit
+                        .into_iter()
+                        .map(|((name, kind, strength), count)| UnitLine {
+                            name,
+                            kind,
+                            strength,
+                            count,
+                        })
+                        .collect();
+                    lines.sort_by(|a, b| {
+                        natural_cmp(&a.name, &b.name)
+                            .then_with(|| natural_cmp(&a.kind, &b.kind))
+                            .then(a.strength.cmp(&b.strength))
+                    });
+                    lines
+                },
                 commanders: units
                     .iter()
                     .filter(|u| u.role() == Some(UnitRole::Commander))
@@ -476,6 +483,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             })
             .collect(),
         rules: rule_lines(cx),
+        notes: cx.system.map(|sys| sys.notes.clone()).unwrap_or_default(),
         assumed,
     }
 }
@@ -587,18 +595,19 @@ fn table_summary(cx: &ScenarioCx, index: usize) -> Option<TableSummary> {
         muster_model::map::Shape::Line(_) => 0.0,
     };
     Some(TableSummary {
-        troops: troops
-            .into_iter()
-            .map(|(troop, (units, bases))| TroopLine {
-                troop,
-                units,
-                bases,
-            })
-            .collect(),
-        figures: figures
-            .into_iter()
-            .map(|(name, count)| NameCount { name, count })
-            .collect(),
+        troops: {
+            let mut lines: Vec<TroopLine> = troops
+                .into_iter()
+                .map(|(troop, (units, bases))| TroopLine {
+                    troop,
+                    units,
+                    bases,
+                })
+                .collect();
+            lines.sort_by(|a, b| natural_cmp(&a.troop, &b.troop));
+            lines
+        },
+        figures: natural_counts(figures),
         leaders: f
             .battles
             .iter()
@@ -1633,6 +1642,33 @@ fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             ),
         );
     }
+    // Entries that apply only under a condition, for the troops present, with the
+    // condition in the system's words.
+    for p in rules
+        .permissions
+        .iter()
+        .filter(|p| p.condition.is_some() && r::names_any(system, &p.troops, &kinds))
+    {
+        let mut who = troops_words(&p.troops);
+        if !p.except.is_empty() {
+            who += &format!(" but {}", troops_words(&p.except));
+        }
+        if let Some(status) = &p.status {
+            who += &format!(" at {}", level_name(rules, status));
+        }
+        line(
+            p.action.words(),
+            format!(
+                "{}: {who} ({})",
+                match p.allowed {
+                    Allowance::Must => "must",
+                    Allowance::May => "may",
+                    Allowance::Never => "never",
+                },
+                p.condition.as_deref().unwrap_or_default()
+            ),
+        );
+    }
     for (i, side) in cx.scenario.sides.iter().enumerate() {
         if let Some((min, max)) = r::men_represented(cx, i) {
             line(
@@ -1758,4 +1794,98 @@ fn thousands(n: u32) -> String {
         out.push(c);
     }
     out
+}
+
+/// Counts by name, names in natural order.
+fn natural_counts(counts: BTreeMap<String, usize>) -> Vec<NameCount> {
+    let mut out: Vec<NameCount> = counts
+        .into_iter()
+        .map(|(name, count)| NameCount { name, count })
+        .collect();
+    out.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    out
+}
+
+/// Natural order: runs of digits compare by their value (`3 Army` before `10 Army`),
+/// the rest as text; names equal that way (`03`, `3`) fall back to their bytes.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn runs(s: &str) -> impl Iterator<Item = &str> {
+        let mut rest = s;
+        std::iter::from_fn(move || {
+            let first = rest.chars().next()?;
+            let digits = first.is_ascii_digit();
+            let end = rest
+                .find(|c: char| c.is_ascii_digit() != digits)
+                .unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(end);
+            rest = tail;
+            Some(run)
+        })
+    }
+    let (mut x, mut y) = (runs(a), runs(b));
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) => {
+                let numbers = p.starts_with(|c: char| c.is_ascii_digit())
+                    && q.starts_with(|c: char| c.is_ascii_digit());
+                let order = if numbers {
+                    let (p, q) = (p.trim_start_matches('0'), q.trim_start_matches('0'));
+                    p.len().cmp(&q.len()).then_with(|| p.cmp(q))
+                } else {
+                    p.cmp(q)
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_cmp;
+
+    #[test]
+    fn numbers_in_names_sort_by_value() {
+        let mut names = vec![
+            "10 Army",
+            "3 Army",
+            "5 Army",
+            "Army",
+            "2nd Foot",
+            "10th Foot",
+            "Cavalry 12",
+            "Cavalry 2",
+            "Cavalry",
+            "003 Army",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            [
+                "2nd Foot",
+                "003 Army",
+                "3 Army",
+                "5 Army",
+                "10 Army",
+                "10th Foot",
+                "Army",
+                "Cavalry",
+                "Cavalry 2",
+                "Cavalry 12",
+            ]
+        );
+        // Longer than any integer type: still by value, never a panic.
+        assert!(natural_cmp("x99999999999999999999999", "x100000000000000000000000").is_lt());
+        assert!(
+            natural_cmp("3", "03").is_gt(),
+            "equal values fall back to the bytes"
+        );
+        assert!(natural_cmp("", "a").is_lt());
+    }
 }

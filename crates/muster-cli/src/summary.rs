@@ -335,6 +335,12 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
             out += &format!("  {}: {}\n", r.topic, r.text);
         }
     }
+    if !s.notes.is_empty() {
+        out += "\nsystem notes:\n";
+        for note in &s.notes {
+            out += &format!("  - {note}\n");
+        }
+    }
     out += &format!(
         "\nassumed values (not printed in the rulebook): {}\n",
         s.assumed.len()

@@ -554,3 +554,435 @@ fn a_huge_sample_count_is_one_counter() {
     );
     assert!(svg.contains("this counter stands for 65535 units"));
 }
+
+/// Edits a copied project's file: `from` must be there.
+fn edit(root: &Path, rel: &str, from: &str, to: &str) {
+    let path = root.join(rel);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{rel} has no {from:?}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Every counter group with the attributes of the box drawn first in it.
+fn counters_with_box(svg: &str) -> Vec<(Attrs, Attrs)> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let attrs = |n: roxmltree::Node| -> Attrs {
+        n.attributes()
+            .map(|a| (a.name().to_string(), a.value().to_string()))
+            .collect()
+    };
+    doc.descendants()
+        .filter(|n| n.attribute("class") == Some("counter"))
+        .map(|g| {
+            let rect = g
+                .children()
+                .find(|c| c.has_tag_name("rect"))
+                .expect("a counter has a box");
+            (attrs(g), attrs(rect))
+        })
+        .collect()
+}
+
+/// A group of different counters with one hex per unit is the owner's to assign: its
+/// counters are drawn dashed as the owner's choice, and the legend says what dashed
+/// means. A group of one counter design on its hexes, and a single unit on its hex, are
+/// solid: nothing is left to choose.
+#[test]
+fn an_owners_choice_group_is_drawn_as_a_choice() {
+    let file = "scenarios/lrf/jengland.scenario.ron";
+    let scenario = read_scenario(file);
+    let svg = render_svg(&repo(), file, &[]);
+    let drawn = counters_with_box(&svg);
+    let (mut choice, mut placed) = (0, 0);
+    for side in &scenario.sides {
+        let Forces::Placed { setup } = &side.forces else {
+            panic!("placed forces");
+        };
+        for group in setup {
+            let Placement::Hexes(hexes) = &group.at else {
+                continue;
+            };
+            let units: usize = group.units.iter().map(|u| usize::from(u.count)).sum();
+            assert_eq!(units, hexes.len(), "jengland names one hex per unit");
+            let expected = if group.units.len() > 1 {
+                choice += units;
+                "choice"
+            } else {
+                placed += units;
+                "placed"
+            };
+            for u in &group.units {
+                for (g, rect) in drawn
+                    .iter()
+                    .filter(|(g, _)| g["data-counter"] == u.counter && g["data-side"] == side.id)
+                {
+                    assert_eq!(g["data-state"], expected, "{}", u.counter);
+                    assert!(hexes.contains(&g["data-hex"]), "{g:?}");
+                    assert_eq!(
+                        rect.contains_key("stroke-dasharray"),
+                        expected == "choice",
+                        "{}: dashed only when the owner chooses",
+                        u.counter
+                    );
+                }
+            }
+        }
+    }
+    assert!(choice >= 10 && placed >= 2, "{choice} {placed}");
+    // The legend's word for a dashed counter is true of every dashed counter drawn.
+    assert!(svg.contains(">dashed counter: the owner chooses where it stands</text>"));
+    for (g, rect) in &drawn {
+        assert_eq!(
+            rect.contains_key("stroke-dasharray"),
+            g["data-state"] != "placed",
+            "{g:?}"
+        );
+    }
+    // The page says so too.
+    let out = tempfile::tempdir().unwrap();
+    let html = out.path().join("j.html");
+    muster()
+        .current_dir(repo())
+        .args(["render", file, "-o"])
+        .arg(&html)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(html).unwrap();
+    assert!(html.contains("(owner's choice of the group's hexes)"));
+}
+
+/// Whether a hexside feature is drawn through the hex centres or on the hexside is the
+/// system's `draw`, not its movement cost: a railroad with a point cost declared
+/// `Through` is a line through the centres, a cutting with a point cost and no `draw`
+/// is on the hexside.
+#[test]
+fn a_hexside_feature_is_drawn_as_its_system_declares() {
+    let project = copy_project();
+    let root = project.path();
+    edit(
+        root,
+        "scenarios/lrf/lrf.system.ron",
+        "(id: \"bridge\", name: \"Bridge\", crossing: true),",
+        "(id: \"bridge\", name: \"Bridge\", crossing: true),\n        (id: \"railroad\", name: \"Railroad\", movement: Some(Points(0.25)), draw: Through),\n        (id: \"cutting\", name: \"Cutting\", movement: Some(Points(3.0))),",
+    );
+    edit(
+        root,
+        "maps/lrf/jengland.map.ron",
+        "        Label(hex: \"0105\"",
+        "        Path(feature: \"railroad\", hexes: [\"0803\", \"0903\", \"1003\"]),\n        Path(feature: \"cutting\", hexes: [\"1205\", \"1305\"]),\n        Label(hex: \"0105\"",
+    );
+    let svg = render_svg(root, "maps/lrf/jengland.map.ron", &[]);
+    let through = elements(&svg, "road");
+    let on_side = elements(&svg, "hexside");
+    let of = |list: &[Attrs], f: &str| list.iter().filter(|e| e["data-feature"] == f).count();
+    assert_eq!(
+        of(&through, "railroad"),
+        2,
+        "two hexsides, centre to centre"
+    );
+    assert_eq!(of(&on_side, "railroad"), 0);
+    assert_eq!(of(&on_side, "cutting"), 1, "on the hexside, the default");
+    assert_eq!(of(&through, "cutting"), 0);
+    assert_eq!(
+        of(&through, "road"),
+        6,
+        "the bundled road is declared `Through`"
+    );
+    // The railroad's line joins the two hex centres.
+    let hex_centre = |id: &str| {
+        let hex = elements(&svg, "hex")
+            .into_iter()
+            .find(|h| h["data-hex"] == id)
+            .unwrap();
+        let points: Vec<(f64, f64)> = hex["points"]
+            .split(' ')
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let n = points.len() as f64;
+        (
+            points.iter().map(|p| p.0).sum::<f64>() / n,
+            points.iter().map(|p| p.1).sum::<f64>() / n,
+        )
+    };
+    let rail = through
+        .iter()
+        .find(|e| e["data-feature"] == "railroad" && e["data-hexside"] == "0803-0903")
+        .expect("the railroad's first hexside");
+    let (ax, ay) = hex_centre("0803");
+    let (bx, by) = hex_centre("0903");
+    let near = |a: &str, b: f64| (a.parse::<f64>().unwrap() - b).abs() < 0.2;
+    assert!(near(&rail["x1"], ax) && near(&rail["y1"], ay), "{rail:?}");
+    assert!(near(&rail["x2"], bx) && near(&rail["y2"], by), "{rail:?}");
+}
+
+/// The fills of every hex's terrain, by terrain id, read from the SVG (one per id).
+fn fills_by_terrain(svg: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for hex in elements(svg, "hex") {
+        let fill = hex["fill"].clone();
+        let before = out.insert(hex["data-terrain"].clone(), fill.clone());
+        assert!(before.is_none_or(|b| b == fill), "one fill per terrain");
+    }
+    out
+}
+
+fn assert_apart(fills: &BTreeMap<String, String>, what: &str) {
+    use muster_render::palette::{apart, channels};
+    let list: Vec<_> = fills.iter().collect();
+    for (i, (a, fa)) in list.iter().enumerate() {
+        for (b, fb) in &list[i + 1..] {
+            assert!(
+                apart(channels(fa), channels(fb)),
+                "{what}: `{a}` ({fa}) and `{b}` ({fb}) are drawn alike"
+            );
+        }
+    }
+}
+
+/// Two terrain types of different ids never share a fill: woods and light woods (one
+/// word), and two ids muster has no colour for.
+#[test]
+fn every_terrain_id_has_its_own_fill() {
+    let project = copy_project();
+    let root = project.path();
+    edit(
+        root,
+        "scenarios/lrf/lrf.system.ron",
+        "(id: \"hill\", name: \"Hill\",",
+        "(id: \"light-woods\", name: \"Light woods\", movement: Points(1.5)),\n        (id: \"heath\", name: \"Heath\", movement: Points(1.0)),\n        (id: \"moor\", name: \"Moor\", movement: Points(1.0)),\n        (id: \"hill\", name: \"Hill\",",
+    );
+    edit(
+        root,
+        "maps/lrf/jengland.map.ron",
+        "        Terrain(terrain: \"village\"",
+        "        Terrain(terrain: \"light-woods\", area: List([\"0205\", \"0206\"])),\n        Terrain(terrain: \"heath\", area: List([\"1305\"])),\n        Terrain(terrain: \"moor\", area: List([\"1306\"])),\n        Terrain(terrain: \"village\"",
+    );
+    let svg = render_svg(root, "maps/lrf/jengland.map.ron", &[]);
+    let fills = fills_by_terrain(&svg);
+    for id in ["woods", "light-woods", "heath", "moor"] {
+        assert!(fills.contains_key(id), "{id} is on the map: {fills:?}");
+    }
+    assert_apart(&fills, "jengland with more terrain");
+    // The legend shows each with the fill of its hexes.
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    for g in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("legend-terrain"))
+    {
+        let id = g.attribute("data-terrain").unwrap();
+        let swatch = g.children().find(|c| c.has_tag_name("rect")).unwrap();
+        if let Some(fill) = fills.get(id) {
+            assert_eq!(swatch.attribute("fill"), Some(fill.as_str()), "{id}");
+        }
+    }
+}
+
+/// Every terrain type of every bundled system has a fill of its own, and so has every
+/// terrain of every bundled map as drawn.
+#[test]
+fn bundled_terrain_types_have_distinct_fills() {
+    use muster_model::system::RulesSystem;
+    use muster_render::palette::TerrainFills;
+    let mut systems = 0;
+    for folder in ["lrf", "prestags", "cdg", "raid"] {
+        let system: RulesSystem = read_ron(&format!("scenarios/{folder}/{folder}.system.ron"));
+        let palette = TerrainFills::new(system.terrain.iter().map(|t| t.id.as_str()));
+        let fills: BTreeMap<String, String> = system
+            .terrain
+            .iter()
+            .map(|t| (t.id.clone(), palette.get(&t.id)))
+            .collect();
+        assert_eq!(fills.len(), system.terrain.len());
+        assert_apart(&fills, folder);
+        systems += 1;
+    }
+    assert_eq!(systems, 4);
+    for map in [
+        "maps/lrf/jengland.map.ron",
+        "maps/prestags/mapsheet.map.ron",
+    ] {
+        let svg = render_svg(&repo(), map, &[]);
+        assert_apart(&fills_by_terrain(&svg), map);
+    }
+}
+
+/// An exit goal within a radius of a label is drawn on the edge beside those hexes only,
+/// not along the whole edge; one without a radius along all of it.
+#[test]
+fn an_exit_goal_is_drawn_on_its_hexes() {
+    use muster_model::map::{MapSource, Overlay};
+    use muster_model::scenario::{Goal, VictoryCondition};
+    let map: MapSource = read_ron("maps/prestags/mapsheet.map.ron");
+    let grid = muster_map::grid_of(&map).unwrap();
+    let label = |text: &str| {
+        map.overlays
+            .iter()
+            .find_map(|o| match o {
+                Overlay::Label { hex, text: t } if t == text => {
+                    Some(muster_hex::HexId::parse(hex).unwrap())
+                }
+                _ => None,
+            })
+            .unwrap()
+    };
+    let mut checked = 0;
+    for file in [
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        "scenarios/prestags/5-5-cerami.scenario.ron",
+    ] {
+        let scenario = read_scenario(file);
+        let svg = render_svg(&repo(), file, &[]);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let drawn: Vec<roxmltree::Node> = doc
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("exit"))
+            .collect();
+        let goals: Vec<(&String, &Goal)> = scenario
+            .victory
+            .iter()
+            .filter_map(|v| match v {
+                VictoryCondition::Goals { side, any_of } => Some((side, any_of)),
+                _ => None,
+            })
+            .flat_map(|(side, any)| any.iter().flatten().map(move |g| (side, g)))
+            .filter(|(_, g)| matches!(g, Goal::Exit { .. }))
+            .collect();
+        assert_eq!(drawn.len(), goals.len(), "{file}");
+        for ((side, goal), g) in goals.iter().zip(&drawn) {
+            let Goal::Exit { edge, near, .. } = goal else {
+                unreachable!()
+            };
+            let mut expected: Vec<String> = grid
+                .hexes()
+                .filter(|h| grid.edges_of(*h).contains(edge))
+                .filter(|h| {
+                    near.as_ref()
+                        .is_none_or(|(l, r)| grid.distance(label(l), *h) <= u32::from(*r))
+                })
+                .map(|h| h.to_string())
+                .collect();
+            expected.sort();
+            let mut lines: Vec<String> = g
+                .children()
+                .filter(|c| c.attribute("class") == Some("exit-hex"))
+                .map(|c| c.attribute("data-hex").unwrap().to_string())
+                .collect();
+            lines.sort();
+            assert_eq!(g.attribute("data-side"), Some(side.as_str()));
+            assert_eq!(lines, expected, "{file}: the goal's hexes, each once");
+            if near.is_some() {
+                assert!(
+                    expected.len() < usize::from(grid.columns) / 2,
+                    "{expected:?}"
+                );
+            }
+            // Each stretch lies beside its own hex: within the hex's reach along the edge.
+            let hexes = elements(&svg, "hex");
+            for line in g
+                .children()
+                .filter(|c| c.attribute("class") == Some("exit-hex"))
+            {
+                let id = line.attribute("data-hex").unwrap();
+                let hex = hexes.iter().find(|h| h["data-hex"] == id).unwrap();
+                let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
+                    .split(' ')
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+                    })
+                    .unzip();
+                let (lo_x, hi_x) = (
+                    xs.iter().copied().fold(f64::MAX, f64::min),
+                    xs.iter().copied().fold(f64::MIN, f64::max),
+                );
+                let (lo_y, hi_y) = (
+                    ys.iter().copied().fold(f64::MAX, f64::min),
+                    ys.iter().copied().fold(f64::MIN, f64::max),
+                );
+                let at = |k: &str| line.attribute(k).unwrap().parse::<f64>().unwrap();
+                for (x, y) in [(at("x1"), at("y1")), (at("x2"), at("y2"))] {
+                    match edge {
+                        muster_hex::Edge::North | muster_hex::Edge::South => {
+                            assert!((lo_x - 0.1..=hi_x + 0.1).contains(&x), "{id}: {x}")
+                        }
+                        muster_hex::Edge::West | muster_hex::Edge::East => {
+                            assert!((lo_y - 0.1..=hi_y + 0.1).contains(&y), "{id}: {y}")
+                        }
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2);
+}
+
+/// A label on a hex with counters is drawn after them (over them) and below their
+/// boxes, so that no counter hides it.
+#[test]
+fn a_label_is_not_hidden_by_the_counters_on_its_hex() {
+    let project = copy_project();
+    let root = project.path();
+    // Saxe stands on 0903 and 1004; a bowman on 0502.
+    edit(
+        root,
+        "maps/lrf/jengland.map.ron",
+        "        Label(hex: \"0105\"",
+        "        Label(hex: \"0903\", text: \"Mill\"),\n        Label(hex: \"0502\", text: \"B\"),\n        Label(hex: \"0105\"",
+    );
+    let svg = render_svg(root, "scenarios/lrf/jengland.scenario.ron", &[]);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let order: Vec<roxmltree::Node> = doc.descendants().collect();
+    let position = |n: &roxmltree::Node| order.iter().position(|m| m == n).unwrap();
+    let counters: Vec<roxmltree::Node> = order
+        .iter()
+        .copied()
+        .filter(|n| n.attribute("class") == Some("counter"))
+        .collect();
+    let last_counter = counters.iter().map(position).max().unwrap();
+    let mut checked = 0;
+    for label in order
+        .iter()
+        .filter(|n| n.attribute("class") == Some("label"))
+    {
+        let hex = label.attribute("data-hex").unwrap();
+        let here: Vec<&roxmltree::Node> = counters
+            .iter()
+            .filter(|c| c.attribute("data-hex") == Some(hex))
+            .collect();
+        if here.is_empty() {
+            continue;
+        }
+        assert!(
+            position(label) > last_counter,
+            "{hex}: drawn after the counters"
+        );
+        let y: f64 = label.attribute("y").unwrap().parse().unwrap();
+        let size: f64 = label.attribute("font-size").unwrap().parse().unwrap();
+        for c in here {
+            let transform = c.attribute("transform").unwrap();
+            let cy: f64 = transform
+                .trim_start_matches("translate(")
+                .trim_end_matches(')')
+                .split(',')
+                .nth(1)
+                .unwrap()
+                .parse()
+                .unwrap();
+            let rect = c.children().find(|r| r.has_tag_name("rect")).unwrap();
+            let top: f64 = rect.attribute("y").unwrap().parse().unwrap();
+            let height: f64 = rect.attribute("height").unwrap().parse().unwrap();
+            let bottom = cy + top + height;
+            assert!(
+                y - size >= bottom,
+                "{hex}: the label's top {} is over a counter whose box ends at {bottom}",
+                y - size
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 2, "both labels stand on counters");
+}

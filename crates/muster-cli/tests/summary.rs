@@ -346,3 +346,167 @@ fn an_error_in_the_map_a_scenario_uses_counts_too() {
     );
     assert_eq!(json["errors"], 1);
 }
+
+fn read_system(rel: &str) -> muster_model::system::RulesSystem {
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    options
+        .from_str(&std::fs::read_to_string(repo().join(rel)).unwrap())
+        .unwrap()
+}
+
+/// The system's notes are part of the summary, each whole, in the system's order.
+#[test]
+fn the_systems_notes_are_shown() {
+    for (scenario, system) in [
+        (
+            "scenarios/prestags/5-2-clontarf.scenario.ron",
+            "scenarios/prestags/prestags.system.ron",
+        ),
+        (
+            "scenarios/cdg/courtrai.scenario.ron",
+            "scenarios/cdg/cdg.system.ron",
+        ),
+    ] {
+        let notes = read_system(system).notes;
+        assert!(!notes.is_empty(), "{system} has notes");
+        let (text, json) = summary(scenario);
+        assert_eq!(strings(&json["notes"]), notes, "{scenario}");
+        let listed: String = notes.iter().map(|n| format!("  - {n}\n")).collect();
+        assert!(
+            text.contains(&format!("\nsystem notes:\n{listed}")),
+            "{scenario}:\n{text}"
+        );
+    }
+}
+
+/// Unit names with numbers sort by the numbers' values, in the text and the JSON.
+#[test]
+fn unit_names_sort_naturally() {
+    let dir = copy_project();
+    let counters = dir.path().join("scenarios/lrf/lrf.counters.ron");
+    mutate(&counters, "name: \"Saxe\",", "name: \"10 Army\",");
+    mutate(&counters, "name: \"Ecuyers\",", "name: \"3 Army\",");
+    mutate(
+        &counters,
+        "id: \"jengland-cavalry-3\",\n                    name: \"Cavalry\",",
+        "id: \"jengland-cavalry-3\",\n                    name: \"5 Army\",",
+    );
+    let rel = "scenarios/lrf/jengland.scenario.ron";
+    let (text, json, _) = summary_in(dir.path(), rel);
+    let names: Vec<String> = json["sides"][0]["by_unit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["name"].as_str().unwrap().to_string())
+        .filter(|n| n.ends_with(" Army"))
+        .collect();
+    assert_eq!(names, ["3 Army", "5 Army", "10 Army"]);
+    let at = |name: &str| {
+        text.find(&format!(" x {name} ("))
+            .unwrap_or_else(|| panic!("{name} in\n{text}"))
+    };
+    assert!(
+        at("3 Army") < at("5 Army") && at("5 Army") < at("10 Army"),
+        "{text}"
+    );
+}
+
+/// An `// assumed:` comment written over two or more lines is listed whole.
+#[test]
+fn an_assumed_comment_over_several_lines_is_kept_whole() {
+    let rel = "scenarios/lrf/brissarthe.scenario.ron";
+    let source = std::fs::read_to_string(repo().join(rel)).unwrap();
+    // The comment as written: its marker line and the comment lines right below it.
+    let lines: Vec<&str> = source.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("// assumed:"))
+        .unwrap();
+    let mut parts = vec![
+        lines[first]
+            .trim_start()
+            .trim_start_matches("// assumed:")
+            .trim(),
+    ];
+    for l in &lines[first + 1..] {
+        let t = l.trim_start();
+        if !t.starts_with("//") || t.starts_with("// assumed:") {
+            break;
+        }
+        parts.push(t.trim_start_matches('/').trim());
+    }
+    assert!(
+        parts.len() >= 3,
+        "the bundled comment runs over three lines"
+    );
+    let whole = parts.join(" ");
+    let output = muster()
+        .current_dir(repo())
+        .args(["summary", rel, "--assumed"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains(&format!("  {}:{} `comment`: {whole}\n", rel, first + 1)),
+        "{whole}\n{text}"
+    );
+    let json = muster()
+        .current_dir(repo())
+        .args(["summary", rel, "--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(
+        json["assumed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["field"] == "comment" && a["reason"] == whole.as_str()),
+        "{json}"
+    );
+}
+
+/// Permissions that apply only under a condition are rules in play too, with their
+/// condition in the system's words.
+#[test]
+fn permissions_with_a_condition_are_in_the_rules_in_play() {
+    let system = read_system("scenarios/cdg/cdg.system.ron");
+    let (text, json) = summary("scenarios/cdg/courtrai.scenario.ron");
+    let rules: Vec<(String, String)> = json["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["topic"].as_str().unwrap().to_string(),
+                r["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let mut checked = 0;
+    for p in system
+        .rules
+        .permissions
+        .iter()
+        .filter(|p| p.condition.is_some() && p.troops == ["*"])
+    {
+        let condition = p.condition.as_deref().unwrap();
+        let allowed = match p.allowed {
+            muster_model::rules::Allowance::Must => "must",
+            muster_model::rules::Allowance::May => "may",
+            muster_model::rules::Allowance::Never => "never",
+        };
+        let expected = (
+            p.action.words().to_string(),
+            format!("{allowed}: all ({condition})"),
+        );
+        assert!(rules.contains(&expected), "{expected:?} in {rules:?}");
+        assert!(
+            text.contains(&format!("  {}: {}\n", expected.0, expected.1)),
+            "{text}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked}");
+}

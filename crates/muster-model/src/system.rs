@@ -342,8 +342,33 @@ pub struct HexsideFeatureType {
     /// Combat effects when the defender is behind this hexside.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub combat: Vec<CombatEffect>,
+    /// How pictures of a map (`muster render`) draw the feature: `Hexside` (the
+    /// default), a bar along the hexside between the two hexes, or `Through`, a line from
+    /// hex centre to hex centre across the hexside. The drawing has no bearing on the
+    /// rules: a road or a railroad is declared `Through` whatever it costs.
+    #[serde(default, skip_serializing_if = "FeatureDraw::is_default")]
+    pub draw: FeatureDraw,
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
     pub assumed: Assumed,
+}
+
+/// How a hexside feature is drawn on a picture of the map.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum FeatureDraw {
+    /// A bar along the hexside (rivers, creeks, walls, hedges); a `crossing` feature
+    /// (a bridge) is a short bar across it. The default.
+    #[default]
+    Hexside,
+    /// A line from the centre of one hex to the centre of the other, through the
+    /// hexside: a way along which units move (roads, tracks, railroads).
+    Through,
+}
+
+impl FeatureDraw {
+    /// Whether this is the default (`Hexside`), which files leave out.
+    pub fn is_default(&self) -> bool {
+        *self == Self::Hexside
+    }
 }
 
 /// The combat results table as printed: a result table read by odds, one column per

@@ -9,7 +9,7 @@ use muster_check::semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState
 use muster_hex::{Edge, HexId, HexLayout};
 use muster_map::TerrainMap;
 use muster_model::map::{MapSource, Overlay};
-use muster_model::system::{MoveCost, RulesSystem};
+use muster_model::system::{FeatureDraw, RulesSystem};
 
 use crate::marks::{Mark, MarkTarget};
 use crate::palette;
@@ -139,7 +139,14 @@ pub fn draw(
     out.push_str(">\n");
     crate::svg::preamble(&mut out, title, width, height, MARGIN);
 
-    terrain(&mut out, map, &geo);
+    let fills = palette::TerrainFills::new(
+        map.table().terrain.iter().map(|t| t.id.as_str()).chain(
+            system
+                .into_iter()
+                .flat_map(|s| s.terrain.iter().map(|t| t.id.as_str())),
+        ),
+    );
+    terrain(&mut out, map, &geo, &fills);
     flows(&mut out, map, &geo);
     hexsides(&mut out, map, system, &geo);
     if let Some(source) = source {
@@ -148,7 +155,6 @@ pub fn draw(
     if let Some(board) = board {
         zones(&mut out, board, &geo);
     }
-    labels(&mut out, map, &geo);
     if let Some(board) = board {
         objectives(&mut out, board, &geo);
         exits(&mut out, board, &geo);
@@ -158,13 +164,16 @@ pub fn draw(
         Some(board) => counters(&mut out, board, &geo),
         None => Vec::new(),
     };
+    // Over the counters, and below a hex's stack where it has one, so that no counter
+    // hides a name.
+    labels(&mut out, map, &geo, board, &positions);
     diagnostic_marks(&mut out, marks, diagnostics, &geo, &positions);
-    legend(&mut out, map, system, board, &geo);
+    legend(&mut out, map, system, board, &geo, &fills);
     out.push_str("</svg>\n");
     out
 }
 
-fn terrain(out: &mut String, map: &TerrainMap, geo: &Geometry) {
+fn terrain(out: &mut String, map: &TerrainMap, geo: &Geometry, fills: &palette::TerrainFills) {
     out.push_str("<g id=\"terrain\" stroke=\"#8f8a78\" stroke-width=\"0.8\">\n");
     for entry in &map.table().hexes {
         let Ok(hex) = HexId::parse(&entry.id) else {
@@ -176,7 +185,7 @@ fn terrain(out: &mut String, map: &TerrainMap, geo: &Geometry) {
             id = entry.id,
             t = esc(&entry.terrain),
             p = points(&geo.corners(hex, S)),
-            f = palette::terrain(&entry.terrain),
+            f = fills.get(&entry.terrain),
         );
     }
     out.push_str(
@@ -217,13 +226,13 @@ fn flows(out: &mut String, map: &TerrainMap, geo: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// Whether a hexside feature is a way along which units move (drawn centre to centre).
-fn is_road(system: Option<&RulesSystem>, feature: &str) -> bool {
+/// Whether a hexside feature is drawn from hex centre to hex centre (`draw: Through`
+/// in the system); a feature the system does not declare is drawn on the hexside, the
+/// default.
+fn drawn_through(system: Option<&RulesSystem>, feature: &str) -> bool {
     system
         .and_then(|s| s.hexside_features.iter().find(|f| f.id == feature))
-        .map_or(feature.contains("road") || feature.contains("path"), |f| {
-            matches!(f.movement, Some(MoveCost::Points(_)))
-        })
+        .is_some_and(|f| f.draw == FeatureDraw::Through)
 }
 
 fn is_crossing(system: Option<&RulesSystem>, feature: &str) -> bool {
@@ -241,7 +250,7 @@ fn hexsides(out: &mut String, map: &TerrainMap, system: Option<&RulesSystem>, ge
         };
         for feature in &entry.features {
             let key = format!("{}-{}", entry.a, entry.b);
-            if is_road(system, feature) {
+            if drawn_through(system, feature) {
                 let (ax, ay) = geo.centre(a);
                 let (bx, by) = geo.centre(b);
                 let _ = writeln!(
@@ -352,7 +361,28 @@ fn zones(out: &mut String, board: &Board, geo: &Geometry) {
     out.push_str("</g>\n");
 }
 
-fn labels(out: &mut String, map: &TerrainMap, geo: &Geometry) {
+/// Labels of the map. Drawn after the counters: a label on a hex with counters goes
+/// below the stack (the lowest edge of its counters), where none of them hides it.
+fn labels(
+    out: &mut String,
+    map: &TerrainMap,
+    geo: &Geometry,
+    board: Option<&Board>,
+    positions: &[Option<(f64, f64)>],
+) {
+    // The lowest counter edge on each hex that holds counters.
+    let mut stack_bottom: BTreeMap<HexId, f64> = BTreeMap::new();
+    if let Some(board) = board {
+        for (piece, at) in board.pieces.iter().zip(positions) {
+            if let Some((_, y)) = at {
+                let bottom = y + COUNTER / 2.0;
+                stack_bottom
+                    .entry(piece.hex)
+                    .and_modify(|b| *b = b.max(bottom))
+                    .or_insert(bottom);
+            }
+        }
+    }
     out.push_str("<g id=\"labels\" text-anchor=\"middle\" fill=\"#1f1f1f\" stroke=\"#f6f3ea\" stroke-width=\"2.5\" paint-order=\"stroke\" font-weight=\"bold\">\n");
     for label in &map.table().labels {
         let Ok(hex) = HexId::parse(&label.hex) else {
@@ -365,12 +395,17 @@ fn labels(out: &mut String, map: &TerrainMap, geo: &Geometry) {
         } else {
             9.0
         };
+        // The baseline: a glyph's top is at most one font size above it.
+        let baseline = match stack_bottom.get(&hex) {
+            Some(bottom) => bottom + 1.0 + size,
+            None => y + size / 2.5,
+        };
         let _ = writeln!(
             out,
             "<text class=\"label\" data-hex=\"{}\" x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>",
             label.hex,
             n(x),
-            n(y + size / 2.5),
+            n(baseline),
             n(size),
             esc(&label.text)
         );
@@ -401,6 +436,37 @@ fn objectives(out: &mut String, board: &Board, geo: &Geometry) {
     out.push_str("</g>\n");
 }
 
+/// The stretch of the map edge beside an edge hex: as wide as its column (north and
+/// south) or as tall as its hex (west and east), so that neighbouring hexes join up.
+fn edge_beside(geo: &Geometry, edge: Edge, hex: HexId) -> ((f64, f64), (f64, f64)) {
+    let (cx, cy) = geo.centre(hex);
+    let ((x1, y1), (x2, y2)) = edge_line(geo, edge);
+    let clamp_x = |x: f64| x.clamp(x1.min(x2), x1.max(x2));
+    let clamp_y = |y: f64| y.clamp(y1.min(y2), y1.max(y2));
+    match edge {
+        // The first and last columns reach the map's corners.
+        Edge::North | Edge::South => (
+            (
+                if hex.col == 1 {
+                    x1.min(x2)
+                } else {
+                    clamp_x(cx - 0.75 * S)
+                },
+                y1,
+            ),
+            (
+                if hex.col == geo.columns {
+                    x1.max(x2)
+                } else {
+                    clamp_x(cx + 0.75 * S)
+                },
+                y1,
+            ),
+        ),
+        Edge::West | Edge::East => ((x1, clamp_y(cy - h() / 2.0)), (x1, clamp_y(cy + h() / 2.0))),
+    }
+}
+
 /// The two ends of a map edge.
 fn edge_line(geo: &Geometry, edge: Edge) -> ((f64, f64), (f64, f64)) {
     let (left, top) = (MARGIN, MARGIN);
@@ -416,26 +482,45 @@ fn edge_line(geo: &Geometry, edge: Edge) -> ((f64, f64), (f64, f64)) {
 fn exits(out: &mut String, board: &Board, geo: &Geometry) {
     out.push_str("<g id=\"exits\" stroke-width=\"5\" stroke-dasharray=\"10 6\">\n");
     for exit in &board.exit_edges {
-        let ((x1, y1), (x2, y2)) = edge_line(geo, exit.edge);
         let colour = side_colour(board, Some(exit.side));
+        let hexes: Vec<String> = exit.hexes.iter().map(ToString::to_string).collect();
         let _ = writeln!(
             out,
-            "<line class=\"exit\" data-side=\"{}\" data-edge=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{colour}\"><title>{}: {} off the {} edge</title></line>",
+            "<g class=\"exit\" data-side=\"{}\" data-edge=\"{}\" data-hexes=\"{}\" stroke=\"{colour}\"><title>{}: {} off the {} edge, from {}</title>",
             esc(&side_key(Some(board), Some(exit.side))),
             exit.edge,
-            n(x1),
-            n(y1),
-            n(x2),
-            n(y2),
+            hexes.join(" "),
             esc(&board
                 .sides
                 .get(exit.side)
                 .map_or(String::new(), |s| s.name.clone())),
             esc(&exit.text),
-            exit.edge
+            exit.edge,
+            hex_list(&hexes),
         );
+        for hex in &exit.hexes {
+            let ((x1, y1), (x2, y2)) = edge_beside(geo, exit.edge, *hex);
+            let _ = writeln!(
+                out,
+                "<line class=\"exit-hex\" data-hex=\"{hex}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                n(x1),
+                n(y1),
+                n(x2),
+                n(y2),
+            );
+        }
+        out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
+}
+
+/// `0101 to 1101` for a run along an edge, or the hexes one by one.
+fn hex_list(hexes: &[String]) -> String {
+    match hexes {
+        [] => "no hex".to_string(),
+        [one] => format!("hex {one}"),
+        [first, .., last] => format!("{} hexes, {first} to {last}", hexes.len()),
+    }
 }
 
 fn arrow_text(out: &mut String, x: f64, y: f64, edge: Edge, text: &str) {
@@ -609,6 +694,7 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
     let state = match piece.state {
         PieceState::Placed => "placed".to_string(),
         PieceState::Chosen => "chosen".to_string(),
+        PieceState::Choice => "choice".to_string(),
         PieceState::Arrived { turn } => format!("arrived-t{turn}"),
     };
     let mut tip = format!(
@@ -627,6 +713,9 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
     match piece.state {
         PieceState::Placed => {}
         PieceState::Chosen => tip.push_str(" (one of the places the scenario leaves to the owner)"),
+        PieceState::Choice => tip.push_str(
+            " (one of its group's hexes: the owner chooses which of the group's units stands on which)",
+        ),
         PieceState::Arrived { turn } => {
             let _ = write!(tip, " (arrives on turn {turn})");
         }
@@ -638,10 +727,12 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
         let _ = write!(tip, "; this counter stands for {} units", piece.count);
     }
     let half = COUNTER / 2.0;
-    let dash = match (piece.state, piece.role) {
-        (_, PieceRole::Baggage) => " stroke-dasharray=\"3 2\"",
-        (PieceState::Chosen | PieceState::Arrived { .. }, _) => " stroke-dasharray=\"4 1.5\"",
-        (PieceState::Placed, _) => "",
+    // Dashed: where the counter stands is the owner's choice (the legend says so).
+    let dash = match piece.state {
+        PieceState::Chosen | PieceState::Choice | PieceState::Arrived { .. } => {
+            " stroke-dasharray=\"4 1.5\""
+        }
+        PieceState::Placed => "",
     };
     let _ = write!(
         out,
@@ -789,6 +880,7 @@ fn legend(
     system: Option<&RulesSystem>,
     board: Option<&Board>,
     geo: &Geometry,
+    fills: &palette::TerrainFills,
 ) {
     let x = MARGIN * 1.5 + geo.map_width();
     let mut y = MARGIN;
@@ -844,7 +936,7 @@ fn legend(
             "<g class=\"legend-terrain\" data-terrain=\"{}\"><rect y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\" stroke=\"#8f8a78\"/><text x=\"20\" y=\"{}\">{}</text></g>",
             esc(&entry.id),
             n(y - 11.0),
-            palette::terrain(&entry.id),
+            fills.get(&entry.id),
             n(y),
             esc(&short(&name, 30))
         );
@@ -870,7 +962,7 @@ fn legend(
             let name = system
                 .and_then(|s| s.hexside_features.iter().find(|f| f.id == feature))
                 .map_or(feature.to_string(), |f| f.name.clone());
-            let (colour, width) = if is_road(system, feature) {
+            let (colour, width) = if drawn_through(system, feature) {
                 ("#8b6b3b", 3)
             } else if is_crossing(system, feature) {
                 ("#7a5a2e", 7)
@@ -891,7 +983,7 @@ fn legend(
     if board.is_some() {
         y += 8.0;
         let lines = [
-            "dashed counter: a place the owner chooses",
+            "dashed counter: the owner chooses where it stands",
             "dashed ring: an objective",
             "arrow: where reinforcements enter",
             "shading: a deployment zone",

@@ -158,6 +158,7 @@ fn order_of_battle(out: &mut String, board: &Board) {
             let state = match p.state {
                 PieceState::Placed => String::new(),
                 PieceState::Chosen => " <em>(owner's choice)</em>".to_string(),
+                PieceState::Choice => " <em>(owner's choice of the group's hexes)</em>".to_string(),
                 PieceState::Arrived { turn } => format!(" <em>(turn {turn})</em>"),
             };
             let _ = writeln!(

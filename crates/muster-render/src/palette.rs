@@ -2,10 +2,117 @@
 //! colour. Systems print no colours, so these are muster's choices; an id muster has no
 //! colour for gets a stable one derived from its name.
 
+use std::collections::BTreeMap;
+
 use muster_model::system::FeatureClass;
 
-/// Fill of a terrain type, by the words its id is made of.
+/// Fill of a terrain type: the colour of the word its id is made of (`woods`), shaded
+/// by the rest of the id (`light-woods` is a shade of the woods' green), or a colour
+/// derived from the id when it holds no word muster knows. The same id always gets the
+/// same fill; a board's fills come from [`TerrainFills`], which keeps them apart.
 pub fn terrain(id: &str) -> String {
+    rgb_text(variant(id, 0))
+}
+
+/// The fills of the terrain types of one board: every id its own colour, the same on
+/// every run. Each id takes its [`terrain`] colour unless an id before it has one too
+/// close to it (ids that are a word themselves come first, then the others, each in byte
+/// order); then it takes its next shade that is free.
+#[derive(Debug, Clone, Default)]
+pub struct TerrainFills {
+    by_id: BTreeMap<String, String>,
+}
+
+impl TerrainFills {
+    pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut ids: Vec<&str> = ids.into_iter().collect();
+        ids.sort_unstable();
+        ids.dedup();
+        // An id that is just a word keeps the word's colour before the ids that hold it.
+        ids.sort_by_key(|id| !is_word(id));
+        let mut taken: Vec<[u8; 3]> = Vec::new();
+        let mut by_id = BTreeMap::new();
+        for id in ids {
+            let colour = (0..MAX_SHADES)
+                .map(|k| variant(id, k))
+                .find(|c| taken.iter().all(|t| apart(*t, *c)))
+                .unwrap_or_else(|| variant(id, 0));
+            taken.push(colour);
+            by_id.insert(id.to_string(), rgb_text(colour));
+        }
+        Self { by_id }
+    }
+
+    /// The fill of `id` (an id the board was not given: its [`terrain`] colour).
+    pub fn get(&self, id: &str) -> String {
+        self.by_id.get(id).cloned().unwrap_or_else(|| terrain(id))
+    }
+}
+
+/// Shades tried for one id before giving up on keeping it apart.
+const MAX_SHADES: u32 = 48;
+
+/// Whether two fills are far enough apart to tell on the board (summed channel
+/// difference).
+pub fn apart(a: [u8; 3], b: [u8; 3]) -> bool {
+    let d: u32 = a.iter().zip(b).map(|(x, y)| u32::from(x.abs_diff(y))).sum();
+    d >= MIN_APART
+}
+
+/// The least summed channel difference between two fills of one board.
+pub const MIN_APART: u32 = 24;
+
+/// `#rrggbb` read back into channels (black when it is not that form).
+pub fn channels(fill: &str) -> [u8; 3] {
+    let c = |i: usize| {
+        fill.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0)
+    };
+    [c(1), c(3), c(5)]
+}
+
+fn rgb_text([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// Shade `k` of an id's fill: shade 0 is the word's colour itself when the id is just
+/// that word, else the word's colour moved by the id's own hash; later shades move it
+/// further, by other hashes.
+fn variant(id: &str, k: u32) -> [u8; 3] {
+    let lower = id.to_ascii_lowercase();
+    let Some((word, base)) = word_colour(&lower) else {
+        return channels(&if k == 0 {
+            derived(id)
+        } else {
+            derived(&format!("{id}#{k}"))
+        });
+    };
+    if k == 0 && lower == word {
+        return channels(base);
+    }
+    let hash = fnv(&format!("{id}#{k}"));
+    // A lightness step of 12 to 40 either way, and a small tint per channel.
+    let step = 12 + (hash & 0x1f) as i32 * 28 / 31;
+    let step = if hash & 0x20 == 0 { step } else { -step };
+    let tint = |shift: u32| ((hash >> shift) & 0x0f) as i32 - 8;
+    let base = channels(base);
+    let mut out = [0u8; 3];
+    for (i, c) in base.iter().enumerate() {
+        let moved = i32::from(*c) + step + tint(8 + 4 * i as u32);
+        out[i] = moved.clamp(40, 245) as u8;
+    }
+    out
+}
+
+/// Whether an id is one of muster's words itself (`woods`, not `light-woods`).
+fn is_word(id: &str) -> bool {
+    let lower = id.to_ascii_lowercase();
+    word_colour(&lower).is_some_and(|(word, _)| word == lower)
+}
+
+/// The first word of muster's list that the id holds, with its colour.
+fn word_colour(lower: &str) -> Option<(&'static str, &'static str)> {
     const BY_WORD: &[(&str, &str)] = &[
         ("hilltop", "#c4a464"),
         ("slope", "#dcc790"),
@@ -45,11 +152,10 @@ pub fn terrain(id: &str) -> String {
         ("plain", "#eef0d6"),
         ("impassable", "#8c8c8c"),
     ];
-    let lower = id.to_ascii_lowercase();
     BY_WORD
         .iter()
         .find(|(word, _)| lower.contains(word))
-        .map_or_else(|| derived(id), |(_, colour)| (*colour).to_string())
+        .copied()
 }
 
 /// Fill (areas) or stroke (lines) of an open-table feature.
@@ -141,14 +247,19 @@ pub fn dark_text_on(fill: &str) -> bool {
     r * 299 + g * 587 + b * 114 > 150_000
 }
 
-/// A muted colour derived from the name, the same on every run.
-fn derived(id: &str) -> String {
-    // FNV-1a: stable across runs and platforms.
+/// FNV-1a: stable across runs and platforms.
+fn fnv(text: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
-    for b in id.bytes() {
+    for b in text.bytes() {
         hash ^= u32::from(b);
         hash = hash.wrapping_mul(0x0100_0193);
     }
+    hash
+}
+
+/// A muted colour derived from the name, the same on every run.
+fn derived(id: &str) -> String {
+    let hash = fnv(id);
     let channel = |shift: u32| 150 + ((hash >> shift) & 0x3f);
     format!("#{:02x}{:02x}{:02x}", channel(0), channel(8), channel(16))
 }
@@ -160,7 +271,6 @@ mod tests {
     #[test]
     fn known_words_and_derived_colours() {
         assert_eq!(terrain("woods"), "#86b46f");
-        assert_eq!(terrain("light-woods"), "#86b46f");
         assert_eq!(terrain("zzz"), terrain("zzz"));
         assert_ne!(terrain("zzz"), terrain("yyy"));
         assert_eq!(side(Some("blue"), 3), "#3a5f9e");
@@ -168,5 +278,54 @@ mod tests {
         assert_eq!(side(Some("chartreuse-ish"), 1), SIDES[1]);
         assert!(dark_text_on("#eef0d6"));
         assert!(!dark_text_on("#3a5f9e"));
+    }
+
+    /// Ids sharing a word (or none) get fills of their own; a shade of the word's colour
+    /// where the id has more than the word.
+    #[test]
+    fn every_id_of_a_board_has_its_own_fill() {
+        let ids = [
+            "woods",
+            "light-woods",
+            "heavy-woods",
+            "forest",
+            "stream",
+            "creek",
+            "marsh",
+            "swamp",
+            "fen",
+            "clear",
+            "open",
+            "plain",
+            "castle",
+            "fort",
+            "heath",
+            "moor",
+        ];
+        let fills = TerrainFills::new(ids);
+        for (i, a) in ids.iter().enumerate() {
+            for b in &ids[i + 1..] {
+                let (fa, fb) = (fills.get(a), fills.get(b));
+                assert!(
+                    apart(channels(&fa), channels(&fb)),
+                    "{a} {fa} and {b} {fb} are too alike"
+                );
+            }
+        }
+        // Same ids, any order: the same fills.
+        let mut reversed = ids;
+        reversed.reverse();
+        let again = TerrainFills::new(reversed);
+        for id in ids {
+            assert_eq!(fills.get(id), again.get(id));
+        }
+        assert_eq!(
+            fills.get("woods"),
+            "#86b46f",
+            "the word itself keeps its colour"
+        );
+        assert_eq!(fills.get("clear"), "#eef0d6");
+        assert_ne!(terrain("light-woods"), terrain("woods"));
+        assert_eq!(fills.get("unheard-of"), terrain("unheard-of"));
     }
 }

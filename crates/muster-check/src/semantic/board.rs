@@ -5,9 +5,11 @@
 //!
 //! This is what `muster render` draws and what the preview page shows. It holds places
 //! and names only; how they look is the renderer's business. Where the scenario leaves a
-//! choice to the owner (one hex per unit of a group, a leader stacked on "a cavalry
-//! unit", units spaced along a run), the board makes the first legal-looking choice and
-//! marks the piece [`PieceState::Chosen`].
+//! choice to the owner (a leader stacked on "a cavalry unit", units spaced along a run,
+//! more hexes than units), the board makes the first legal-looking choice and marks the
+//! piece [`PieceState::Chosen`]; where a group of different units has one named hex per
+//! unit and the owner assigns them, the board takes them in the order written and marks
+//! the pieces [`PieceState::Choice`].
 
 use std::ops::Range;
 
@@ -58,6 +60,10 @@ pub enum PieceState {
     Placed,
     /// On one of the hexes the scenario leaves to the owner.
     Chosen,
+    /// On one of its group's hexes, which the scenario names one per unit: which unit of
+    /// the group stands on which of them is the owner's choice (the board takes them in
+    /// the order written).
+    Choice,
     /// A reinforcement that has arrived by the board's turn, at its entry hex.
     Arrived { turn: u8 },
 }
@@ -154,6 +160,9 @@ pub struct Objective {
 pub struct ExitEdge {
     pub side: usize,
     pub edge: Edge,
+    /// The hexes of the edge units leave from: every hex of the edge, or those within
+    /// the goal's radius of its label.
+    pub hexes: Vec<HexId>,
     pub text: String,
 }
 
@@ -300,16 +309,12 @@ impl ScenarioCx<'_> {
                     continue;
                 }
             };
-            let state = match group.at {
-                Placement::Hexes(list) if list.len() == group.units.len() => PieceState::Placed,
-                Placement::Range(..) => PieceState::Chosen,
-                _ => PieceState::Chosen,
-            };
-            let state = if group.units.len() == 1 && chosen_hexes.len() == 1 {
-                PieceState::Placed
-            } else {
-                state
-            };
+            let state = group_state(group.at, group.units.len(), chosen_hexes.len(), || {
+                group
+                    .units
+                    .iter()
+                    .any(|u| u.counter_id != group.units[0].counter_id)
+            });
             for (k, slot) in group.units.iter().enumerate() {
                 let span = self.span_of(&slot.place);
                 let (name, kind, role, strength) =
@@ -760,12 +765,31 @@ impl ScenarioCx<'_> {
                     });
                 }
             }
-            Goal::Exit { units, edge, .. } => {
+            Goal::Exit {
+                units, edge, near, ..
+            } => {
                 if let Some(side) = side {
+                    let grid = map.grid();
+                    // Near a label the map does not have: the whole edge (the label is
+                    // a diagnostic of its own).
+                    let centre = near
+                        .as_ref()
+                        .and_then(|(label, radius)| Some((map.label(label)?, *radius)));
+                    let hexes = edge_hexes(grid, *edge)
+                        .into_iter()
+                        .filter(|h| {
+                            centre.is_none_or(|(c, r)| grid.distance(c, *h) <= u32::from(r))
+                        })
+                        .collect();
+                    let mut text = format!("exit {units} units");
+                    if let Some((label, radius)) = near {
+                        text += &format!(" within {radius} hexes of {label}");
+                    }
                     board.exit_edges.push(ExitEdge {
                         side,
                         edge: *edge,
-                        text: format!("exit {units} units"),
+                        hexes,
+                        text,
                     });
                 }
             }
@@ -775,6 +799,29 @@ impl ScenarioCx<'_> {
             | Goal::Escort { .. }
             | Goal::Prevent => {}
         }
+    }
+}
+
+/// How the units of a setup group stand: on hexes the scenario names (one hex per unit
+/// and all units alike, or a single unit on a single hex), on hexes the scenario names
+/// with the owner assigning its different units to them, or on places the owner chooses
+/// (more hexes than units, a spaced run).
+fn group_state(
+    at: &Placement,
+    units: usize,
+    hexes: usize,
+    mixed: impl FnOnce() -> bool,
+) -> PieceState {
+    match at {
+        Placement::Hexes(_) | Placement::Range(..) if units == hexes => {
+            if units > 1 && mixed() {
+                PieceState::Choice
+            } else {
+                PieceState::Placed
+            }
+        }
+        _ if units == 1 && hexes == 1 => PieceState::Placed,
+        _ => PieceState::Chosen,
     }
 }
 
@@ -796,6 +843,20 @@ fn spaced(from: &str, to: &str, min_gap: u8) -> Vec<HexId> {
         .into_iter()
         .step_by(usize::from(min_gap) + 1)
         .collect()
+}
+
+/// The hexes along a map edge, in order.
+fn edge_hexes(grid: &HexGrid, edge: Edge) -> Vec<HexId> {
+    match edge {
+        Edge::North => (1..=grid.columns).map(|c| HexId::new(c, 1)).collect(),
+        Edge::South => (1..=grid.columns)
+            .map(|c| HexId::new(c, grid.rows))
+            .collect(),
+        Edge::West => (1..=grid.rows).map(|r| HexId::new(1, r)).collect(),
+        Edge::East => (1..=grid.rows)
+            .map(|r| HexId::new(grid.columns, r))
+            .collect(),
+    }
 }
 
 /// The map edge closest to a hex (ties: north, east, south, west).
