@@ -309,3 +309,37 @@ fn a_map_referenced_from_another_folder_is_checked_and_watched() {
     );
     assert!(round.summary().contains(" 0 errors"), "{:#?}", round.lines);
 }
+
+/// An edit that keeps the file's size and puts its modification time back (`cp -p`,
+/// `rsync -a`, `tar x`, `touch -r`) is seen: watch reads the file again on every event
+/// instead of trusting its size and time.
+#[test]
+fn a_same_size_edit_with_its_time_put_back_is_seen() {
+    let w = Watch::start();
+    let first = w.next_round();
+    assert!(first.summary().contains(" 0 errors"), "{:#?}", first.lines);
+    w.settle();
+    let scenario = w.path("scenarios/lrf/fontenoy.scenario.ron");
+    let stamp = std::fs::metadata(&scenario).unwrap().modified().unwrap();
+    let before = std::fs::metadata(&scenario).unwrap().len();
+    std::fs::write(&scenario, edit(&scenario, "turn: 3,", "turn: 9,")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&scenario)
+        .unwrap()
+        .set_modified(stamp)
+        .unwrap();
+    let meta = std::fs::metadata(&scenario).unwrap();
+    assert_eq!((meta.len(), meta.modified().unwrap()), (before, stamp));
+    let mut round = w.next_round();
+    // The write and the time put back may arrive as one batch or two.
+    if !round.has("reinforcements::turn-out-of-range") {
+        round = w.next_round();
+    }
+    assert!(
+        round.has("reinforcements::turn-out-of-range"),
+        "{:#?}",
+        round.lines
+    );
+    assert!(round.summary().contains("1 error"), "{}", round.summary());
+}
