@@ -343,3 +343,29 @@ fn a_same_size_edit_with_its_time_put_back_is_seen() {
     );
     assert!(round.summary().contains("1 error"), "{}", round.summary());
 }
+
+/// The first round of `watch` and `validate` count the same files: the data files
+/// checked, without `muster.toml` (whose mistakes are still reported).
+#[test]
+fn watch_and_validate_count_the_same_data_files() {
+    let w = Watch::start_with(|root| {
+        std::fs::write(root.join("muster.toml"), "[checks]\n").unwrap();
+    });
+    let first = w.next_round();
+    let validate = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(args)
+            .current_dir(w.dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let data = muster_check::project::project_files(w.dir.path()).len();
+    let counted = format!("checked {data} files:");
+    assert!(first.summary().contains(&counted), "{:#?}", first.lines);
+    let whole = validate(&["validate"]);
+    assert!(whole.contains(&counted), "{whole}");
+    let one = validate(&["validate", "scenarios/lrf/jengland.scenario.ron"]);
+    assert!(one.contains("checked 1 file:"), "{one}");
+}
