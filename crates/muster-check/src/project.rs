@@ -588,6 +588,30 @@ impl Db {
         }
     }
 
+    /// A file of `kind` that would answer the id `reference` but did not load: its
+    /// typed document could not be read (a syntax error, a missing field), so it has no
+    /// id in the project. Found by the id at the top of its text, read from its tokens,
+    /// or else by its name (`x.system.ron` for `x`). Asked only when a reference found
+    /// nothing, so that the reference can say where the file is rather than that there
+    /// is none.
+    pub fn unloaded(&self, kind: FileKind, reference: &str) -> Option<usize> {
+        let by_name = |l: &Loaded| {
+            let name = l.file.file_name();
+            name.strip_prefix(reference)
+                .is_some_and(|rest| rest.starts_with(&format!(".{}.", kind.name())))
+        };
+        let candidates = || {
+            self.files
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.doc.is_none() && l.kind == Some(kind))
+        };
+        candidates()
+            .find(|(_, l)| l.file.tree().top_level_string("id").as_deref() == Some(reference))
+            .or_else(|| candidates().find(|(_, l)| by_name(l)))
+            .map(|(i, _)| i)
+    }
+
     /// The compiled map of a map file.
     pub fn terrain_map(&self, index: usize) -> Option<&TerrainMap> {
         self.maps.get(&index)
