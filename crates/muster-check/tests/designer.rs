@@ -103,3 +103,128 @@ fn a_system_that_fails_to_load_is_named_where_it_is_used() {
         .collect();
     assert_eq!(own.len(), 1, "{own:#?}");
 }
+
+/// A terrain type whose `prohibited` list names a unit's kind keeps that unit out of its
+/// set-up: a diagnostic on the hex of the set-up line, which says why and what to change,
+/// and the compiled table carries the prohibition.
+#[test]
+fn prohibited_terrain_keeps_a_unit_out_of_its_set_up() {
+    let dir = copy_project();
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)]),",
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)], prohibited: [\"infantry\"]),",
+    );
+    let scenario = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    // 0301 is woods on the Jengland map; `saxe` is infantry.
+    replace(
+        &scenario,
+        "at: Hexes([\"0903\", \"1004\"])",
+        "at: Hexes([\"0903\", \"0301\"])",
+    );
+    let found = validate(dir.path(), &["scenarios/lrf/jengland.scenario.ron"]);
+    let hits: Vec<&Diagnostic> = found
+        .iter()
+        .filter(|d| d.code == "setup::impassable-terrain")
+        .collect();
+    assert_eq!(hits.len(), 1, "{found:#?}");
+    let d = hits[0];
+    assert_eq!(
+        d.message,
+        "`saxe` is set up in hex `0301`, where `woods` is prohibited to `infantry`"
+    );
+    assert_eq!(&d.file.text[d.span.clone()], "\"0301\"");
+    let help = d.help.as_deref().unwrap();
+    assert!(
+        help.contains("`allowed` list of terrain `woods` in `scenarios/lrf/lrf.system.ron`"),
+        "{help}"
+    );
+    assert!(!help.contains("impassable-area"), "{help}");
+    // The terrain's `allowed` list lets the kind in again.
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "prohibited: [\"infantry\"]",
+        "prohibited: [\"infantry\"], allowed: [\"infantry\"]",
+    );
+    let found = validate(dir.path(), &["scenarios/lrf/jengland.scenario.ron"]);
+    assert!(
+        found.iter().all(|d| d.code != "setup::impassable-terrain"),
+        "{found:#?}"
+    );
+}
+
+/// `compile` carries a terrain's prohibition into the table it writes.
+#[test]
+fn the_compiled_table_carries_the_prohibition() {
+    let dir = copy_project();
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)]),",
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)], prohibited: [\"infantry\"]),",
+    );
+    let display = |p: &Path| p.display().to_string();
+    let files = muster_check::project::project_files(dir.path());
+    let db = muster_check::project::Db::load(dir.path(), &files, &display);
+    let map = db
+        .index_of(&dir.path().join("maps/lrf/jengland.map.ron"))
+        .and_then(|i| db.terrain_map(i))
+        .expect("compiled");
+    let woods = map
+        .table()
+        .terrain
+        .iter()
+        .find(|t| t.id == "woods")
+        .unwrap();
+    assert_eq!(woods.prohibited, ["infantry"]);
+    let hex = muster_hex::HexId::parse("0301").unwrap();
+    assert!(!map.admits(hex, "infantry", None));
+    assert!(map.admits(hex, "cavalry", None));
+}
+
+/// The counter-sheet schema is general: it says what `strength` is on every sheet and
+/// leaves what it counts for to the rules system, rather than giving one game's meaning.
+#[test]
+fn the_counter_schema_gives_strength_no_game_s_meaning() {
+    let schema = muster_check::schema::generate(muster_model::FileKind::Counters);
+    let text = serde_json::to_string(&schema).unwrap();
+    let at = text.find("\"strength\":{").expect("a strength property");
+    let end = text[at..].find('}').unwrap() + at;
+    let strength = &text[at..end];
+    assert!(strength.contains("rules system"), "{strength}");
+    for game_meaning in ["Force", "also the unit's morale"] {
+        assert!(!strength.contains(game_meaning), "{strength}");
+    }
+}
+
+/// The help of a unit set up in impassable terrain says what the designer can change in
+/// their own data, not which special rule one of the bundled games uses.
+#[test]
+fn the_help_for_impassable_terrain_names_the_designer_s_own_files() {
+    let dir = copy_project();
+    let scenario = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    // 0107 is the river on the Jengland map.
+    replace(
+        &scenario,
+        "at: Hexes([\"0903\", \"1004\"])",
+        "at: Hexes([\"0903\", \"0107\"])",
+    );
+    let found = validate(dir.path(), &["scenarios/lrf/jengland.scenario.ron"]);
+    let d = found
+        .iter()
+        .find(|d| d.code == "setup::impassable-terrain")
+        .expect("reported");
+    assert_eq!(
+        d.message,
+        "`saxe` is set up in hex `0107`, where `river` is impassable"
+    );
+    let help = d.help.as_deref().unwrap();
+    assert!(
+        !help.contains("impassable-area") && !help.contains("except"),
+        "{help}"
+    );
+    assert!(
+        help.contains("give hex `0107` another terrain in the map"),
+        "{help}"
+    );
+    assert!(help.contains("`scenarios/lrf/lrf.system.ron`"), "{help}");
+}
