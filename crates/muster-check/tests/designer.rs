@@ -228,3 +228,51 @@ fn the_help_for_impassable_terrain_names_the_designer_s_own_files() {
     );
     assert!(help.contains("`scenarios/lrf/lrf.system.ron`"), "{help}");
 }
+
+/// A map whose layout is not its system's is said at the map's layout, naming both
+/// layouts and the system's file; one that writes none is said at its grid.
+#[test]
+fn a_map_laid_out_unlike_its_system_is_said_at_its_layout() {
+    let dir = copy_project();
+    let map = dir.path().join("maps/lrf/jengland.map.ron");
+    replace(&map, "layout: EvenColumnsDown", "layout: OddColumnsDown");
+    let found = validate(dir.path(), &["maps/lrf/jengland.map.ron"]);
+    let d = found
+        .iter()
+        .find(|d| d.code == "maps::layout-mismatch")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert_eq!(&d.file.text[d.span.clone()], "OddColumnsDown");
+    assert_eq!(
+        d.message,
+        "this map's layout is `OddColumnsDown`, but its system `lrf` lays hexes out `EvenColumnsDown` (`scenarios/lrf/lrf.system.ron`)"
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .contains("write `layout: EvenColumnsDown`")
+    );
+    // No layout written: the default is even columns, the system now says odd.
+    replace(&map, ", layout: OddColumnsDown", "");
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "grid: Hex(layout: EvenColumnsDown)",
+        "grid: Hex(layout: OddColumnsDown)",
+    );
+    let found = validate(dir.path(), &["maps/lrf/jengland.map.ron"]);
+    let d = found
+        .iter()
+        .find(|d| d.code == "maps::layout-mismatch")
+        .unwrap_or_else(|| panic!("{found:#?}"));
+    assert!(
+        d.file.text[d.span.clone()].starts_with("Hex("),
+        "{:?}",
+        &d.file.text[d.span.clone()]
+    );
+    assert!(
+        d.message
+            .contains("`EvenColumnsDown` (not written: the default)"),
+        "{}",
+        d.message
+    );
+}
