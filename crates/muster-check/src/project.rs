@@ -963,7 +963,7 @@ impl ParseCache {
                 if let Ok(mut entries) = self.entries.lock() {
                     entries.remove(path);
                 }
-                return Arc::new(refused);
+                return Arc::new(*refused);
             }
         };
         if let Ok(entries) = self.entries.lock()

@@ -158,7 +158,7 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
 pub fn load_path_known(path: &Path, name: &str, meta: Option<std::fs::Metadata>) -> Loaded {
     match read_path(path, name, meta) {
         Ok(bytes) => load_bytes(path, name, bytes),
-        Err(refused) => refused,
+        Err(refused) => *refused,
     }
 }
 
@@ -171,13 +171,13 @@ pub fn read_path(
     path: &Path,
     name: &str,
     meta: Option<std::fs::Metadata>,
-) -> Result<Vec<u8>, Loaded> {
+) -> Result<Vec<u8>, Box<Loaded>> {
     let refuse = |report: Report| {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
         let mut sink = Sink::new(&loaded.file);
         sink.push(report);
         loaded.diagnostics = sink.finish();
-        Err(loaded)
+        Err(Box::new(loaded))
     };
     let meta = match meta.map_or_else(|| std::fs::metadata(path), Ok) {
         Ok(meta) => meta,
