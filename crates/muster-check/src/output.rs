@@ -11,6 +11,8 @@ use crate::{Diagnostic, Severity};
 pub struct JsonReport {
     /// Version of this report format.
     pub version: u32,
+    /// The data files checked (rules systems, counter sheets, maps, scenarios). The
+    /// project file `muster.toml` is not counted, though its own diagnostics are listed.
     pub files_checked: usize,
     pub errors: usize,
     pub warnings: usize,

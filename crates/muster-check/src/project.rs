@@ -4,7 +4,6 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
 use muster_map::TerrainMap;
 use muster_model::FileKind;
@@ -14,7 +13,7 @@ use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use crate::FastMap;
-use crate::load::{Document, Loaded, load_overlay, load_path, load_path_known};
+use crate::load::{Document, Loaded, load_bytes, load_overlay, load_path_known, read_path};
 
 /// The folders of a project that hold data files.
 pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
@@ -280,7 +279,7 @@ impl Db {
                         (Arc::new(load_overlay(p, &display(p), text)), false)
                     }
                     Reach::Inside(meta) => match cache {
-                        Some(cache) => (cache.get_or_load(p, display), false),
+                        Some(cache) => (cache.get_or_load_known(p, display, meta), false),
                         None => (Arc::new(load_path_known(p, &display(p), meta)), false),
                     },
                 })
@@ -589,6 +588,30 @@ impl Db {
         }
     }
 
+    /// A file of `kind` that would answer the id `reference` but did not load: its
+    /// typed document could not be read (a syntax error, a missing field), so it has no
+    /// id in the project. Found by the id at the top of its text, read from its tokens,
+    /// or else by its name (`x.system.ron` for `x`). Asked only when a reference found
+    /// nothing, so that the reference can say where the file is rather than that there
+    /// is none.
+    pub fn unloaded(&self, kind: FileKind, reference: &str) -> Option<usize> {
+        let by_name = |l: &Loaded| {
+            let name = l.file.file_name();
+            name.strip_prefix(reference)
+                .is_some_and(|rest| rest.starts_with(&format!(".{}.", kind.name())))
+        };
+        let candidates = || {
+            self.files
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.doc.is_none() && l.kind == Some(kind))
+        };
+        candidates()
+            .find(|(_, l)| l.file.tree().top_level_string("id").as_deref() == Some(reference))
+            .or_else(|| candidates().find(|(_, l)| by_name(l)))
+            .map(|(i, _)| i)
+    }
+
     /// The compiled map of a map file.
     pub fn terrain_map(&self, index: usize) -> Option<&TerrainMap> {
         self.maps.get(&index)
@@ -795,6 +818,72 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// `cp -p`, `rsync -a`, `tar x` and `touch -r` put the old modification time back on
+    /// a file whose bytes changed: the cache must still see the change.
+    #[test]
+    fn the_parse_cache_sees_a_same_size_edit_with_its_time_put_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.system.ron");
+        std::fs::write(&path, "System(id: \"aaa\")").unwrap();
+        let stamp = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let cache = ParseCache::default();
+        let name = |p: &Path| p.display().to_string();
+        let first = cache.get_or_load(&path, &name);
+        assert!(first.file.text.contains("aaa"));
+        std::fs::write(&path, "System(id: \"bbb\")").unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(stamp)
+            .unwrap();
+        let meta = std::fs::metadata(&path).unwrap();
+        assert_eq!((meta.len(), meta.modified().unwrap()), (17, stamp));
+        let second = cache.get_or_load(&path, &name);
+        assert!(second.file.text.contains("bbb"), "{}", second.file.text);
+        // Unchanged bytes reuse the parse.
+        assert!(Arc::ptr_eq(&second, &cache.get_or_load(&path, &name)));
+    }
+
+    /// A file that can no longer be read is refused on the next load, not served from
+    /// the cache. (As root, `chmod 000` does not stop reading, so the test replaces the
+    /// file with a folder, which every user is refused.)
+    #[test]
+    fn the_parse_cache_refuses_a_file_that_became_unreadable() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.system.ron");
+        std::fs::write(&path, "System(id: \"aaa\")").unwrap();
+        let cache = ParseCache::default();
+        let name = |p: &Path| p.display().to_string();
+        let refused = |l: &Loaded| {
+            l.diagnostics
+                .iter()
+                .any(|d| d.code == "structure::unreadable")
+        };
+        assert!(!refused(&cache.get_or_load(&path, &name)));
+        std::fs::remove_file(&path).unwrap();
+        let gone = cache.get_or_load(&path, &name);
+        assert_eq!(gone.diagnostics[0].code, "structure::unreadable");
+        assert!(cache.is_empty());
+        std::fs::create_dir(&path).unwrap();
+        let folder = cache.get_or_load(&path, &name);
+        assert_eq!(folder.diagnostics[0].code, "structure::unreadable");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::remove_dir(&path).unwrap();
+            std::fs::write(&path, "System(id: \"aaa\")").unwrap();
+            assert!(!refused(&cache.get_or_load(&path, &name)));
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+            // Only a user the mode applies to is refused (not root).
+            if std::fs::read(&path).is_err() {
+                let locked = cache.get_or_load(&path, &name);
+                assert_eq!(locked.diagnostics[0].code, "structure::unreadable");
+                assert!(locked.diagnostics[0].message.contains("permission denied"));
+            }
+        }
+    }
+
     #[test]
     fn overlay_texts_replace_the_disk_and_need_no_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -837,49 +926,57 @@ mod tests {
     }
 }
 
-/// Parsed files kept between loads, keyed by path and checked against the file's size
-/// and modification time before reuse.
+/// Parsed files kept between loads, keyed by path. A file is read afresh on every load
+/// and its parse reused only when its bytes are the ones parsed before: a same-size edit
+/// whose modification time was put back (`cp -p`, `rsync -a`, `tar x`, `touch -r`) is
+/// seen, and so is a file that can no longer be read (then it is refused as the loader
+/// refuses it, `structure::unreadable`). Reading is cheap beside parsing and checking;
+/// what the cache saves is the parse.
 #[derive(Default)]
 pub struct ParseCache {
-    entries: Mutex<HashMap<PathBuf, Cached>>,
-}
-
-/// A parse with the modification time and size of the file it was read from.
-struct Cached {
-    modified: Option<SystemTime>,
-    len: u64,
-    loaded: Arc<Loaded>,
+    entries: Mutex<HashMap<PathBuf, Arc<Loaded>>>,
 }
 
 impl ParseCache {
-    /// The cached parse of `path` if the file is unchanged, else a fresh one (cached).
+    /// The cached parse of `path` if the file's bytes are unchanged, else a fresh one
+    /// (cached). A file that cannot be read is refused and leaves the cache.
     pub fn get_or_load(
         &self,
         path: &Path,
         display: &(dyn Fn(&Path) -> String + Sync),
     ) -> Arc<Loaded> {
-        let meta = std::fs::metadata(path).ok();
-        let stamp = (
-            meta.as_ref().and_then(|m| m.modified().ok()),
-            meta.as_ref().map_or(0, |m| m.len()),
-        );
+        self.get_or_load_known(path, display, None)
+    }
+
+    /// [`get_or_load`](Self::get_or_load), with the path's metadata when the caller
+    /// already has it.
+    pub fn get_or_load_known(
+        &self,
+        path: &Path,
+        display: &(dyn Fn(&Path) -> String + Sync),
+        meta: Option<std::fs::Metadata>,
+    ) -> Arc<Loaded> {
+        let name = display(path);
+        let bytes = match read_path(path, &name, meta) {
+            Ok(bytes) => bytes,
+            Err(refused) => {
+                if let Ok(mut entries) = self.entries.lock() {
+                    entries.remove(path);
+                }
+                return Arc::new(*refused);
+            }
+        };
         if let Ok(entries) = self.entries.lock()
             && let Some(cached) = entries.get(path)
-            && (cached.modified, cached.len) == stamp
-            && cached.modified.is_some()
+            && cached.file.name == name
+            // A text read lossily (not UTF-8) never equals the bytes it was read from.
+            && cached.file.text.as_bytes() == bytes.as_slice()
         {
-            return cached.loaded.clone();
+            return cached.clone();
         }
-        let loaded = Arc::new(load_path(path, &display(path)));
+        let loaded = Arc::new(load_bytes(path, &name, bytes));
         if let Ok(mut entries) = self.entries.lock() {
-            entries.insert(
-                path.to_path_buf(),
-                Cached {
-                    modified: stamp.0,
-                    len: stamp.1,
-                    loaded: loaded.clone(),
-                },
-            );
+            entries.insert(path.to_path_buf(), loaded.clone());
         }
         loaded
     }

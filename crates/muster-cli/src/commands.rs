@@ -99,10 +99,11 @@ fn validate(
 ) -> Result<ExitCode, String> {
     let project = open_project(cwd, root, paths)?;
     let name = display_name(cwd);
+    // Data files only: `muster.toml` is read and its mistakes reported, but it is not
+    // one of the files checked, in `validate` as in `watch`.
     let (checked, diagnostics) =
         muster_check::validate_project(&project.root, &expand(paths), &project.config, &name);
-    let files = checked + usize::from(project.config.file.is_some());
-    out!("{}", emit::for_format(format).emit(files, &diagnostics)?);
+    out!("{}", emit::for_format(format).emit(checked, &diagnostics)?);
     Ok(exit_for(&diagnostics, deny_warnings))
 }
 

@@ -578,7 +578,10 @@ fn project_file_sets_levels_paths_and_output() {
     .unwrap();
     let (report, status) = json_report(dir.path());
     assert_eq!(status, 1);
-    assert_eq!(report["files_checked"], 2, "the scenario and muster.toml");
+    assert_eq!(
+        report["files_checked"], 1,
+        "the scenario; muster.toml is not a data file"
+    );
     assert_eq!(
         report["diagnostics"][0]["code"],
         "morale::threshold-unreachable"

@@ -309,3 +309,63 @@ fn a_map_referenced_from_another_folder_is_checked_and_watched() {
     );
     assert!(round.summary().contains(" 0 errors"), "{:#?}", round.lines);
 }
+
+/// An edit that keeps the file's size and puts its modification time back (`cp -p`,
+/// `rsync -a`, `tar x`, `touch -r`) is seen: watch reads the file again on every event
+/// instead of trusting its size and time.
+#[test]
+fn a_same_size_edit_with_its_time_put_back_is_seen() {
+    let w = Watch::start();
+    let first = w.next_round();
+    assert!(first.summary().contains(" 0 errors"), "{:#?}", first.lines);
+    w.settle();
+    let scenario = w.path("scenarios/lrf/fontenoy.scenario.ron");
+    let stamp = std::fs::metadata(&scenario).unwrap().modified().unwrap();
+    let before = std::fs::metadata(&scenario).unwrap().len();
+    std::fs::write(&scenario, edit(&scenario, "turn: 3,", "turn: 9,")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&scenario)
+        .unwrap()
+        .set_modified(stamp)
+        .unwrap();
+    let meta = std::fs::metadata(&scenario).unwrap();
+    assert_eq!((meta.len(), meta.modified().unwrap()), (before, stamp));
+    let mut round = w.next_round();
+    // The write and the time put back may arrive as one batch or two.
+    if !round.has("reinforcements::turn-out-of-range") {
+        round = w.next_round();
+    }
+    assert!(
+        round.has("reinforcements::turn-out-of-range"),
+        "{:#?}",
+        round.lines
+    );
+    assert!(round.summary().contains("1 error"), "{}", round.summary());
+}
+
+/// The first round of `watch` and `validate` count the same files: the data files
+/// checked, without `muster.toml` (whose mistakes are still reported).
+#[test]
+fn watch_and_validate_count_the_same_data_files() {
+    let w = Watch::start_with(|root| {
+        std::fs::write(root.join("muster.toml"), "[checks]\n").unwrap();
+    });
+    let first = w.next_round();
+    let validate = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+            .args(args)
+            .current_dir(w.dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let data = muster_check::project::project_files(w.dir.path()).len();
+    let counted = format!("checked {data} files:");
+    assert!(first.summary().contains(&counted), "{:#?}", first.lines);
+    let whole = validate(&["validate"]);
+    assert!(whole.contains(&counted), "{whole}");
+    let one = validate(&["validate", "scenarios/lrf/jengland.scenario.ron"]);
+    assert!(one.contains("checked 1 file:"), "{one}");
+}

@@ -304,6 +304,10 @@ pub fn compile_for(
             column_shift: t.combat.iter().map(col_shift).sum(),
             no_retreat: t.combat.contains(&CombatEffect::NoRetreat),
             fire_protection: t.fire_protection,
+            // The troops the terrain keeps out (or lets in) travel with the table: an
+            // engine reading only `move_cost` would let them enter.
+            prohibited: t.prohibited.clone(),
+            allowed: t.allowed.clone(),
         })
         .collect();
 
@@ -805,6 +809,29 @@ impl TerrainMap {
             None => base,
         };
         Some(cost + side.and_then(|s| s.extra_cost).unwrap_or(0.0))
+    }
+
+    /// Whether a unit of `kind` (with its `class`, if the system gives one) may stand in
+    /// `hex`: on the map, and the terrain's `prohibited` list does not keep it out (or
+    /// its `allowed` list lets it in).
+    pub fn admits(&self, hex: HexId, kind: &str, class: Option<&str>) -> bool {
+        self.terrain_at(hex).is_some_and(|t| t.admits(kind, class))
+    }
+
+    /// [`TerrainMap::move_cost`] for a unit of `kind`: `None` also where the terrain of
+    /// `to` is prohibited to it. Impassable terrain stays `None` even for the troops its
+    /// `allowed` list names, since the table holds no cost for them.
+    pub fn move_cost_for(
+        &self,
+        from: HexId,
+        to: HexId,
+        kind: &str,
+        class: Option<&str>,
+    ) -> Option<f64> {
+        if !self.admits(to, kind, class) {
+            return None;
+        }
+        self.move_cost(from, to)
     }
 
     /// The hex carrying a label (`"Fontenoy"`, `"H"`).

@@ -249,3 +249,39 @@ fn banks_flood_from_an_edge_and_are_kept() {
         east.contains(h("0201"))
     );
 }
+
+/// A terrain type's `prohibited` list reaches the compiled table: the entry names the
+/// troops kept out, and the queries for a unit kind refuse them while the plain move
+/// cost stays the chart's.
+#[test]
+fn prohibited_terrain_is_carried_into_the_table() {
+    let (mut system, _) = read::<RulesSystem>("scenarios/lrf/lrf.system.ron");
+    let woods = system.terrain.iter_mut().find(|t| t.id == "woods").unwrap();
+    woods.prohibited = vec!["infantry".to_string(), "mounted".to_string()];
+    woods.allowed = vec!["missile-cavalry".to_string()];
+    let (map, text) = read::<MapSource>("maps/lrf/jengland.map.ron");
+    let table = compile(&map, &system, &source_hash(text.as_bytes()));
+    let entry = table.terrain.iter().find(|t| t.id == "woods").unwrap();
+    assert_eq!(entry.prohibited, ["infantry", "mounted"]);
+    assert_eq!(entry.allowed, ["missile-cavalry"]);
+    let json = to_json(&table);
+    assert!(json.contains("\"prohibited\": ["), "{json}");
+    let map = TerrainMap::new(table).unwrap();
+    // 0201 is woods, 0202 clear.
+    assert_eq!(map.terrain_id_at(h("0201")), Some("woods"));
+    assert_eq!(map.move_cost(h("0202"), h("0201")), Some(2.0));
+    assert_eq!(
+        map.move_cost_for(h("0202"), h("0201"), "infantry", None),
+        None
+    );
+    assert!(!map.admits(h("0201"), "infantry", None));
+    assert!(!map.admits(h("0201"), "cavalry", Some("mounted")));
+    assert!(map.admits(h("0201"), "missile-cavalry", Some("mounted")));
+    assert!(map.admits(h("0201"), "commander", None));
+    assert_eq!(
+        map.move_cost_for(h("0202"), h("0201"), "commander", None),
+        Some(2.0)
+    );
+    // Impassable terrain admits nobody.
+    assert!(!map.admits(h("0107"), "commander", None));
+}

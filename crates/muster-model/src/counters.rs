@@ -35,7 +35,8 @@ pub struct Counter {
     pub name: String,
     /// A unit kind of the system (`"cavalry"`).
     pub kind: String,
-    /// Strength (Force) on the full-strength side; also the unit's morale.
+    /// The strength printed on the full-strength side. What else it counts for (combat,
+    /// morale, losses) is the rules system's to say.
     pub strength: u8,
     /// Strength on the reduced side; `None` for one-step counters.
     #[serde(default, skip_serializing_if = "Option::is_none")]

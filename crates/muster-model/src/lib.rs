@@ -21,7 +21,9 @@ use std::collections::BTreeMap;
 pub use muster_hex::{Edge, HexLayout};
 
 /// Version of the file formats described by this crate, written into compiled tables.
-pub const FORMAT_VERSION: u32 = 1;
+/// 2: a terrain entry carries the troops its terrain prohibits (`prohibited`, `allowed`),
+/// so a `move_cost` no longer means that every unit may enter.
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Values not printed in the rulebook: field name -> why the value was chosen.
 pub type Assumed = BTreeMap<String, String>;

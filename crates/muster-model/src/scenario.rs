@@ -436,6 +436,28 @@ pub struct Reinforcement {
     pub units: Vec<UnitGroup>,
     /// The hexes the owner may choose from to enter.
     pub entry: Vec<String>,
+    /// Where the entry hexes lie: on a map edge (the default, units marching on from
+    /// off the map), or anywhere on the map when the scenario says the units appear
+    /// there (a garrison sallying from a town, a landing, a rising).
+    #[serde(default, skip_serializing_if = "Arrive::is_edge")]
+    pub arrive: Arrive,
+}
+
+/// Where a reinforcement's entry hexes may lie.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Arrive {
+    /// On a map edge: the units enter from off the map (`reinforcements::entry-not-on-edge`
+    /// holds every entry hex to an edge).
+    #[default]
+    Edge,
+    /// Anywhere on the map: the units appear in one of the entry hexes, wherever it is.
+    Anywhere,
+}
+
+impl Arrive {
+    pub fn is_edge(&self) -> bool {
+        *self == Arrive::Edge
+    }
 }
 
 /// A special rule: a hook from muster's registry with typed parameters.

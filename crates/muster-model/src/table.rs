@@ -58,6 +58,30 @@ pub struct TerrainEntry {
     /// Fire protection strength of the hex, where the system has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fire_protection: Option<u8>,
+    /// Unit kinds or classes (the system's ids; `"*"` for every unit) that may not enter
+    /// this terrain whatever its `move_cost`, as the system's terrain type lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prohibited: Vec<String>,
+    /// Unit kinds or classes that may enter even though `prohibited` names them, or
+    /// though the terrain is impassable (`move_cost` is `None`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<String>,
+}
+
+impl TerrainEntry {
+    /// Whether a unit of `kind` (with its `class`, if the system gives one) may enter
+    /// this terrain: the same rule as the system's own terrain type
+    /// ([`crate::system::TerrainType::admits`]), from the compiled table alone.
+    pub fn admits(&self, kind: &str, class: Option<&str>) -> bool {
+        let names = |list: &[String]| list.iter().any(|p| p == kind || Some(p.as_str()) == class);
+        if names(&self.allowed) {
+            return true;
+        }
+        if self.move_cost.is_none() {
+            return false;
+        }
+        !(names(&self.prohibited) || self.prohibited.iter().any(|p| p == "*"))
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -142,6 +142,7 @@ pub static REGISTRY: &[Registered] = &[
         geometry::degenerate_shape::run
     ),
     file!(maps::grid_too_large::META, maps::grid_too_large::run),
+    file!(maps::layout_mismatch::META, maps::layout_mismatch::run),
     file!(
         maps::table_size_not_positive::META,
         maps::table_size_not_positive::run

@@ -156,12 +156,28 @@ pub fn load_path(path: &Path, name: &str) -> Loaded {
 /// [`load_path`], with the path's metadata when the caller already read it through a
 /// path that is not a symlink (the project walk's check for links out of the root).
 pub fn load_path_known(path: &Path, name: &str, meta: Option<std::fs::Metadata>) -> Loaded {
+    match read_path(path, name, meta) {
+        Ok(bytes) => load_bytes(path, name, bytes),
+        Err(refused) => *refused,
+    }
+}
+
+/// The bytes of the regular file at `path`, read afresh (the checks of [`load_path`]:
+/// only regular files, at most the size limit), or the file refused with its
+/// diagnostic when it cannot be read. Watch mode's cache reads every file this way on
+/// every round, so a file that became unreadable, or changed without its size or
+/// modification time changing, is never taken for the one it parsed before.
+pub fn read_path(
+    path: &Path,
+    name: &str,
+    meta: Option<std::fs::Metadata>,
+) -> Result<Vec<u8>, Box<Loaded>> {
     let refuse = |report: Report| {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
         let mut sink = Sink::new(&loaded.file);
         sink.push(report);
         loaded.diagnostics = sink.finish();
-        loaded
+        Err(Box::new(loaded))
     };
     let meta = match meta.map_or_else(|| std::fs::metadata(path), Ok) {
         Ok(meta) => meta,
@@ -203,7 +219,7 @@ pub fn load_path_known(path: &Path, name: &str, meta: Option<std::fs::Metadata>)
         return refuse(too_large(format!("the file is {} bytes", meta.len())));
     }
     match read_at_most(path, MAX_FILE_BYTES, meta.len()) {
-        Ok(Some(bytes)) => load_bytes(path, name, bytes),
+        Ok(Some(bytes)) => Ok(bytes),
         Ok(None) => refuse(too_large(
             "more than that could be read from it".to_string(),
         )),

@@ -113,6 +113,11 @@ impl<'a> FileCx<'a> {
         })
     }
 
+    /// The source file of the rules system this file uses, if it loaded.
+    pub fn system_source(&self) -> Option<&'a crate::source::SourceFile> {
+        self.system_file.map(|l| &*l.file)
+    }
+
     pub fn map(&self) -> Option<&'a MapSource> {
         match self.doc {
             Document::Map(m) => Some(m),

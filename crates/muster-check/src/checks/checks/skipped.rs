@@ -56,7 +56,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 db.resolve(m, &map.system, FileKind::System),
                 Resolution::Found(_)
             ) {
-                format!("the rules system `{}` of `{name}` is not found", map.system)
+                match db.unloaded(FileKind::System, &map.system) {
+                    Some(s) => format!(
+                        "the rules system `{}` of `{name}` failed to load (`{}` has errors)",
+                        map.system, db.files[s].file.name
+                    ),
+                    None => format!("the rules system `{}` of `{name}` is not found", map.system),
+                }
             } else if matches!(map.grid, MapGrid::Table { .. }) {
                 format!("the table of `{name}` could not be compiled")
             } else {

@@ -3,6 +3,7 @@
 pub mod duplicate_label;
 pub mod grid_too_large;
 pub mod hexside_not_adjacent;
+pub mod layout_mismatch;
 pub mod overlay_conflict;
 pub mod path_gap;
 pub mod table_size_not_positive;

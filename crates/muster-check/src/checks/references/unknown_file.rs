@@ -8,7 +8,9 @@ use crate::suggest::did_you_mean;
 declare_check! {
     /// ## What it does
     /// Checks that the system, counter sheet and map a file names exist in the project,
-    /// by id (`"jengland"`) or by a path relative to the file.
+    /// by id (`"jengland"`) or by a path relative to the file. When the file is there
+    /// but could not be read (a syntax error, a missing field), it says so and names
+    /// the file, whose own errors are reported there.
     ///
     /// ## Why is this bad?
     /// Without them nothing else about the scenario can be checked, and an engine could
@@ -29,6 +31,40 @@ declare_check! {
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     for (place, reference, kind) in file_refs(cx.doc) {
         match cx.db.resolve(cx.index, reference, kind) {
+            Resolution::Missing { .. }
+                if let Some(broken) = cx.db.unloaded(kind, reference) =>
+            {
+                let loaded = &cx.db.files[broken];
+                let file = &loaded.file.name;
+                // Its first error, since only the files being checked have theirs listed.
+                let first = loaded
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == crate::Severity::Error)
+                    .min_by_key(|d| d.span.start)
+                    .map(|d| {
+                        let at = d.start();
+                        format!(
+                            "its first error: {file}:{}:{}: {}",
+                            at.line, at.column, d.message
+                        )
+                    });
+                let mut report = Report::new(
+                        &META,
+                        place,
+                        format!(
+                            "{} `{reference}` failed to load: it is in `{file}`, which has errors",
+                            kind.name()
+                        ),
+                    )
+                    .help(format!(
+                        "fix the errors in `{file}` (`muster validate {file}` lists them); this file is checked against it once it loads"
+                    ));
+                if let Some(first) = first {
+                    report = report.note(first);
+                }
+                sink.push(report)
+            }
             Resolution::Missing { candidates } => sink.push(
                 Report::new(
                     &META,

@@ -4,9 +4,11 @@ use crate::semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
-    /// Checks that no unit sets up in terrain it may not enter (a river hex, a column a
-    /// special rule closes), unless an `impassable-area` special rule lists its counter
-    /// as an exception (Montfaucon's drakkars on the Meuse).
+    /// Checks that no unit sets up in terrain it may not enter: impassable terrain (a
+    /// river hex), terrain whose `prohibited` list in the rules system names the unit's
+    /// kind or class (unless its `allowed` list names it), or a column a special rule
+    /// closes. A special rule may let named counters stand there anyway (an
+    /// `impassable-area` rule's `except`).
     ///
     /// ## Why is this bad?
     /// The unit could never have got there and cannot move out; it is almost always a
@@ -31,6 +33,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let closed = cx.impassable_columns();
     // The bridge an `impassable-area` rule names stays open in its closed column.
     let bridges = cx.open_in_closed_columns();
+    let system_file = cx.system_file().map_or_else(
+        || "the rules system".to_string(),
+        |f| format!("`{}`", f.name),
+    );
     for g in &cx.groups {
         let allowed =
             !g.units.is_empty() && g.units.iter().all(|u| exceptions.contains(&u.counter_id));
@@ -54,20 +60,72 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 continue;
             }
             let terrain = map.terrain_id_at(hex).unwrap_or("?");
-            let reason = if !map.is_enterable(hex) {
-                Some(format!("`{terrain}` is impassable"))
-            } else if closed.contains(&hex.col) && !bridges.contains(&hex) {
-                Some(format!("a special rule closes column {:02}", hex.col))
-            } else {
-                None
+            let terrain_type = cx
+                .system
+                .and_then(|s| s.terrain.iter().find(|t| t.id == terrain));
+            let impassable = terrain_type.map_or(!map.is_enterable(hex), |t| {
+                t.movement == muster_model::system::MoveCost::Impassable
+            });
+            // The first unit of the group that may not stand here, and why.
+            let barred = g.units.iter().find_map(|u| {
+                let who = u.counter_id;
+                match u.kind {
+                    Some(kind) if !cx.may_enter(hex, &kind.id) => Some((who, Some(kind))),
+                    Some(_) => None,
+                    None if !map.is_enterable(hex) => Some((who, None)),
+                    None => None,
+                }
+            });
+            let closes = closed.contains(&hex.col) && !bridges.contains(&hex);
+            let (who, reason, help) = match barred {
+                Some((who, _)) if impassable => (
+                    who,
+                    format!("`{terrain}` is impassable"),
+                    format!(
+                        "move `{who}` to a hex it may enter; if it does stand there, give hex `{hex}` another terrain in the map, or make `{terrain}` enterable in {system_file} (a `movement` cost, or an `allowed` list naming the unit's kind)"
+                    ),
+                ),
+                Some((who, Some(kind))) => {
+                    let class = cx.class_of(&kind.id);
+                    let named = match class {
+                        Some(class) => format!("`{}` (class `{class}`)", kind.id),
+                        None => format!("`{}`", kind.id),
+                    };
+                    (
+                        who,
+                        format!("`{terrain}` is prohibited to {named}"),
+                        format!(
+                            "move `{who}` to a hex its kind may enter; if it does stand there, name `{}` in the `allowed` list of terrain `{terrain}` in {system_file}, or give hex `{hex}` another terrain in the map",
+                            kind.id
+                        ),
+                    )
+                }
+                Some((who, None)) => (
+                    who,
+                    format!("`{terrain}` is impassable"),
+                    format!("move `{who}` to a hex it may enter"),
+                ),
+                None if closes => {
+                    let who = g.units.first().map(|u| u.counter_id).unwrap_or("unit");
+                    (
+                        who,
+                        format!("a special rule closes column {:02}", hex.col),
+                        format!(
+                            "move `{who}` out of column {:02}, or change the special rule that closes it",
+                            hex.col
+                        ),
+                    )
+                }
+                None => continue,
             };
-            if let Some(reason) = reason {
-                let who = g.units.first().map(|u| u.counter_id).unwrap_or("unit");
-                sink.push(
-                    Report::new(&META, place, format!("`{who}` is set up in hex `{hex}`, where {reason}"))
-                        .help("move the unit to an enterable hex, or list its counter in the `except` of an `impassable-area` rule"),
-                );
-            }
+            sink.push(
+                Report::new(
+                    &META,
+                    place,
+                    format!("`{who}` is set up in hex `{hex}`, where {reason}"),
+                )
+                .help(help),
+            );
         }
     }
 }
