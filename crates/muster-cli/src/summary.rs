@@ -101,6 +101,12 @@ pub fn warning(errors: &Errors, above: bool) -> String {
     )
 }
 
+/// Text from the data, as the terminal may show it: control, bidi and non-characters
+/// escaped (`muster_check::text`), so a name cannot start a line of its own.
+fn e(text: &str) -> std::borrow::Cow<'_, str> {
+    muster_check::text::escape(text)
+}
+
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
     items.iter().map(f).collect::<Vec<_>>().join(", ")
 }
@@ -117,7 +123,7 @@ fn counter_text(l: &SetupLine) -> String {
     } else {
         String::new()
     };
-    format!("{count}{} \"{}\"", l.counter, l.name)
+    format!("{count}{} \"{}\"", e(&l.counter), e(&l.name))
 }
 
 /// Placed setup: one line per setup group, its counters by id and name, then where.
@@ -127,7 +133,7 @@ fn placed_setup(lines: &[SetupLine], indent: &str) -> String {
         out += &format!(
             "{indent}{}: {}\n",
             join(group, counter_text),
-            group[0].placement
+            e(&group[0].placement)
         );
     }
     out
@@ -139,9 +145,9 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
         out += &warning(errors, true);
         out += "\n\n";
     }
-    out += &format!("{} ({})\n", s.name, s.id);
+    out += &format!("{} ({})\n", e(&s.name), e(&s.id));
     if let Some(m) = &s.map {
-        out += &format!("map: {} ({})\n", m.id, m.size);
+        out += &format!("map: {} ({})\n", e(&m.id), e(&m.size));
     }
     out += &format!("turns: {}", s.turns);
     if s.extra_turns > 0 {
@@ -149,17 +155,18 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
     }
     out += &format!(
         "; deploys first: {}; plays first: {}\n",
-        s.deploys_first, s.plays_first
+        e(&s.deploys_first),
+        e(&s.plays_first)
     );
     for side in &s.sides {
-        out += &format!("\n{} [{}]\n", side.name, side.id);
+        out += &format!("\n{} [{}]\n", e(&side.name), e(&side.id));
         if side.zoned.is_none() && side.table.is_none() {
             out += &format!(
                 "  commanders: {}\n",
                 if side.commanders.is_empty() {
                     "none".to_string()
                 } else {
-                    side.commanders.join(", ")
+                    join(&side.commanders, |c| e(c).into_owned())
                 }
             );
             out += &format!(
@@ -170,12 +177,15 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                 out += &format!("  baggage: {}\n", side.baggage);
             }
             out += "  by kind: ";
-            out += &join(&side.by_kind, |k| format!("{} {}", k.count, k.name));
+            out += &join(&side.by_kind, |k| format!("{} {}", k.count, e(&k.name)));
             out += "\n  units:\n";
             for u in &side.by_unit {
                 out += &format!(
                     "    {} x {} ({}, strength {})\n",
-                    u.count, u.name, u.kind, u.strength
+                    u.count,
+                    e(&u.name),
+                    e(&u.kind),
+                    u.strength
                 );
             }
             if !side.setup.is_empty() {
@@ -193,22 +203,22 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                     } else {
                         String::new()
                     };
-                    format!("{count}{} \"{}\"", u.counter, u.name)
+                    format!("{count}{} \"{}\"", e(&u.counter), e(&u.name))
                 }),
-                r.entry.join(" / ")
+                r.entry.iter().map(|x| e(x)).collect::<Vec<_>>().join(" / ")
             );
         }
         if let Some(t) = &side.morale_threshold {
-            out += &format!("  morale threshold: {t}\n");
+            out += &format!("  morale threshold: {}\n", e(&t.to_string()));
         }
         if let Some(z) = &side.zoned {
             out += &format!(
                 "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
-                join(&z.units, |u| format!("{} {}", u.count, u.name)),
+                join(&z.units, |u| format!("{} {}", u.count, e(&u.name))),
                 if z.leaders.is_empty() {
                     "none".to_string()
                 } else {
-                    join(&z.leaders, |u| format!("{} {}", u.count, u.name))
+                    join(&z.leaders, |u| format!("{} {}", u.count, e(&u.name)))
                 },
                 z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
                 z.vp_printed,
@@ -222,15 +232,15 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                     side.setup.iter().filter(|l| l.group == k + 1).collect();
                 out += &format!(
                     "    {}{}: {}; {}\n",
-                    zone.group,
+                    e(&zone.group),
                     zone.hexes
                         .map_or(String::new(), |h| format!(" [{h} hexes]")),
                     if units.is_empty() {
                         "no units".to_string()
                     } else {
-                        join(&units, |u| format!("{} {}", u.count, u.counter))
+                        join(&units, |u| format!("{} {}", u.count, e(&u.counter)))
                     },
-                    zone.placement
+                    e(&zone.placement)
                 );
             }
             if !z.sample.is_empty() {
@@ -238,13 +248,13 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                 for st in &z.sample {
                     out += &format!(
                         "    {}: {}",
-                        st.hex,
-                        join(&st.units, |u| format!("{} {}", u.count, u.name))
+                        e(&st.hex),
+                        join(&st.units, |u| format!("{} {}", u.count, e(&u.name)))
                     );
                     if !st.aboard.is_empty() {
                         out += &format!(
                             " carrying {}",
-                            join(&st.aboard, |u| format!("{} {}", u.count, u.name))
+                            join(&st.aboard, |u| format!("{} {}", u.count, e(&u.name)))
                         );
                     }
                     out += "\n";
@@ -255,17 +265,19 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
             for troop in &t.troops {
                 out += &format!(
                     "  {} x {} ({} bases)\n",
-                    troop.units, troop.troop, troop.bases
+                    troop.units,
+                    e(&troop.troop),
+                    troop.bases
                 );
             }
             if !t.figures.is_empty() {
                 out += &format!(
                     "  figures: {}\n",
-                    join(&t.figures, |f| format!("{} {}", f.count, f.name))
+                    join(&t.figures, |f| format!("{} {}", f.count, e(&f.name)))
                 );
             }
             if !t.leaders.is_empty() {
-                out += &format!("  leaders: {}\n", t.leaders.join(", "));
+                out += &format!("  leaders: {}\n", join(&t.leaders, |l| e(l).into_owned()));
             }
             if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
                 out += &format!(
@@ -284,10 +296,10 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                 );
             }
             if let Some(m) = &t.morale {
-                out += &format!("  army morale: {m}\n");
+                out += &format!("  army morale: {}\n", e(&m.to_string()));
             }
             for (id, area) in &t.zones {
-                out += &format!("  zone {id}: {area:.0} square inches\n");
+                out += &format!("  zone {}: {area:.0} square inches\n", e(&id.to_string()));
             }
             if !side.setup.is_empty() {
                 out += "  setup (id \"name\": where):\n";
@@ -299,7 +311,9 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
                     };
                     out += &format!(
                         "    {} \"{}\"{figures}: {}\n",
-                        l.counter, l.name, l.placement
+                        e(&l.counter),
+                        e(&l.name),
+                        e(&l.placement)
                     );
                 }
             }
@@ -315,30 +329,30 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
     if !s.victory.is_empty() {
         out += "\nvictory:\n";
         for v in &s.victory {
-            out += &format!("  - {}\n", v.text);
+            out += &format!("  - {}\n", e(&v.text));
         }
     }
     if !s.special_rules.is_empty() {
         out += "\nspecial rules:\n";
         for r in &s.special_rules {
             if r.params_text.is_empty() {
-                out += &format!("  {}\n", r.hook);
+                out += &format!("  {}\n", e(&r.hook));
             } else {
-                out += &format!("  {} ({})\n", r.hook, r.params_text);
+                out += &format!("  {} ({})\n", e(&r.hook), e(&r.params_text));
             }
-            out += &format!("    {}\n", r.text);
+            out += &format!("    {}\n", e(&r.text));
         }
     }
     if !s.rules.is_empty() {
         out += "\nrules in play:\n";
         for r in &s.rules {
-            out += &format!("  {}: {}\n", r.topic, r.text);
+            out += &format!("  {}: {}\n", e(&r.topic), e(&r.text));
         }
     }
     if !s.notes.is_empty() {
         out += "\nsystem notes:\n";
         for note in &s.notes {
-            out += &format!("  - {note}\n");
+            out += &format!("  - {}\n", e(note));
         }
     }
     out += &format!(
@@ -347,7 +361,7 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
     );
     if list_assumed {
         for a in &s.assumed {
-            out += &format!("  {} `{}`: {}\n", a.item, a.field, a.reason);
+            out += &format!("  {} `{}`: {}\n", e(&a.item), e(&a.field), e(&a.reason));
         }
     }
     out

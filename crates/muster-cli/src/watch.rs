@@ -161,7 +161,7 @@ impl State<'_> {
             if let (true, Some(table)) = (clean, db.terrain_map(i)) {
                 let target = dir.join(format!("{}.json", map.id));
                 match write_table(table, &target) {
-                    Ok(()) => out.push(format!("compiled {}", target.display())),
+                    Ok(()) => out.push(format!("compiled {}", muster_check::text::path(&target))),
                     Err(e) => out.push(format!("muster: {e}")),
                 }
             }

@@ -193,15 +193,14 @@ fn an_unreadable_folder_is_a_diagnostic() {
         // Root reads any folder: run muster as `nobody` where `setpriv` can.
         as_nobody(dir.path(), &["validate", "--format", "short"])
     } else {
-        Some(run(dir.path(), &["validate", "--format", "short"]))
+        Ok(run(dir.path(), &["validate", "--format", "short"]))
     };
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let Some(out) = out else {
-        println!(
-            "note: SKIPPED the unreadable-folder assertion: this user reads a folder with mode 000 (root) and `setpriv` could not drop to `nobody`"
-        );
-        return;
-    };
+    let out = out.unwrap_or_else(|why| {
+        panic!(
+            "this user reads a folder with mode 000 (root), and muster could not be run as `nobody` to see the folder refused: {why}"
+        )
+    });
     let said = text(&out);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("structure::unreadable"), "{said}");
@@ -211,22 +210,30 @@ fn an_unreadable_folder_is_a_diagnostic() {
     );
 }
 
-/// Runs muster as the user `nobody` (uid 65534) through `setpriv`, with the project made
-/// readable to it; `None` when that cannot be done here.
+/// Runs muster as the user `nobody` (uid 65534) through `setpriv`, with the temporary
+/// project opened to it and a copy of the binary inside it (the build folder may sit
+/// where `nobody` cannot reach); the error says why when that cannot be done.
 #[cfg(unix)]
-fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
+fn as_nobody(dir: &Path, args: &[&str]) -> Result<Output, String> {
     use std::os::unix::fs::PermissionsExt;
     let open = std::fs::Permissions::from_mode(0o755);
-    // Only the temporary project itself is opened up; a closed folder above it means
-    // `nobody` cannot reach it, and the assertion is skipped.
-    std::fs::set_permissions(dir, open).ok()?;
+    std::fs::set_permissions(dir, open.clone()).map_err(|e| format!("opening the project: {e}"))?;
     for folder in dir.ancestors().skip(1) {
-        let mode = std::fs::metadata(folder).ok()?.permissions().mode();
+        let mode = std::fs::metadata(folder)
+            .map_err(|e| format!("{}: {e}", folder.display()))?
+            .permissions()
+            .mode();
         if mode & 0o005 != 0o005 {
-            return None;
+            return Err(format!(
+                "`nobody` cannot reach the temporary folder: `{}` has mode {mode:o}",
+                folder.display()
+            ));
         }
     }
-    let bin = assert_cmd::cargo::cargo_bin("muster");
+    let bin = dir.join("muster-as-nobody");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("muster"), &bin)
+        .map_err(|e| format!("copying the binary: {e}"))?;
+    std::fs::set_permissions(&bin, open).map_err(|e| format!("opening the binary: {e}"))?;
     let out = std::process::Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(&bin)
@@ -234,10 +241,13 @@ fn as_nobody(dir: &Path, args: &[&str]) -> Option<Output> {
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .output()
-        .ok()?;
-    // setpriv itself failing (missing, not permitted, binary unreadable) gives no report.
+        .map_err(|e| format!("running `setpriv` (util-linux): {e}"))?;
     let said = text(&out);
-    (said.contains("checked ") || said.contains("error[")).then_some(out)
+    if said.contains("checked ") || said.contains("error[") {
+        Ok(out)
+    } else {
+        Err(format!("`setpriv` did not run muster: {said}"))
+    }
 }
 
 #[test]
@@ -634,6 +644,24 @@ fn every_format_escapes_hostile_strings_and_file_names() {
             }
             _ => assert!(text.contains(EVIL_NAME.1) && text.contains(BYTES_NAME.1)),
         }
+    }
+
+    // summary: the names from the data escaped, none on a line of its own.
+    let out = run(
+        dir.path(),
+        &["summary", "scenarios/prestags/5-7-hastings.scenario.ron"],
+    );
+    let summary = stdout(&out);
+    assert_no_raw("summary", &summary);
+    assert!(
+        !summary.lines().any(|l| l.starts_with("::")),
+        "summary: a line is a workflow command:\n{summary}"
+    );
+    for (_, shown) in HOSTILE {
+        assert!(
+            summary.contains(shown),
+            "summary: no `{shown}` in:\n{summary}"
+        );
     }
 
     // The picture and the page: well-formed, nothing raw, the same escapes.

@@ -68,7 +68,7 @@ impl fmt::Display for HexId {
 /// Which columns of a vertical-column (flat-topped) hex map sit half a hex lower.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, Default)]
 pub enum HexLayout {
-    /// Columns 02, 04, ... are shifted down (Les Rois Francs).
+    /// Columns 02, 04, ... are shifted down (the default).
     #[default]
     EvenColumnsDown,
     /// Columns 01, 03, ... are shifted down.
