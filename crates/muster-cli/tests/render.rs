@@ -198,6 +198,38 @@ fn fontenoy_neutral_and_reinforcements_by_turn() {
 }
 
 #[test]
+fn a_reinforcement_that_arrives_anywhere_is_drawn_on_its_hexes_without_an_edge_arrow() {
+    let dir = copy_project();
+    let file = "scenarios/lrf/fontenoy.scenario.ron";
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let turn3 = r#"(side: "allies", turn: 3, units: [(counter: "provence", count: 1)], entry: ["0515", "1115", "1208", "0901"])"#;
+    assert!(text.contains(turn3));
+    // The turn-3 Provence appears in a hex inside the map.
+    let inside = r#"(side: "allies", turn: 3, units: [(counter: "provence", count: 1)], entry: ["0707"], arrive: Anywhere)"#;
+    std::fs::write(&path, text.replacen(turn3, inside, 1)).unwrap();
+    let svg = render_svg(dir.path(), file, &[]);
+    let entries = elements(&svg, "entry");
+    assert_eq!(
+        entries.len(),
+        5,
+        "four edge arrows for turn 4, one mark for turn 3"
+    );
+    let marks = elements(&svg, "inside");
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0]["data-hex"], "0707");
+    assert_eq!(marks[0]["data-turn"], "3");
+    // No arrow runs from an edge to it: its group holds a ring, not a line.
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let group = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("entry inside"))
+        .unwrap();
+    assert!(group.children().any(|c| c.has_tag_name("circle")));
+    assert!(!group.children().any(|c| c.has_tag_name("line")));
+}
+
+#[test]
 fn prestags_zones_and_sample_deployments() {
     let files = scenarios("prestags");
     assert_eq!(files.len(), 19);

@@ -571,6 +571,32 @@ fn entries(out: &mut String, board: &Board, geo: &Geometry) {
                     out.push_str("</g>\n");
                 }
             }
+            EntryAt::Inside(hexes) => {
+                // Units that appear on the map: a ring in the side's colour on each hex,
+                // with no arrow from an edge they do not cross.
+                for (k, hex) in hexes.iter().enumerate() {
+                    let (cx, cy) = geo.centre(*hex);
+                    let _ = writeln!(
+                        out,
+                        "<g class=\"entry inside\" data-side=\"{side}\" data-turn=\"{}\" data-hex=\"{hex}\" stroke=\"{colour}\"><title>{}</title><circle cx=\"{}\" cy=\"{}\" r=\"{}\" stroke-dasharray=\"4 3\"/>",
+                        entry.turn,
+                        esc(&text),
+                        n(cx),
+                        n(cy),
+                        n(S * 0.8)
+                    );
+                    if k == 0 {
+                        let _ = writeln!(
+                            out,
+                            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" stroke=\"none\" fill=\"#1f1f1f\">{}</text>",
+                            n(cx),
+                            n(cy - S * 0.95),
+                            esc(&text)
+                        );
+                    }
+                    out.push_str("</g>\n");
+                }
+            }
             EntryAt::Edge(edge) => {
                 let ((x1, y1), (x2, y2)) = edge_line(geo, *edge);
                 let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);

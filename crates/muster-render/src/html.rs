@@ -226,6 +226,13 @@ fn order_of_battle(out: &mut String, board: &Board) {
                     .map(|(h, _)| h.to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
+                EntryAt::Inside(list) => format!(
+                    "appearing in {}",
+                    list.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
                 EntryAt::Edge(edge) => format!("{edge} edge"),
                 EntryAt::TableEdge(name) => format!("{name} edge"),
             };

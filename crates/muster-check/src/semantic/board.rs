@@ -132,6 +132,9 @@ pub struct EntryMark {
 pub enum EntryAt {
     /// One of these hexes, with the map edge nearest to each.
     Hexes(Vec<(HexId, Edge)>),
+    /// One of these hexes, wherever they lie: the units appear there instead of marching
+    /// on from an edge (`arrive: Anywhere`).
+    Inside(Vec<HexId>),
     /// Anywhere along a map edge.
     Edge(Edge),
     /// A named table edge.
@@ -478,11 +481,17 @@ impl ScenarioCx<'_> {
                     .collect(),
                 None => Vec::new(),
             };
+            let at = match reinforcement.arrive {
+                muster_model::scenario::Arrive::Edge => EntryAt::Hexes(at),
+                muster_model::scenario::Arrive::Anywhere => {
+                    EntryAt::Inside(at.into_iter().map(|(h, _)| h).collect())
+                }
+            };
             board.entries.push(EntryMark {
                 side,
                 turn: reinforcement.turn,
                 units,
-                at: EntryAt::Hexes(at),
+                at,
                 span,
             });
         }
