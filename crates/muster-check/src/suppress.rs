@@ -47,6 +47,21 @@ pub fn comments(file: &SourceFile) -> Vec<Range<usize>> {
 
 const MARKER: &str = "muster:";
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_work(n: usize) {
+    WORK.with(|w| w.set(w.get().saturating_add(n as u64)));
+}
+
+/// The work suppressions have cost on this thread so far: tokens read to find the lines
+/// suppressions apply to, and lookups of a diagnostic's suppression. A measure that
+/// does not depend on the machine, for tests that it grows with the file, not its square.
+pub fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// Finds the suppression comments of a file.
 pub fn parse(file: &SourceFile) -> Vec<Suppression> {
     let text = &file.text;
@@ -112,6 +127,7 @@ pub fn parse(file: &SourceFile) -> Vec<Suppression> {
 fn data_token_starts(file: &SourceFile) -> Vec<usize> {
     file.tree()
         .tokens()
+        .inspect(|_| count_work(1))
         .filter(|t| !t.kind.is_trivia())
         .map(|t| t.range.0)
         .collect()
@@ -189,6 +205,7 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
         if !suppressible(d.code) {
             return true;
         }
+        count_work(1);
         match silencer.get(&(d.start().line, d.code)) {
             Some(&(i, k)) => {
                 used[i][k] = true;
@@ -251,6 +268,29 @@ mod tests {
         assert_eq!(&f.text[s[0].codes[1].1.clone()], "c::d");
         assert_eq!(s[1].target_line, 5);
         assert_eq!(s[1].reason, None);
+    }
+
+    #[test]
+    fn many_suppressions_cost_the_file_not_its_square() {
+        let n = 3_000;
+        let mut text = String::from("(\n");
+        for _ in 0..n {
+            text.push_str("    // muster: allow(setup::impassable-terrain) reason: ships\n");
+        }
+        text.push_str("    x: 1,\n)");
+        let loaded = crate::load::Loaded::plain(file(&text));
+        let before = work();
+        let found = parse(&loaded.file);
+        assert_eq!(found.len(), n);
+        assert!(found.iter().all(|s| s.target_line == n + 2));
+        let mut diagnostics = Sink::new(&loaded.file).finish();
+        let mut sink = Sink::new(&loaded.file);
+        apply(&loaded.file, &mut diagnostics, &mut sink);
+        assert_eq!(sink.finish().len(), n, "each suppression is unused");
+        // Walking the tokens from the start for each comment reads n x tokens.
+        let tokens = loaded.file.tree().tokens().count() as u64;
+        let spent = work() - before;
+        assert!(spent <= 2 * tokens, "{spent} steps for {tokens} tokens");
     }
 
     #[test]

@@ -154,6 +154,14 @@ pub struct Spans {
     children: std::collections::HashMap<(u32, u64), u32>,
 }
 
+thread_local! {
+    static EXAMINED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn examined(n: usize) {
+    EXAMINED.with(|e| e.set(e.get().saturating_add(n as u64)));
+}
+
 /// The hash of a step, the same for a key read from the text, an owned key and a step
 /// of a path asked for.
 fn step_hash(key: StepRef<'_>) -> u64 {
@@ -231,6 +239,13 @@ impl Spans {
         self.records.is_empty()
     }
 
+    /// How many records the lookups of this thread have looked at so far (one per step
+    /// of a path, unless two keys share a hash): a measure of the cost of finding spans
+    /// that does not depend on the machine, for tests.
+    pub fn records_examined() -> u64 {
+        EXAMINED.with(std::cell::Cell::get)
+    }
+
     fn matches(&self, tree: &Tree, record: &DetachedRecord, step: &SpanKey<'_>) -> bool {
         match (&record.key, step) {
             (DetachedKey::Index(i), SpanKey::Index(j)) => i == j,
@@ -250,6 +265,7 @@ impl Spans {
             SpanKey::Key(k) => StepRef::Key(k),
         };
         // No record under `parent` has a key of this hash: none has this key.
+        examined(1);
         let first = *self.children.get(&(parent, step_hash(key)))?;
         if self
             .records
@@ -266,6 +282,7 @@ impl Spans {
         };
         (from..self.records.len())
             .find(|&i| {
+                examined(1);
                 let r = &self.records[i];
                 r.parent == parent && self.matches(tree, r, step)
             })
