@@ -41,6 +41,7 @@ use std::path::{Path, PathBuf};
 /// foldhash, seeded per process. Keys come from the user's files, so the seed matters;
 /// SipHash cost more than the lookups it served.
 pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+pub(crate) type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 pub use config::Config;
 pub use diagnostic::{Diagnostic, Label, Severity};

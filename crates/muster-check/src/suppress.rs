@@ -47,10 +47,28 @@ pub fn comments(file: &SourceFile) -> Vec<Range<usize>> {
 
 const MARKER: &str = "muster:";
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_work(n: usize) {
+    WORK.with(|w| w.set(w.get().saturating_add(n as u64)));
+}
+
+/// The work suppressions have cost on this thread so far: tokens read to find the lines
+/// suppressions apply to, and lookups of a diagnostic's suppression. A measure that
+/// does not depend on the machine, for tests that it grows with the file, not its square.
+pub fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// Finds the suppression comments of a file.
 pub fn parse(file: &SourceFile) -> Vec<Suppression> {
     let text = &file.text;
     let mut out = Vec::new();
+    // Where each token holding data starts, in order: the next data line after a
+    // comment is one binary search, not a walk from the start of the file.
+    let mut data_starts: Option<Vec<usize>> = None;
     for span in comments(file) {
         let body = &text[span.clone()];
         let Some(at) = body.find(MARKER) else {
@@ -86,11 +104,14 @@ pub fn parse(file: &SourceFile) -> Vec<Suppression> {
             .map(str::to_string);
         let line = file.line_col(span.start).line;
         let line_start = file.offset_of(line, 1);
-        let code_before = !text[line_start..span.start].trim().is_empty();
+        // From the comment back to the last character that is not blank: the scan stops
+        // there, so many comments on one line cost their length, not its square.
+        let code_before = !text[line_start..span.start].trim_end().is_empty();
         let target_line = if code_before {
             line
         } else {
-            next_data_line(file, span.end)
+            let starts = data_starts.get_or_insert_with(|| data_token_starts(file));
+            next_data_line(file, starts, span.end)
         };
         out.push(Suppression {
             span,
@@ -102,13 +123,23 @@ pub fn parse(file: &SourceFile) -> Vec<Suppression> {
     out
 }
 
-/// The line of the next token after `offset` (comments and blanks skipped).
-fn next_data_line(file: &SourceFile, offset: usize) -> usize {
-    let next = file
-        .tree()
+/// Where the tokens that are not comments or blanks start, in the order of the file.
+fn data_token_starts(file: &SourceFile) -> Vec<usize> {
+    file.tree()
         .tokens()
-        .find(|t| t.range.0 >= offset && !t.kind.is_trivia())
-        .map_or(file.text.len(), |t| t.range.0);
+        .inspect(|_| count_work(1))
+        .filter(|t| !t.kind.is_trivia())
+        .map(|t| t.range.0)
+        .collect()
+}
+
+/// The line of the next token after `offset` (comments and blanks skipped), among the
+/// data tokens' starts `starts`.
+fn next_data_line(file: &SourceFile, starts: &[usize], offset: usize) -> usize {
+    let next = starts
+        .get(starts.partition_point(|&s| s < offset))
+        .copied()
+        .unwrap_or(file.text.len());
     file.line_col(next).line
 }
 
@@ -157,21 +188,31 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
     for (i, s) in suppressions.iter().enumerate() {
         used[i] = vec![false; s.codes.len()];
     }
+    // Per line and code, the suppression that silences it: the first with a reason on
+    // that line listing the code (its first listing of it). One lookup per diagnostic.
+    let mut silencer: crate::FastMap<(usize, &str), (usize, usize)> = crate::FastMap::default();
+    for (i, s) in suppressions.iter().enumerate() {
+        if s.reason.is_none() {
+            continue;
+        }
+        for (k, (code, _)) in s.codes.iter().enumerate() {
+            silencer
+                .entry((s.target_line, code.as_str()))
+                .or_insert((i, k));
+        }
+    }
     diagnostics.retain(|d| {
         if !suppressible(d.code) {
             return true;
         }
-        let line = d.start().line;
-        for (i, s) in suppressions.iter().enumerate() {
-            if s.target_line != line || s.reason.is_none() {
-                continue;
-            }
-            if let Some(k) = s.codes.iter().position(|(c, _)| c == d.code) {
+        count_work(1);
+        match silencer.get(&(d.start().line, d.code)) {
+            Some(&(i, k)) => {
                 used[i][k] = true;
-                return false;
+                false
             }
+            None => true,
         }
-        true
     });
     for (i, s) in suppressions.iter().enumerate() {
         if s.reason.is_none() || !fully_checked {
@@ -253,6 +294,29 @@ mod tests {
         assert_eq!(&f.text[s[0].codes[1].1.clone()], "c::d");
         assert_eq!(s[1].target_line, 5);
         assert_eq!(s[1].reason, None);
+    }
+
+    #[test]
+    fn many_suppressions_cost_the_file_not_its_square() {
+        let n = 3_000;
+        let mut text = String::from("(\n");
+        for _ in 0..n {
+            text.push_str("    // muster: allow(setup::impassable-terrain) reason: ships\n");
+        }
+        text.push_str("    x: 1,\n)");
+        let loaded = crate::load::Loaded::plain(file(&text));
+        let before = work();
+        let found = parse(&loaded.file);
+        assert_eq!(found.len(), n);
+        assert!(found.iter().all(|s| s.target_line == n + 2));
+        let mut diagnostics = Sink::new(&loaded.file).finish();
+        let mut sink = Sink::new(&loaded.file);
+        apply(&loaded.file, &mut diagnostics, &mut sink);
+        assert_eq!(sink.finish().len(), n, "each suppression is unused");
+        // Walking the tokens from the start for each comment reads n x tokens.
+        let tokens = loaded.file.tree().tokens().count() as u64;
+        let spent = work() - before;
+        assert!(spent <= 2 * tokens, "{spent} steps for {tokens} tokens");
     }
 
     #[test]

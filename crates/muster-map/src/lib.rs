@@ -14,7 +14,7 @@
 //!
 //! **Boundary:** no diagnostics here; the validator owns what is wrong with a source.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -176,6 +176,56 @@ fn side_key(a: HexId, b: HexId) -> (HexId, HexId) {
     if a <= b { (a, b) } else { (b, a) }
 }
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_work(n: usize) {
+    WORK.with(|w| w.set(w.get().saturating_add(n as u64)));
+}
+
+/// The work compiling has done on this thread so far: hexes of terrain overlays visited
+/// and terrain modification entries read. A measure of cost that does not depend on the
+/// machine, for tests that a large map compiles in time proportional to its size.
+pub fn compile_work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
+/// The terrain of every hex of the grid: the last `Terrain` overlay covering a hex wins,
+/// the base where none does. Overlays are read from the last: a hex is set once, an area
+/// already met is skipped, and the reading stops when every hex is set, so a map costs
+/// its hexes plus its overlays rather than their product.
+fn hex_terrain(grid: &HexGrid, source: &MapSource) -> BTreeMap<HexId, String> {
+    let mut chosen: Vec<Option<&String>> = vec![None; grid.len()];
+    let mut left = chosen.len();
+    let mut seen: HashSet<&Area> = HashSet::new();
+    for overlay in source.overlays.iter().rev() {
+        if left == 0 {
+            break;
+        }
+        let Overlay::Terrain { terrain, area } = overlay else {
+            continue;
+        };
+        if !seen.insert(area) {
+            continue;
+        }
+        let hexes = resolve_area(grid, area).unwrap_or_default();
+        count_work(hexes.len());
+        for hex in hexes {
+            if let Some(slot) = hex_index(grid, hex).and_then(|i| chosen.get_mut(i))
+                && slot.is_none()
+            {
+                *slot = Some(terrain);
+                left -= 1;
+            }
+        }
+    }
+    grid.hexes()
+        .zip(chosen)
+        .map(|(h, t)| (h, t.unwrap_or(&source.base).clone()))
+        .collect()
+}
+
 /// Compiles a hex map source against its rules system.
 pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> TerrainTable {
     compile_for(source, system, source_hash, None)
@@ -192,8 +242,7 @@ pub fn compile_for(
 ) -> TerrainTable {
     let grid =
         grid_of(source).unwrap_or(HexGrid::new(0, 0, muster_hex::HexLayout::EvenColumnsDown));
-    let mut terrain: BTreeMap<HexId, String> =
-        grid.hexes().map(|h| (h, source.base.clone())).collect();
+    let mut terrain = hex_terrain(&grid, source);
     let mut sides: BTreeMap<(HexId, HexId), (BTreeSet<String>, bool)> = BTreeMap::new();
     let mut labels = Vec::new();
     let mut flows = Vec::new();
@@ -201,13 +250,8 @@ pub fn compile_for(
 
     for overlay in &source.overlays {
         match overlay {
-            Overlay::Terrain { terrain: t, area } => {
-                for hex in resolve_area(&grid, area).unwrap_or_default() {
-                    if let Some(slot) = terrain.get_mut(&hex) {
-                        *slot = t.clone();
-                    }
-                }
-            }
+            // Resolved hex by hex above, the last overlay covering a hex winning.
+            Overlay::Terrain { .. } => {}
             Overlay::Path { feature, hexes } => {
                 for pair in hexes.windows(2) {
                     if let (Some(a), Some(b)) = (on_grid(&pair[0]), on_grid(&pair[1]))
@@ -270,11 +314,33 @@ pub fn compile_for(
     if let Some((_, mods)) = scenario {
         // One test for hex terrain and hexside features alike: a road is terrain the
         // scenario may ignore (see `TerrainModification`).
+        // The lists become sets once, before the loops over hexes and hexsides: an id is
+        // ignored when an `Ignore` lists it or an `IgnoreAllExcept` does not (it is kept
+        // only if every `IgnoreAllExcept` lists it).
+        let mut ignore: HashSet<&str> = HashSet::new();
+        let mut keep: Option<HashSet<&str>> = None;
+        for m in mods {
+            match m {
+                TerrainModification::Ignore(list) => {
+                    count_work(list.len());
+                    ignore.extend(list.iter().map(String::as_str));
+                }
+                TerrainModification::IgnoreAllExcept(list) => {
+                    count_work(list.len());
+                    let listed: HashSet<&str> = list.iter().map(String::as_str).collect();
+                    keep = Some(match keep {
+                        None => listed,
+                        Some(mut kept) => {
+                            kept.retain(|id| listed.contains(id));
+                            kept
+                        }
+                    });
+                }
+            }
+        }
         let ignored = |id: &String| {
-            mods.iter().any(|m| match m {
-                TerrainModification::Ignore(list) => list.contains(id),
-                TerrainModification::IgnoreAllExcept(keep) => !keep.contains(id),
-            })
+            count_work(1);
+            ignore.contains(id.as_str()) || keep.as_ref().is_some_and(|k| !k.contains(id.as_str()))
         };
         for slot in terrain.values_mut() {
             if ignored(slot) {
@@ -595,6 +661,9 @@ pub struct TerrainMap {
     /// the table, [`NO_TERRAIN`] when the table has no entry of that id.
     terrain_of: Vec<u32>,
     sides: HashMap<(HexId, HexId), usize>,
+    /// The hex of each label text (the first label with that text), for
+    /// [`TerrainMap::label`].
+    labels: HashMap<String, Option<HexId>>,
     /// Banks already flooded ([`TerrainMap::bank`]), by edge and barrier terrain.
     banks: std::sync::Mutex<Vec<BankMemo>>,
 }
@@ -609,6 +678,7 @@ impl Clone for TerrainMap {
             grid: self.grid,
             terrain_of: self.terrain_of.clone(),
             sides: self.sides.clone(),
+            labels: self.labels.clone(),
             banks: Default::default(),
         }
     }
@@ -640,9 +710,13 @@ impl TerrainMap {
         let id = |s: &str| HexId::parse(s).map_err(|_| LoadError::HexId(s.to_string()));
         let grid = HexGrid::new(table.grid.columns, table.grid.rows, table.grid.layout);
         let mut terrain_of = vec![NO_TERRAIN; grid.len()];
+        let mut entry_of: HashMap<&str, usize> = HashMap::new();
+        for (i, t) in table.terrain.iter().enumerate() {
+            entry_of.entry(t.id.as_str()).or_insert(i);
+        }
         for hex in &table.hexes {
             let at = id(&hex.id)?;
-            if let Some(i) = table.terrain.iter().position(|t| t.id == hex.terrain)
+            if let Some(&i) = entry_of.get(hex.terrain.as_str())
                 && let Some(slot) = hex_index(&grid, at).and_then(|k| terrain_of.get_mut(k))
             {
                 *slot = u32::try_from(i).unwrap_or(NO_TERRAIN);
@@ -652,11 +726,18 @@ impl TerrainMap {
         for (i, s) in table.hexsides.iter().enumerate() {
             sides.insert(side_key(id(&s.a)?, id(&s.b)?), i);
         }
+        let mut labels = HashMap::new();
+        for label in &table.labels {
+            labels
+                .entry(label.text.clone())
+                .or_insert_with(|| HexId::parse(&label.hex).ok());
+        }
         Ok(Self {
             table,
             grid,
             terrain_of,
             sides,
+            labels,
             banks: Default::default(),
         })
     }
@@ -836,11 +917,7 @@ impl TerrainMap {
 
     /// The hex carrying a label (`"Fontenoy"`, `"H"`).
     pub fn label(&self, text: &str) -> Option<HexId> {
-        self.table
-            .labels
-            .iter()
-            .find(|l| l.text == text)
-            .and_then(|l| HexId::parse(&l.hex).ok())
+        self.labels.get(text).copied().flatten()
     }
 }
 

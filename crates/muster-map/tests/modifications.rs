@@ -128,3 +128,73 @@ fn ignore_keeps_the_features_it_does_not_name() {
     assert_eq!(sides_with(&t, "creek"), 1);
     assert_eq!(terrain(&t, "0202"), "woods");
 }
+
+/// A 99 x 99 map whose terrain is written `copies` times over for the whole map, with a
+/// wood on one hex written last and a road along column 1.
+fn overwritten_map(copies: usize) -> MapSource {
+    let s = |v: &str| v.to_string();
+    let mut source = map();
+    source.grid = MapGrid::Hex {
+        columns: 99,
+        rows: 99,
+        layout: muster_hex::HexLayout::EvenColumnsDown,
+    };
+    let mut overlays: Vec<Overlay> = (0..copies)
+        .map(|k| Overlay::Terrain {
+            terrain: s(if k % 2 == 0 { "hill" } else { "clear" }),
+            area: Area::All,
+        })
+        .collect();
+    overlays.push(Overlay::Terrain {
+        terrain: s("woods"),
+        area: Area::List(vec![s("0202")]),
+    });
+    overlays.push(Overlay::Path {
+        feature: s("road"),
+        hexes: (1..=99).map(|r| format!("01{r:02}")).collect(),
+    });
+    source.overlays = overlays;
+    source
+}
+
+/// The work (hexes of overlays visited, modification entries read) of one compile.
+fn work_of(compile: impl FnOnce() -> TerrainTable) -> (u64, TerrainTable) {
+    let before = muster_map::compile_work();
+    let table = compile();
+    (muster_map::compile_work() - before, table)
+}
+
+#[test]
+fn overlays_over_the_whole_map_are_resolved_hex_by_hex_once() {
+    let hexes = 99 * 99;
+    let copies = 400;
+    let source = overwritten_map(copies);
+    let (work, table) = work_of(|| muster_map::compile(&source, &lrf(), "h"));
+    // The last overlay of the whole map wins (`clear`, an odd copy), the wood after it.
+    assert_eq!(terrain(&table, "0202"), "woods");
+    assert_eq!(terrain(&table, "5050"), "clear");
+    assert_eq!(table.hexes.len(), hexes);
+    // Applying every overlay in turn visits `copies` x `hexes` hexes.
+    assert!(
+        work <= 2 * hexes as u64,
+        "{work} hexes visited for {copies} overlays of {hexes} hexes"
+    );
+}
+
+#[test]
+fn a_long_ignore_all_except_is_read_once_not_once_per_hex() {
+    let hexes = 99 * 99;
+    let entries = 5_000;
+    let source = overwritten_map(1);
+    let mut keep: Vec<String> = (0..entries).map(|k| format!("kept-{k}")).collect();
+    keep.push("woods".to_string());
+    let mods = [TerrainModification::IgnoreAllExcept(keep)];
+    let (work, table) = work_of(|| compile_for(&source, &lrf(), "h", Some(("s", &mods))));
+    // The wood is kept, the hills and the road are not.
+    assert_eq!(terrain(&table, "0202"), "woods");
+    assert_eq!(terrain(&table, "5050"), "clear");
+    assert_eq!(sides_with(&table, "road"), 0);
+    // Scanning the list for every hex reads `entries` x `hexes` entries.
+    let bound = (entries + 1 + 3 * hexes) as u64;
+    assert!(work <= bound, "{work} entries read, more than {bound}");
+}

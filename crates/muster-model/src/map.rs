@@ -76,7 +76,7 @@ pub enum Shape {
 }
 
 /// A set of hexes in map terms.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Area {
     All,

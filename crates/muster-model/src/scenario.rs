@@ -175,7 +175,7 @@ pub struct Arrival {
 }
 
 /// A deployment zone on a hex map.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Zone {
     /// Within `radius` hexes of a lettered hex (`H-5`).
@@ -191,7 +191,7 @@ pub enum Zone {
 }
 
 /// A part of the map defined by its terrain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub enum Region {
     /// The hexes that can be reached from `edge` without entering the `barrier` terrain

@@ -148,6 +148,36 @@ struct DetachedRecord {
 #[derive(Debug, Clone, Default)]
 pub struct Spans {
     records: Vec<DetachedRecord>,
+    /// The first record under each parent with each key, by the parent and a hash of
+    /// the key: a step of a path is one lookup rather than a scan of the records that
+    /// follow the parent (a file with many diagnostics would pay its size for each).
+    children: std::collections::HashMap<(u32, u64), u32>,
+}
+
+thread_local! {
+    static EXAMINED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn examined(n: usize) {
+    EXAMINED.with(|e| e.set(e.get().saturating_add(n as u64)));
+}
+
+/// The hash of a step, the same for a key read from the text, an owned key and a step
+/// of a path asked for.
+fn step_hash(key: StepRef<'_>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    match key {
+        StepRef::Index(i) => (0u8, i).hash(&mut h),
+        StepRef::Key(k) => (1u8, k).hash(&mut h),
+    }
+    h.finish()
+}
+
+#[derive(Clone, Copy)]
+enum StepRef<'k> {
+    Index(u32),
+    Key(&'k str),
 }
 
 /// Where a path led: the node of the value, and whether every step of the path was
@@ -182,8 +212,21 @@ impl SpanIndex<'_> {
                     }
                 },
             })
-            .collect();
-        Spans { records }
+            .collect::<Vec<_>>();
+        let mut children = std::collections::HashMap::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            let key = match &r.key {
+                DetachedKey::Index(n) => StepRef::Index(*n),
+                DetachedKey::Owned(k) => StepRef::Key(k),
+                DetachedKey::Text(at, len) => {
+                    StepRef::Key(text.get(*at as usize..(*at + *len) as usize).unwrap_or(""))
+                }
+            };
+            children
+                .entry((r.parent, step_hash(key)))
+                .or_insert(i as u32);
+        }
+        Spans { records, children }
     }
 }
 
@@ -194,6 +237,13 @@ impl Spans {
 
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
+    }
+
+    /// How many records the lookups of this thread have looked at so far (one per step
+    /// of a path, unless two keys share a hash): a measure of the cost of finding spans
+    /// that does not depend on the machine, for tests.
+    pub fn records_examined() -> u64 {
+        EXAMINED.with(std::cell::Cell::get)
     }
 
     fn matches(&self, tree: &Tree, record: &DetachedRecord, step: &SpanKey<'_>) -> bool {
@@ -210,6 +260,21 @@ impl Spans {
     }
 
     fn child(&self, tree: &Tree, parent: u32, step: &SpanKey<'_>) -> Option<u32> {
+        let key = match step {
+            SpanKey::Index(i) => StepRef::Index(*i),
+            SpanKey::Key(k) => StepRef::Key(k),
+        };
+        // No record under `parent` has a key of this hash: none has this key.
+        examined(1);
+        let first = *self.children.get(&(parent, step_hash(key)))?;
+        if self
+            .records
+            .get(first as usize)
+            .is_some_and(|r| self.matches(tree, r, step))
+        {
+            return Some(first);
+        }
+        // Two keys with one hash: look the slow way.
         let from = if parent == u32::MAX {
             0
         } else {
@@ -217,6 +282,7 @@ impl Spans {
         };
         (from..self.records.len())
             .find(|&i| {
+                examined(1);
                 let r = &self.records[i];
                 r.parent == parent && self.matches(tree, r, step)
             })

@@ -657,3 +657,45 @@ fn a_tree_finds_the_top_level_id_as_lexing_does() {
         );
     }
 }
+
+#[test]
+fn finding_a_value_costs_the_steps_of_its_path_not_the_records_before_it() {
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Side {
+        id: String,
+        at: Vec<String>,
+    }
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Doc {
+        sides: Vec<Side>,
+    }
+    let n = 3_000;
+    let sides: Vec<String> = (0..n)
+        .map(|k| format!("(id: \"s{k}\", at: [\"0101\", \"0102\"])"))
+        .collect();
+    let text = format!("Doc(sides: [{}])", sides.join(", "));
+    let tree = muster_syntax::parse_ron(&text);
+    let (value, index) = muster_syntax::from_tree_with_spans::<Doc>(&tree);
+    assert!(value.is_ok());
+    let spans = index.detach();
+    let key = |k: &'static str| SpanKey::Key(k.into());
+    let before = muster_syntax::Spans::records_examined();
+    // Every side's id, as a file with a diagnostic on every side asks.
+    for k in 0..n {
+        let found = spans
+            .find(&tree, [key("sides"), SpanKey::Index(k), key("id")])
+            .unwrap();
+        assert!(found.exact);
+        assert_eq!(found.node.text(), format!("\"s{k}\""));
+    }
+    let examined = muster_syntax::Spans::records_examined() - before;
+    // A scan from the parent passes the records of every side before the one asked for:
+    // about 5 x n x n / 2 in all.
+    let bound = 3 * 3 * u64::from(n);
+    assert!(
+        examined <= bound,
+        "{examined} records examined for {n} lookups"
+    );
+}

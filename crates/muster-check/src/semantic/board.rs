@@ -76,6 +76,9 @@ pub enum PieceRole {
     Baggage,
 }
 
+/// A side, and a kind and a counter when asked for: what a stacked unit's host is.
+type HostKey = (Option<usize>, Option<String>, Option<String>);
+
 /// A counter on a hex.
 #[derive(Debug, Clone)]
 pub struct Piece {
@@ -268,7 +271,7 @@ impl ScenarioCx<'_> {
         army: Option<&muster_model::counters::Army>,
         counter_id: &str,
     ) -> (String, String, PieceRole, Option<String>) {
-        let counter = army.and_then(|a| a.counters.iter().find(|c| c.id == counter_id));
+        let counter = army.and_then(|a| self.counter(a, counter_id));
         let Some(counter) = counter else {
             return (
                 counter_id.to_string(),
@@ -359,38 +362,56 @@ impl ScenarioCx<'_> {
                 }
             }
         }
+        // The first piece of each side, of each side and kind, of each side and counter and
+        // of each side, kind and counter: a unit stacked "on a cavalry unit" finds its host
+        // in one lookup, not by a walk through every piece.
+        let mut hosts: crate::FastMap<HostKey, HexId> = crate::FastMap::default();
+        let note = |hosts: &mut crate::FastMap<HostKey, HexId>, p: &Piece| {
+            for (k, c) in [
+                (None, None),
+                (Some(&p.kind), None),
+                (None, Some(&p.counter)),
+                (Some(&p.kind), Some(&p.counter)),
+            ] {
+                hosts
+                    .entry((p.side, k.cloned(), c.cloned()))
+                    .or_insert(p.hex);
+            }
+        };
+        for p in &board.pieces {
+            note(&mut hosts, p);
+        }
         for group in stacked {
             let Placement::OnUnit { kind, counter } = group.at else {
                 continue;
             };
             for slot in &group.units {
                 let span = self.span_of(&slot.place);
-                let host = board
-                    .pieces
-                    .iter()
-                    .find(|p| {
-                        p.side == group.side
-                            && kind.as_ref().is_none_or(|k| &p.kind == k)
-                            && counter.as_ref().is_none_or(|c| &p.counter == c)
-                    })
-                    .map(|p| p.hex);
+                let host = hosts
+                    .get(&(group.side, kind.clone(), counter.clone()))
+                    .copied();
                 let (name, kind_id, role, strength) =
                     self.piece_of_counter(group.army, slot.counter_id);
                 match host {
-                    Some(hex) => board.pieces.push(Piece {
-                        counter: slot.counter_id.to_string(),
-                        name,
-                        kind: kind_id,
-                        role,
-                        side: group.side,
-                        strength,
-                        hex,
-                        state: PieceState::Chosen,
-                        count: 1,
-                        aboard: Vec::new(),
-                        span,
-                        hex_span: None,
-                    }),
+                    Some(hex) => {
+                        board.pieces.push(Piece {
+                            counter: slot.counter_id.to_string(),
+                            name,
+                            kind: kind_id,
+                            role,
+                            side: group.side,
+                            strength,
+                            hex,
+                            state: PieceState::Chosen,
+                            count: 1,
+                            aboard: Vec::new(),
+                            span,
+                            hex_span: None,
+                        });
+                        if let Some(p) = board.pieces.last() {
+                            note(&mut hosts, p);
+                        }
+                    }
                     None => board.unplaced.push(Unplaced {
                         side: group.side,
                         what: slot.counter_id.to_string(),
@@ -468,7 +489,7 @@ impl ScenarioCx<'_> {
                 .iter()
                 .map(|g| {
                     let name = army
-                        .and_then(|a| a.counters.iter().find(|c| c.id == g.counter))
+                        .and_then(|a| self.counter(a, &g.counter))
                         .map_or(g.counter.as_str(), |c| c.name.as_str());
                     format!("{} x {name}", g.count)
                 })

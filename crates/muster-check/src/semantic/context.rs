@@ -480,6 +480,8 @@ pub struct ScenarioCx<'a> {
     zoned: Vec<ZonedSide<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
     zones: std::sync::Mutex<crate::FastMap<usize, ZoneHexes>>,
+    /// Zones and parts of zones resolved ([`ScenarioCx::zone_resolutions`]).
+    zone_work: std::sync::atomic::AtomicUsize,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in.
     entries: std::sync::Mutex<crate::FastMap<String, EntryTable>>,
     /// The units of the sample deployments, listed once ([`ScenarioCx::sample_units`]).
@@ -565,6 +567,7 @@ impl<'a> ScenarioCx<'a> {
             groups: Vec::new(),
             zoned: Vec::new(),
             zones: Default::default(),
+            zone_work: Default::default(),
             entries: Default::default(),
             samples: Vec::new(),
         };
@@ -967,50 +970,89 @@ impl<'a> ScenarioCx<'a> {
         found
     }
 
+    /// How many zones (and parts of zones) have been resolved to hexes so far: a zone
+    /// written many times over inside one `AnyOf` is resolved once.
+    pub fn zone_resolutions(&self) -> usize {
+        self.zone_work.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     fn compute_zone_hexes(
         &self,
         zone: &muster_model::scenario::Zone,
     ) -> Result<Vec<HexId>, String> {
-        use muster_model::scenario::{Region, Zone};
         let Some(map) = self.map else {
             return Ok(Vec::new());
         };
         let grid = map.grid();
-        let mut out = match zone {
+        // One flag per hex of the map, in column-major order (the order of `HexId`):
+        // the zone's parts are united into it as they are resolved.
+        let mut set = vec![false; grid.len()];
+        self.add_zone_hexes(map, zone, &mut set)?;
+        Ok(grid
+            .hexes()
+            .zip(set)
+            .filter_map(|(h, inside)| inside.then_some(h))
+            .collect())
+    }
+
+    /// Adds the hexes of `zone` to `set` (one flag per hex of the map). The parts of an
+    /// `AnyOf` are resolved by value: parts written more than once are resolved once.
+    fn add_zone_hexes(
+        &self,
+        map: &TerrainMap,
+        zone: &muster_model::scenario::Zone,
+        set: &mut [bool],
+    ) -> Result<(), String> {
+        use muster_model::scenario::{Region, Zone};
+        self.zone_work
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let grid = map.grid();
+        let index = |h: HexId| {
+            grid.contains(h)
+                .then(|| usize::from(h.col - 1) * usize::from(grid.rows) + usize::from(h.row - 1))
+        };
+        let n = set.len();
+        let mut mark = |h: HexId| {
+            if let Some(slot) = index(h).and_then(|i| set.get_mut(i)) {
+                *slot = true;
+            }
+        };
+        match zone {
             Zone::Near { label, radius } => {
                 let center = map.label(label).ok_or_else(|| label.clone())?;
                 grid.within(center, u32::from(*radius))
+                    .into_iter()
+                    .for_each(mark);
             }
             Zone::AnyOf(zones) => {
-                let mut all = Vec::new();
+                let mut seen: crate::FastSet<&Zone> = crate::FastSet::default();
                 for z in zones {
-                    all.extend(self.zone_hexes(z)?.iter().copied());
+                    if seen.insert(z) {
+                        self.add_zone_hexes(map, z, set)?;
+                    }
                 }
-                all
             }
             Zone::Excluding { zone, region } => {
-                let inner = self.zone_hexes(zone)?;
+                let mut inner = vec![false; n];
+                self.add_zone_hexes(map, zone, &mut inner)?;
                 let Region::Bank { edge, barrier } = region;
                 let bank = map.bank(*edge, barrier);
-                inner
-                    .iter()
-                    .copied()
-                    .filter(|h| !bank.contains(*h))
-                    .collect()
+                for (h, inside) in grid.hexes().zip(inner) {
+                    if inside && !bank.contains(h) {
+                        mark(h);
+                    }
+                }
             }
             Zone::AllSea => grid
                 .hexes()
                 .filter(|h| map.terrain_id_at(*h) == Some("sea"))
-                .collect(),
+                .for_each(mark),
             Zone::Hexes(area) => muster_map::resolve_area(grid, area)
                 .unwrap_or_default()
                 .into_iter()
-                .filter(|h| grid.contains(*h))
-                .collect(),
-        };
-        out.sort();
-        out.dedup();
-        Ok(out)
+                .for_each(mark),
+        }
+        Ok(())
     }
 
     /// Every label a zone at `place` names, with the place of each.

@@ -43,7 +43,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .map(|zone| cx.zone_hexes(zone))
             .collect();
         let Ok(zones) = zones else { continue };
-        let allowed: Vec<HexId> = zones.iter().flat_map(|z| z.iter().copied()).collect();
+        let allowed: crate::FastSet<HexId> = zones.iter().flat_map(|z| z.iter().copied()).collect();
         for (k, stack) in side.forces.sample.iter().enumerate() {
             let Ok(hex) = HexId::parse(&stack.hex) else {
                 continue;

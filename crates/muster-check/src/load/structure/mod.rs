@@ -46,13 +46,15 @@ pub(crate) fn from_syntax_errors(file: &SourceFile, tree: &Tree) -> Vec<Report> 
     let mut reports: Vec<Report> = Vec::new();
     // Brackets still open when the file ends: one is a forgotten closer; several mean
     // the file was cut short, and one report says so.
-    let at_end: Vec<&SyntaxError> = tree
+    let text_end = file.text.trim_end().len();
+    let at_end: Vec<usize> = tree
         .errors()
         .iter()
-        .filter(|e| {
-            matches!(e.kind, SyntaxErrorKind::Unclosed { .. })
-                && e.range.start >= file.text.trim_end().len()
+        .enumerate()
+        .filter(|(_, e)| {
+            matches!(e.kind, SyntaxErrorKind::Unclosed { .. }) && e.range.start >= text_end
         })
+        .map(|(i, _)| i)
         .collect();
     if at_end.len() > 1 {
         let end = file.text.len();
@@ -65,18 +67,30 @@ pub(crate) fn from_syntax_errors(file: &SourceFile, tree: &Tree) -> Vec<Report> 
             ),
         )
         .help("the file looks truncated: restore its end, or close every open bracket");
-        if let Some(SyntaxErrorKind::Unclosed { open }) = at_end.last().map(|e| &e.kind) {
+        if let Some(SyntaxErrorKind::Unclosed { open }) = at_end
+            .last()
+            .and_then(|&i| tree.errors().get(i))
+            .map(|e| &e.kind)
+        {
             report = report.label(Loc::Span(open.clone()), "the last bracket opened");
         }
         reports.push(report);
     }
-    for err in tree.errors() {
-        if at_end.len() > 1 && at_end.iter().any(|e| std::ptr::eq(*e, err)) {
+    let told: crate::FastSet<usize> = if at_end.len() > 1 {
+        at_end.into_iter().collect()
+    } else {
+        Default::default()
+    };
+    // Where reports already stand: one report per place, found in one lookup.
+    let mut places: crate::FastSet<usize> = reports.iter().filter_map(span_start).collect();
+    let marks = Marks::new(file, tree);
+    for (i, err) in tree.errors().iter().enumerate() {
+        if told.contains(&i) {
             continue;
         }
-        let report = from_syntax_error(file, tree, err);
+        let report = from_syntax_error(file, &marks, err);
         // One report per place: recovery can meet the same spot twice.
-        if !reports.iter().any(|r| same_place(&r.at, &report.at)) {
+        if span_start(&report).is_none_or(|at| places.insert(at)) {
             reports.push(report);
         }
     }
@@ -105,8 +119,75 @@ pub(crate) fn from_syntax_errors(file: &SourceFile, tree: &Tree) -> Vec<Report> 
     reports
 }
 
-fn same_place(a: &Loc, b: &Loc) -> bool {
-    matches!((a, b), (Loc::Span(x), Loc::Span(y)) if x.start == y.start)
+/// Where a report given by a span starts (two such reports at one start are one place).
+fn span_start(report: &Report) -> Option<usize> {
+    match &report.at {
+        Loc::Span(s) => Some(s.start),
+        _ => None,
+    }
+}
+
+/// The line breaks of a file and the tokens that hold data, found once for all its
+/// syntax errors: each error then looks up the end of its line and the token before it
+/// by binary search, so many errors on one long line cost the file, not its square.
+struct Marks {
+    text_len: usize,
+    /// Offsets of every `\n` and `\r`.
+    breaks: Vec<usize>,
+    /// Tokens other than blanks, comments and a byte-order mark: start, range, and
+    /// whether it is a string running over a line break.
+    tokens: Vec<(usize, std::ops::Range<usize>, bool)>,
+}
+
+impl Marks {
+    fn new(file: &SourceFile, tree: &Tree) -> Self {
+        let text = &file.text;
+        let breaks = text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| matches!(b, b'\n' | b'\r'))
+            .map(|(i, _)| i)
+            .collect();
+        let tokens = tree
+            .tokens()
+            .filter(|t| {
+                !matches!(
+                    t.kind,
+                    TokenKind::Whitespace
+                        | TokenKind::LineComment
+                        | TokenKind::BlockComment
+                        | TokenKind::Bom
+                )
+            })
+            .map(|t| {
+                let multiline = t.kind == TokenKind::String && t.text.contains('\n');
+                (t.range.0, t.range(), multiline)
+            })
+            .collect();
+        Self {
+            text_len: text.len(),
+            breaks,
+            tokens,
+        }
+    }
+
+    /// The end of the line that `at` is on (without the line break).
+    fn line_end(&self, at: usize) -> usize {
+        let at = at.min(self.text_len);
+        self.breaks
+            .get(self.breaks.partition_point(|&b| b < at))
+            .copied()
+            .unwrap_or(self.text_len)
+    }
+
+    /// The string that ends just before the token at `at`, if it runs across a line
+    /// break: the usual sign of a missing closing quote, since RON strings may span
+    /// lines and the next quote closes it instead.
+    fn run_on_string(&self, at: usize) -> Option<std::ops::Range<usize>> {
+        let before = self.tokens.partition_point(|(start, _, _)| *start < at);
+        let (_, range, multiline) = self.tokens.get(before.checked_sub(1)?)?;
+        multiline.then(|| range.clone())
+    }
 }
 
 /// What a bracket is called, and the one that closes it.
@@ -118,8 +199,9 @@ fn bracket_words(open: &str) -> (&'static str, &'static str) {
     }
 }
 
-fn from_syntax_error(file: &SourceFile, tree: &Tree, err: &SyntaxError) -> Report {
+fn from_syntax_error(file: &SourceFile, marks: &Marks, err: &SyntaxError) -> Report {
     let text = &file.text;
+    let line_end = |_: &str, at: usize| marks.line_end(at);
     let range = err.range.start.min(text.len())..err.range.end.min(text.len());
     match &err.kind {
         SyntaxErrorKind::Unclosed { open } => {
@@ -149,7 +231,7 @@ fn from_syntax_error(file: &SourceFile, tree: &Tree, err: &SyntaxError) -> Repor
         )
         .help("text values are written in double quotes: `\"...\"`"),
         SyntaxErrorKind::UnexpectedToken { expected } => {
-            if let Some(string) = run_on_string(tree, range.start) {
+            if let Some(string) = marks.run_on_string(range.start) {
                 let first_line = string.start..line_end(text, string.start);
                 return Report::new(
                     &UNTERMINATED_STRING,
@@ -213,32 +295,6 @@ fn from_syntax_error(file: &SourceFile, tree: &Tree, err: &SyntaxError) -> Repor
             Report::new(&SYNTAX, Loc::Span(0..0), "the file is too large to read")
         }
     }
-}
-
-/// The end of the line that `at` is on (without the line break).
-fn line_end(text: &str, at: usize) -> usize {
-    let at = at.min(text.len());
-    text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i)
-}
-
-/// The string that ends just before the token at `at`, if it runs across a line break:
-/// the usual sign of a missing closing quote, since RON strings may span lines and the
-/// next quote closes it instead.
-fn run_on_string(tree: &Tree, at: usize) -> Option<std::ops::Range<usize>> {
-    let previous = tree
-        .tokens()
-        .take_while(|t| t.range.0 < at)
-        .filter(|t| {
-            !matches!(
-                t.kind,
-                TokenKind::Whitespace
-                    | TokenKind::LineComment
-                    | TokenKind::BlockComment
-                    | TokenKind::Bom
-            )
-        })
-        .last()?;
-    (previous.kind == TokenKind::String && previous.text.contains('\n')).then(|| previous.range())
 }
 
 fn describe_token(text: &str, range: &std::ops::Range<usize>) -> String {

@@ -1,0 +1,117 @@
+//! What hostile inputs cost, measured by the work done rather than by the clock: a zone
+//! written many times over inside one `AnyOf` is resolved once, whatever the number of
+//! copies, and gives the hexes of one copy.
+
+use std::path::Path;
+
+use muster_check::project::{Db, data_files_under};
+use muster_check::semantic::{FileCx, ScenarioCx};
+use muster_model::scenario::Zone;
+
+fn repo() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// A project holding the PRESTAGS system, its map and Clontarf with the Vikings' two
+/// zones (`AllSea`, `Near(label: "J", radius: 2)`) replaced by `shore`.
+fn clontarf_with(fleet: &str, shore: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    copy("scenarios/prestags/5-2-clontarf.scenario.ron", &|t| {
+        let t = t.replacen("zone: Some(AllSea)", &format!("zone: Some({fleet})"), 1);
+        t.replacen(
+            "zone: Some(Near(label: \"J\", radius: 2))",
+            &format!("zone: Some({shore})"),
+            1,
+        )
+    });
+    dir
+}
+
+fn load(root: &Path) -> Db {
+    let display = |p: &Path| p.display().to_string();
+    let mut files = data_files_under(&root.join("scenarios"));
+    files.extend(data_files_under(&root.join("maps")));
+    Db::load(root, &files, &display)
+}
+
+fn zones<'a>(cx: &'a ScenarioCx<'a>) -> Vec<&'a Zone> {
+    cx.zoned_sides()[0]
+        .forces
+        .deploy
+        .iter()
+        .filter_map(|d| d.zone.as_ref())
+        .collect()
+}
+
+#[test]
+fn copies_of_a_zone_in_an_any_of_are_resolved_once() {
+    let copies = 5_000;
+    let any_of = |zone: &str| format!("AnyOf([{}])", vec![zone; copies].join(", "));
+    let near = "Near(label: \"J\", radius: 2)";
+    let dir = clontarf_with(&any_of("AllSea"), &any_of(near));
+    let db = load(dir.path());
+    let scenario = db
+        .index_of(
+            &dir.path()
+                .join("scenarios/prestags/5-2-clontarf.scenario.ron"),
+        )
+        .unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let [fleet, shore] = zones(&cx)[..] else {
+        panic!("two zones")
+    };
+    let before = cx.zone_resolutions();
+    let sea = cx.zone_hexes(fleet).unwrap();
+    let beach = cx.zone_hexes(shore).unwrap();
+    // The AnyOf and its one distinct part, for each zone.
+    assert_eq!(cx.zone_resolutions() - before, 4);
+    // The same hexes as one copy.
+    let plain = clontarf_with("AllSea", near);
+    let plain_db = load(plain.path());
+    let plain_index = plain_db
+        .index_of(
+            &plain
+                .path()
+                .join("scenarios/prestags/5-2-clontarf.scenario.ron"),
+        )
+        .unwrap();
+    let plain_cx = ScenarioCx::new(FileCx::new(&plain_db, plain_index).unwrap()).unwrap();
+    let [one_fleet, one_shore] = zones(&plain_cx)[..] else {
+        panic!("two zones")
+    };
+    assert!(!sea.is_empty());
+    assert_eq!(sea, plain_cx.zone_hexes(one_fleet).unwrap());
+    assert_eq!(beach, plain_cx.zone_hexes(one_shore).unwrap());
+    assert_eq!(beach.len(), 19, "the hexes within 2 of J, once each");
+}
+
+#[test]
+fn the_parts_of_an_any_of_are_united_and_an_unknown_label_is_named() {
+    let dir = clontarf_with(
+        "AnyOf([Near(label: \"J\", radius: 1), AnyOf([Near(label: \"J\", radius: 1), Near(label: \"J\", radius: 2)])])",
+        "AnyOf([Near(label: \"J\", radius: 1), Near(label: \"nowhere\", radius: 1)])",
+    );
+    let db = load(dir.path());
+    let scenario = db
+        .index_of(
+            &dir.path()
+                .join("scenarios/prestags/5-2-clontarf.scenario.ron"),
+        )
+        .unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let [fleet, shore] = zones(&cx)[..] else {
+        panic!("two zones")
+    };
+    let hexes = cx.zone_hexes(fleet).unwrap();
+    assert_eq!(hexes.len(), 19);
+    assert!(hexes.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+    assert_eq!(cx.zone_hexes(shore).unwrap_err(), "nowhere");
+}
