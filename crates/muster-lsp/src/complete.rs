@@ -343,7 +343,7 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
         let place = cursor::place_of(kind, node);
         let hooks = match db.index_of(path).and_then(|i| db.doc(i)) {
             Some(Document::Scenario(s)) => cursor::hook_refs(s),
-            _ => Vec::new(),
+            _ => cursor::HookRefs::default(),
         };
         let Some(class) = cursor::classify(kind, &place.steps, &hooks) else {
             return Vec::new();
@@ -397,7 +397,8 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
             if nullable {
                 out.push(item("None".to_string(), CompletionItemKind::KEYWORD, None));
             }
-            if let Some(class) = cursor::classify(kind, &place.steps, &[]) {
+            if let Some(class) = cursor::classify(kind, &place.steps, &cursor::HookRefs::default())
+            {
                 out.extend(
                     ids(db, &refs, &tree, class, &place.steps)
                         .into_iter()
@@ -476,7 +477,7 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
             let mut out = variant_items(&place, items);
             let mut steps = place.steps.clone();
             steps.push(outer.child_count_public().to_string());
-            if let Some(class) = cursor::classify(kind, &steps, &[]) {
+            if let Some(class) = cursor::classify(kind, &steps, &cursor::HookRefs::default()) {
                 out.extend(
                     ids(db, &refs, &tree, class, &steps)
                         .into_iter()

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use muster_check::place::Place as DocPlace;
+use muster_check::place::{Place as DocPlace, Step};
 use muster_model::FileKind;
 use muster_syntax::{Node, NodeKind, Tree};
 use serde_json::Value;
@@ -343,13 +343,9 @@ fn hook_schema_in_map(object: Node<'_>) -> Option<&'static Value> {
 
 /// What a string at `steps` in a file of `kind` names, by the model's field names.
 /// Hook parameters are classified by the hooks' own references (`hook_refs`).
-pub fn classify(
-    kind: FileKind,
-    steps: &[String],
-    hook_refs: &[(DocPlace, Class)],
-) -> Option<Class> {
-    if let Some((_, c)) = hook_refs.iter().find(|(p, _)| p.is_at(steps)) {
-        return Some(*c);
+pub fn classify(kind: FileKind, steps: &[String], hook_refs: &HookRefs) -> Option<Class> {
+    if let Some(c) = hook_refs.get(steps) {
+        return Some(c);
     }
     let s: Vec<&str> = steps.iter().map(String::as_str).collect();
     let num = |x: &str| x.parse::<usize>().is_ok();
@@ -407,9 +403,50 @@ pub fn classify(
     Some(class)
 }
 
+/// The classes of hook parameters by place, keyed by the steps as written in a file (a
+/// list position as its number): one look-up per string asked about, where a file with
+/// many hook references and many strings would otherwise compare every pair.
+#[derive(Debug, Default)]
+pub struct HookRefs(std::collections::HashMap<Vec<String>, Class>);
+
+impl HookRefs {
+    /// The class of the hook parameter at `steps`, if a hook declares one there.
+    pub fn get(&self, steps: &[String]) -> Option<Class> {
+        self.0.get(steps).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(DocPlace, Class)> for HookRefs {
+    fn from_iter<I: IntoIterator<Item = (DocPlace, Class)>>(iter: I) -> Self {
+        let mut map = std::collections::HashMap::new();
+        for (place, class) in iter {
+            let steps = place
+                .steps()
+                .into_iter()
+                .map(|step| match step {
+                    Step::Field(name) => (*name).to_string(),
+                    Step::Key(key) => key.to_string(),
+                    Step::Index(i) => i.to_string(),
+                })
+                .collect();
+            // The first hook to declare a place decides its class, as before.
+            map.entry(steps).or_insert(class);
+        }
+        HookRefs(map)
+    }
+}
+
 /// The hook parameters of a scenario that name counters, sides, terrain, hexes or unit
 /// kinds, by place (from the hooks' own declarations of their references).
-pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> Vec<(DocPlace, Class)> {
+pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
     use muster_check::hooks::RefKind;
     let mut out = Vec::new();
     for hook in muster_check::hooks::parse_rules(&scenario.special_rules) {
@@ -424,7 +461,7 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> Vec<(DocPlace, 
             out.push((hook.place(&r.at), class));
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 /// The string node at `offset` (or just before it: a cursor after the closing quote).
@@ -479,7 +516,7 @@ mod tests {
         let place = place_of(FileKind::Scenario, node);
         (
             place.pointer(),
-            classify(FileKind::Scenario, &place.steps, &[]),
+            classify(FileKind::Scenario, &place.steps, &HookRefs::default()),
         )
     }
 
@@ -530,7 +567,9 @@ mod tests {
         assert_eq!(pointer, "/special_rules/0/params/counters/0");
         assert_eq!(class, None);
         let params = DocPlace::hook_params(0);
-        let refs = vec![(params.field("counters").index(0), Class::Counter)];
+        let refs: HookRefs = [(params.field("counters").index(0), Class::Counter)]
+            .into_iter()
+            .collect();
         let steps: Vec<String> = pointer[1..].split('/').map(String::from).collect();
         assert_eq!(
             classify(FileKind::Scenario, &steps, &refs),

@@ -123,7 +123,7 @@ pub fn references_in(
     let kind = doc.kind();
     let hooks = match doc {
         Document::Scenario(s) => cursor::hook_refs(s),
-        _ => Vec::new(),
+        _ => cursor::HookRefs::default(),
     };
     let tree = loaded.file.tree();
     strings(tree)

@@ -433,7 +433,7 @@ impl Server {
             let cx = hover::Cx::new(db, index);
             let hooks = match cx.doc() {
                 Some(muster_check::load::Document::Scenario(s)) => cursor::hook_refs(s),
-                _ => Vec::new(),
+                _ => cursor::HookRefs::default(),
             };
             let class = cursor::classify(kind, &place.steps, &hooks)?;
             f(&cx, class, &value, range)
@@ -467,6 +467,39 @@ impl Server {
             None => std::fs::read_to_string(&norm).unwrap_or_default(),
         };
         Some(Location::new(uri, Lines::new(&text).range(span)))
+    }
+
+    /// The locations of many spans, in their order: each file's text is read and its
+    /// line table built once, however many spans it holds.
+    fn locations(&self, places: &[(std::path::PathBuf, std::ops::Range<usize>)]) -> Vec<Location> {
+        let mut files: std::collections::HashMap<std::path::PathBuf, Option<(Uri, String)>> =
+            std::collections::HashMap::new();
+        for (path, _) in places {
+            if files.contains_key(path) {
+                continue;
+            }
+            let norm = muster_check::project::normalize(path);
+            let file = match self.ws.docs.get(&norm) {
+                Some(d) => Some((d.uri.clone(), d.text.clone())),
+                None => uri::from_path(&norm)
+                    .map(|u| (u, std::fs::read_to_string(&norm).unwrap_or_default())),
+            };
+            files.insert(path.clone(), file);
+        }
+        let tables: std::collections::HashMap<&std::path::Path, (&Uri, Lines<'_>)> = files
+            .iter()
+            .filter_map(|(path, file)| {
+                let (uri, text) = file.as_ref()?;
+                Some((path.as_path(), (uri, Lines::new(text))))
+            })
+            .collect();
+        places
+            .iter()
+            .filter_map(|(path, span)| {
+                let (uri, lines) = tables.get(path.as_path())?;
+                Some(Location::new((*uri).clone(), lines.range(span)))
+            })
+            .collect()
     }
 
     fn definition(&mut self, p: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
@@ -512,12 +545,7 @@ impl Server {
                 .flat_map(|i| goto::references_in(db, i, family, &value, declarations))
                 .collect::<Vec<_>>()
         });
-        Some(
-            places
-                .iter()
-                .filter_map(|(path, span)| self.location(path, span))
-                .collect(),
-        )
+        Some(self.locations(&places))
     }
 
     fn completion(&mut self, p: CompletionParams) -> Option<Vec<lsp_types::CompletionItem>> {

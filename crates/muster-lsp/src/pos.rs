@@ -7,6 +7,16 @@ use std::ops::Range;
 use line_index::{LineCol, LineIndex, TextSize, WideEncoding, WideLineCol};
 use lsp_types::{Position, TextDocumentContentChangeEvent};
 
+thread_local! {
+    static BUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many line tables this thread has built: a work counter for tests (building one
+/// reads its whole text, so a request must not build one per position it answers).
+pub fn tables_built() -> usize {
+    BUILT.with(|b| b.get())
+}
+
 /// The line table of one text.
 pub struct Lines<'t> {
     text: &'t str,
@@ -15,6 +25,7 @@ pub struct Lines<'t> {
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str) -> Self {
+        BUILT.with(|b| b.set(b.get() + 1));
         Self {
             text,
             index: LineIndex::new(text),

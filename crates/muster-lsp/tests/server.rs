@@ -395,3 +395,26 @@ fn definitions_references_hooks_sides_and_outline() {
     );
     assert!(r.as_array().unwrap().len() > 10);
 }
+
+/// References build each file's line table once, not once per place found: on a file
+/// whose one line names a side thousands of times, a table per place read the whole line
+/// for each (minutes of work on a few hundred kilobytes).
+#[test]
+fn references_build_one_line_table_per_file() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    let many = "Otherwise(side: \"bretons\", level: Minor), ".repeat(200);
+    let text = text.replacen("victory: [", &format!("victory: [{many}"), 1);
+    s.open(JENGLAND, Some(&text));
+    let mut params = s.at(JENGLAND, &text, "plays_first: \"bretons\"", 15);
+    params["context"] = json!({"includeDeclaration": true});
+    let before = muster_lsp::pos::tables_built();
+    let r = s.request("textDocument/references", params);
+    let built = muster_lsp::pos::tables_built() - before;
+    let found = r.as_array().unwrap().len();
+    assert!(found > 200, "{found} references");
+    assert!(
+        built <= 4,
+        "{built} line tables built for {found} references"
+    );
+}
