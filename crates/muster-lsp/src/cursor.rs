@@ -308,7 +308,7 @@ pub fn place_of(kind: FileKind, node: Node<'_>) -> Place {
                 continue;
             }
             (NodeKind::Tuple, _) => {
-                let index = value.children().position(|c| c == next).unwrap_or(0);
+                let index = next.index_in_parent().unwrap_or(0);
                 if newtype {
                     schema = inner;
                 } else {
@@ -317,7 +317,7 @@ pub fn place_of(kind: FileKind, node: Node<'_>) -> Place {
                 }
             }
             (NodeKind::List, _) => {
-                let index = value.children().position(|c| c == next).unwrap_or(0);
+                let index = next.index_in_parent().unwrap_or(0);
                 steps.push(index.to_string());
                 schema = inner.and_then(|s| element(r, s, index));
             }

@@ -403,6 +403,27 @@ impl<'t> Node<'t> {
         ids.iter().map(move |&id| Node { tree, id })
     }
 
+    /// This node's position among its parent's children, found by halving the parent's
+    /// children by where they start (they are in text order), so asking it of every item
+    /// of a long list costs no scan of the list per item.
+    pub fn index_in_parent(&self) -> Option<usize> {
+        let parent = self.parent()?;
+        let d = parent.data();
+        let start = d.children_start as usize;
+        let ids = self
+            .tree
+            .children
+            .get(start..start + d.children_len as usize)?;
+        let here = self.data().start;
+        let first = ids.partition_point(|&id| self.tree.nodes[id as usize].start < here);
+        ids[first..]
+            .iter()
+            .take_while(|&&id| self.tree.nodes[id as usize].start == here)
+            .position(|&id| id == self.id)
+            .map(|k| first + k)
+            .or_else(|| ids.iter().position(|&id| id == self.id))
+    }
+
     #[inline]
     pub fn child(&self, index: usize) -> Option<Node<'t>> {
         self.children().nth(index)

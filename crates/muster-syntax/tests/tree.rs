@@ -699,3 +699,26 @@ fn finding_a_value_costs_the_steps_of_its_path_not_the_records_before_it() {
         "{examined} records examined for {n} lookups"
     );
 }
+
+/// A node's position among its parent's children, for every node of a file with a long
+/// list, empty items and nesting.
+#[test]
+fn index_in_parent_is_the_position_among_siblings() {
+    let items = (0..300)
+        .map(|i| format!("\"h{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let text = format!("(a: [{items}], b: [[], [1, [2, 3]], ()], c: Some(\"x\"))");
+    let tree = muster_syntax::parse_ron(&text);
+    let mut stack = vec![tree.root()];
+    let mut seen = 0;
+    while let Some(n) = stack.pop() {
+        assert_eq!(n.parent().map(|_| ()), n.index_in_parent().map(|_| ()));
+        for (k, child) in n.children().enumerate() {
+            assert_eq!(child.index_in_parent(), Some(k), "{:?}", child.range());
+            seen += 1;
+            stack.push(child);
+        }
+    }
+    assert!(seen > 300);
+}
