@@ -1,6 +1,7 @@
 //! What hostile inputs cost, measured by the work done rather than by the clock: a zone
 //! written many times over inside one `AnyOf` is resolved once, whatever the number of
-//! copies, and gives the hexes of one copy.
+//! copies, and gives the hexes of one copy; a deployment zone repeated by many groups is
+//! drawn once.
 
 use std::path::Path;
 
@@ -114,4 +115,39 @@ fn the_parts_of_an_any_of_are_united_and_an_unknown_label_is_named() {
     assert_eq!(hexes.len(), 19);
     assert!(hexes.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
     assert_eq!(cx.zone_hexes(shore).unwrap_err(), "nowhere");
+}
+
+/// Deployment groups that shade the same hexes under the same name are drawn as one zone:
+/// a scenario repeating one group thousands of times drew (and the renderer wrote) the
+/// zone's hexes once per copy, hundreds of megabytes of SVG.
+#[test]
+fn repeated_deployment_zones_are_drawn_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
+    copy(rel, &|t| {
+        let groups = "(zone: Some(AllSea)), ".repeat(300);
+        t.replacen("deploy: [", &format!("deploy: [{groups}"), 1)
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    assert_eq!(zones(&cx).len(), 302, "the copies are read");
+    let board = cx.board(1);
+    let first_side: Vec<_> = board.zones.iter().filter(|z| z.side == 0).collect();
+    // The named groups `fleet` and `shore`, and the unnamed all-sea group once.
+    assert_eq!(
+        first_side.len(),
+        3,
+        "{:?}",
+        first_side.iter().map(|z| &z.label).collect::<Vec<_>>()
+    );
+    assert!(first_side.iter().all(|z| !z.hexes.is_empty()));
 }

@@ -546,15 +546,22 @@ impl ScenarioCx<'_> {
 
     fn place_zoned(&self, board: &mut Board, side: &super::ZonedSide<'_>) {
         let grid = self.map.map(|m| *m.grid());
+        let mut drawn = std::collections::HashSet::new();
         for deployment in &side.forces.deploy {
             if let Some(zone) = &deployment.zone
                 && let Ok(hexes) = self.zone_hexes(zone)
             {
-                board.zones.push(ZoneShade {
-                    side: side.index,
-                    label: deployment.id.clone().unwrap_or_else(|| zone_words(zone)),
-                    hexes: hexes.to_vec(),
-                });
+                let label = deployment.id.clone().unwrap_or_else(|| zone_words(zone));
+                // A group that shades the same hexes under the same name as one drawn
+                // already adds nothing to the board: a scenario that repeats one zone
+                // for thousands of groups is drawn with it once, not once per group.
+                if drawn.insert((side.index, label.clone(), hexes.to_vec())) {
+                    board.zones.push(ZoneShade {
+                        side: side.index,
+                        label,
+                        hexes: hexes.to_vec(),
+                    });
+                }
             }
             if let Some(arrival) = &deployment.arrives {
                 let span = self.span_of(&side.place);
