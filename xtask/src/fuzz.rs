@@ -340,6 +340,30 @@ impl Harness {
         self.run_as(&self.target, name, bytes)
     }
 
+    /// Runs `f` on the bundled project with `bytes` written at `scratch` inside it: the
+    /// project loaded again first if a run that panicked left a file in it, the scratch
+    /// file removed after. Nothing runs when there is no project or the file can't be
+    /// written.
+    fn in_project(
+        &self,
+        scratch: &Path,
+        bytes: &[u8],
+        f: impl FnOnce(&mut Db, &(dyn Fn(&Path) -> String + Sync)) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let Some(db) = &self.db else { return Ok(()) };
+        let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
+        let display = |p: &Path| p.display().to_string();
+        if db.files.len() != self.base_len {
+            *db = Db::load(&self.project, &self.base, &display);
+        }
+        if std::fs::write(scratch, bytes).is_err() {
+            return Ok(());
+        }
+        let result = f(&mut db, &display);
+        let _ = std::fs::remove_file(scratch);
+        result
+    }
+
     /// One execution of `target`'s path (the `cost` target takes the others' in turn).
     fn run_as(&self, target: &str, name: &str, bytes: &[u8]) -> Result<(), String> {
         match target {
@@ -347,38 +371,19 @@ impl Harness {
                 let loaded = load_bytes(Path::new(name), name, bytes.to_vec());
                 spans_inside(&loaded.diagnostics)
             }
-            "checks" => {
-                let Some(db) = &self.db else { return Ok(()) };
-                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
-                let display = |p: &Path| p.display().to_string();
-                if db.files.len() != self.base_len {
-                    *db = Db::load(&self.project, &self.base, &display);
-                }
-                if std::fs::write(&self.scratch, bytes).is_err() {
-                    return Ok(());
-                }
+            "checks" => self.in_project(&self.scratch, bytes, |db, display| {
                 let (_, diagnostics) = muster_check::check_leaves(
-                    &mut db,
+                    db,
                     std::slice::from_ref(&self.scratch),
-                    &display,
+                    display,
                     &muster_check::Config::default(),
                 );
-                let _ = std::fs::remove_file(&self.scratch);
                 spans_inside(&diagnostics)
-            }
-            "render" => {
-                let Some(db) = &self.db else { return Ok(()) };
-                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
-                let display = |p: &Path| p.display().to_string();
-                if db.files.len() != self.base_len {
-                    *db = Db::load(&self.project, &self.base, &display);
-                }
-                if std::fs::write(&self.scratch, bytes).is_err() {
-                    return Ok(());
-                }
-                let drawn = db.with_leaves(
+            }),
+            "render" => self.in_project(&self.scratch, bytes, |db, display| {
+                db.with_leaves(
                     std::slice::from_ref(&self.scratch),
-                    &display,
+                    display,
                     &muster_check::project::Overlay::new(),
                     |db, at| {
                         let config = muster_check::Config::default();
@@ -398,10 +403,8 @@ impl Harness {
                         }
                         Ok(())
                     },
-                );
-                let _ = std::fs::remove_file(&self.scratch);
-                drawn
-            }
+                )
+            }),
             "lsp" => {
                 let Some(server) = &self.server else {
                     return Ok(());
@@ -410,38 +413,21 @@ impl Harness {
                 lsp_session(&mut server, &self.scratch, bytes)
             }
             "map-checks" => {
-                let Some(db) = &self.db else { return Ok(()) };
-                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
-                let display = |p: &Path| p.display().to_string();
-                if db.files.len() != self.base_len {
-                    *db = Db::load(&self.project, &self.base, &display);
-                }
                 let scratch = self.project.join("maps/lrf/fuzz-case.map.ron");
-                if std::fs::write(&scratch, bytes).is_err() {
-                    return Ok(());
-                }
-                let (_, diagnostics) = muster_check::check_leaves(
-                    &mut db,
-                    std::slice::from_ref(&scratch),
-                    &display,
-                    &muster_check::Config::default(),
-                );
-                let _ = std::fs::remove_file(&scratch);
-                spans_inside(&diagnostics)
+                self.in_project(&scratch, bytes, |db, display| {
+                    let (_, diagnostics) = muster_check::check_leaves(
+                        db,
+                        std::slice::from_ref(&scratch),
+                        display,
+                        &muster_check::Config::default(),
+                    );
+                    spans_inside(&diagnostics)
+                })
             }
-            "summary" => {
-                let Some(db) = &self.db else { return Ok(()) };
-                let mut db = db.lock().unwrap_or_else(|p| p.into_inner());
-                let display = |p: &Path| p.display().to_string();
-                if db.files.len() != self.base_len {
-                    *db = Db::load(&self.project, &self.base, &display);
-                }
-                if std::fs::write(&self.scratch, bytes).is_err() {
-                    return Ok(());
-                }
+            "summary" => self.in_project(&self.scratch, bytes, |db, display| {
                 db.with_leaves(
                     std::slice::from_ref(&self.scratch),
-                    &display,
+                    display,
                     &muster_check::project::Overlay::new(),
                     |db, at| {
                         for &index in at {
@@ -454,9 +440,8 @@ impl Harness {
                         }
                     },
                 );
-                let _ = std::fs::remove_file(&self.scratch);
                 Ok(())
-            }
+            }),
             "compile" => {
                 let loaded = load_bytes(Path::new(name), name, bytes.to_vec());
                 if let Some(Document::Map(map)) = &loaded.doc
