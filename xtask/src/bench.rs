@@ -360,7 +360,7 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
     let validators: Vec<(FileKind, jsonschema::Validator)> = FileKind::ALL
         .into_iter()
         .filter_map(|k| {
-            jsonschema::validator_for(&muster_check::schema::schema_of(k))
+            jsonschema::validator_for(&muster_db::schema::schema_of(k))
                 .ok()
                 .map(|v| (k, v))
         })

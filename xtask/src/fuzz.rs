@@ -38,8 +38,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use muster_check::load::{Document, load_bytes};
-use muster_check::project::{Db, project_files};
+use muster_db::load::{Document, load_bytes};
+use muster_db::project::{Db, project_files};
 use muster_syntax::{Dialect, TokenKind};
 
 const TARGETS: [&str; 6] = ["loader", "checks", "compile", "render", "lsp", "cost"];
@@ -114,7 +114,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
 /// kind of a file without a top-level struct name).
 fn seeds(root: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut paths = project_files(root);
-    paths.extend(muster_check::project::data_files_under(
+    paths.extend(muster_db::project::data_files_under(
         &root.join("crates/muster-check/tests/fixtures"),
     ));
     let mut out = Vec::new();
@@ -263,7 +263,7 @@ fn bundled_systems(root: &Path) -> Vec<muster_model::system::RulesSystem> {
     let mut systems = Vec::new();
     for p in project_files(root) {
         if p.to_string_lossy().ends_with(".system.ron") {
-            let loaded = muster_check::load::load_path(&p, &display(&p));
+            let loaded = muster_db::load::load_path(&p, &display(&p));
             if let Some(Document::System(s)) = loaded.doc {
                 systems.push(s);
             }
@@ -384,7 +384,7 @@ impl Harness {
                 db.with_leaves(
                     std::slice::from_ref(&self.scratch),
                     display,
-                    &muster_check::project::Overlay::new(),
+                    &muster_db::project::Overlay::new(),
                     |db, at| {
                         let config = muster_check::Config::default();
                         let diagnostics = muster_check::validate(db, at, &config);
@@ -396,7 +396,7 @@ impl Harness {
                                     muster_render::render(db, index, &diagnostics, &options);
                                 roxmltree::Document::parse(&drawn.svg)
                                     .map_err(|e| format!("the SVG is not well-formed: {e}"))?;
-                                let name_of = |d: &muster_check::Diagnostic| d.file.name.clone();
+                                let name_of = |d: &muster_db::Diagnostic| d.file.name.clone();
                                 let _ =
                                     muster_render::html::page(&drawn, &diagnostics, &name_of, None);
                             }
@@ -428,13 +428,13 @@ impl Harness {
                 db.with_leaves(
                     std::slice::from_ref(&self.scratch),
                     display,
-                    &muster_check::project::Overlay::new(),
+                    &muster_db::project::Overlay::new(),
                     |db, at| {
                         for &index in at {
-                            let cx = muster_check::semantic::FileCx::new(db, index)
-                                .and_then(muster_check::semantic::ScenarioCx::new);
+                            let cx = muster_semantic::FileCx::new(db, index)
+                                .and_then(muster_semantic::ScenarioCx::new);
                             if let Some(cx) = cx {
-                                let summary = muster_check::summary::summarize(&cx);
+                                let summary = muster_ide::summary::summarize(&cx);
                                 let _ = serde_json::to_string(&summary);
                             }
                         }
@@ -560,7 +560,7 @@ fn lsp_session(server: &mut muster_lsp::Server, path: &Path, bytes: &[u8]) -> Re
     Ok(())
 }
 
-fn spans_inside(diagnostics: &[muster_check::Diagnostic]) -> Result<(), String> {
+fn spans_inside(diagnostics: &[muster_db::Diagnostic]) -> Result<(), String> {
     for d in diagnostics {
         let text = &d.file.text;
         let spans = std::iter::once(&d.span).chain(d.labels.iter().map(|l| &l.span));

@@ -123,7 +123,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
 
 /// Every generated file: path relative to the repository root, and its contents.
 fn generated() -> Vec<(PathBuf, String)> {
-    let mut out: Vec<(PathBuf, String)> = muster_check::schema::generated_schemas()
+    let mut out: Vec<(PathBuf, String)> = muster_ide::schema::generated_schemas()
         .into_iter()
         .map(|(name, text)| (PathBuf::from("schema").join(name), text))
         .collect();

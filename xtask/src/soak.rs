@@ -163,7 +163,7 @@ fn soak(
 ) -> Result<(), String> {
     let mut rng = fastrand::Rng::with_seed(seed);
     round(rx)?;
-    let scenarios: Vec<PathBuf> = muster_check::project::project_files(dir)
+    let scenarios: Vec<PathBuf> = muster_db::project::project_files(dir)
         .into_iter()
         .filter(|p| p.to_string_lossy().ends_with(".scenario.ron"))
         .collect();

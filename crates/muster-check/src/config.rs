@@ -31,13 +31,13 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::checks::config::{CANNOT_RELAX, INVALID, MISSING_PATH, UNKNOWN_CHECK};
-use crate::load::Loaded;
-use crate::report::{Loc, Report, Sink};
-use crate::source::SourceFile;
-use crate::{Diagnostic, Severity};
+use muster_db::load::Loaded;
+use muster_db::report::{Loc, Report, Sink};
+use muster_db::source::SourceFile;
+use muster_db::{Diagnostic, Severity};
 
-pub use crate::limits::{CONFIG_FILE, Limits, MAX_RASTER_CELLS_CEILING, load_limits};
-use crate::limits::{LimitsSection, read_config_text};
+pub use muster_db::limits::{CONFIG_FILE, Limits, MAX_RASTER_CELLS_CEILING, load_limits};
+use muster_db::limits::{LimitsSection, read_config_text};
 
 /// What a project sets a check to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -156,7 +156,7 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
                     sink.push(
                         Report::new(&UNKNOWN_CHECK, Loc::Span(key), format!("no check `{code}`"))
                             .help_opt(
-                                crate::suggest::did_you_mean(&code, codes).or_else(|| {
+                                muster_db::suggest::did_you_mean(&code, codes).or_else(|| {
                                     Some("`muster checks` lists every code".to_string())
                                 }),
                             ),
@@ -181,8 +181,8 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
             for entry in parsed.paths.map(|p| p.check).unwrap_or_default() {
                 let span = entry.span();
                 let path = root.join(entry.get_ref());
-                let root_dir = crate::project::normalize(root);
-                if !crate::project::normalize(&path).starts_with(&root_dir) {
+                let root_dir = muster_db::project::normalize(root);
+                if !muster_db::project::normalize(&path).starts_with(&root_dir) {
                     sink.push(
                         Report::new(
                             &MISSING_PATH,

@@ -1,7 +1,7 @@
 //! The generated checks reference, `docs/checks.md`.
 
 use crate::checks::REGISTRY;
-use crate::hooks::HOOKS;
+use muster_semantic::hooks::HOOKS;
 
 /// The Markdown page listing every check with its documentation, and every hook.
 pub fn checks_markdown() -> String {
@@ -37,7 +37,7 @@ pub fn checks_markdown() -> String {
 /// A hook's page, as `muster explain HOOK` prints it: what it declares, its systems,
 /// an example, its parameters in words and what they name, then the JSON Schema of its
 /// parameters. (The language server shows it on hover.)
-pub fn hook_page(hook: &crate::hooks::RegisteredHook) -> String {
+pub fn hook_page(hook: &muster_semantic::hooks::RegisteredHook) -> String {
     let mut out = format!(
         "# hook `{}`\n\n{}.\n\nsystem: {}\n\nexample (in a scenario's `special_rules`):\n```ron\n{},\n```\n\n",
         hook.id,

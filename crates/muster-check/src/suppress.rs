@@ -13,10 +13,10 @@
 
 use std::ops::Range;
 
-use crate::Diagnostic;
 use crate::checks::suppression::{MISSING_REASON, NOT_ALLOWED, UNKNOWN_CODE, UNUSED};
-use crate::report::{Loc, Report, Sink};
-use crate::source::SourceFile;
+use muster_db::Diagnostic;
+use muster_db::report::{Loc, Report, Sink};
+use muster_db::source::SourceFile;
 
 /// Whether findings of `code` may be silenced or relaxed by configuration.
 pub fn suppressible(code: &str) -> bool {
@@ -171,7 +171,7 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
                         Loc::Span(span.clone()),
                         format!("no check `{code}` to silence"),
                     )
-                    .help_opt(crate::suggest::did_you_mean(code, codes)),
+                    .help_opt(muster_db::suggest::did_you_mean(code, codes)),
                 );
             } else if !suppressible(code) {
                 sink.push(
@@ -190,7 +190,8 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
     }
     // Per line and code, the suppression that silences it: the first with a reason on
     // that line listing the code (its first listing of it). One lookup per diagnostic.
-    let mut silencer: crate::FastMap<(usize, &str), (usize, usize)> = crate::FastMap::default();
+    let mut silencer: muster_db::FastMap<(usize, &str), (usize, usize)> =
+        muster_db::FastMap::default();
     for (i, s) in suppressions.iter().enumerate() {
         if s.reason.is_none() {
             continue;
@@ -304,7 +305,7 @@ mod tests {
             text.push_str("    // muster: allow(setup::impassable-terrain) reason: ships\n");
         }
         text.push_str("    x: 1,\n)");
-        let loaded = crate::load::Loaded::plain(file(&text));
+        let loaded = muster_db::load::Loaded::plain(file(&text));
         let before = work();
         let found = parse(&loaded.file);
         assert_eq!(found.len(), n);
@@ -321,14 +322,14 @@ mod tests {
 
     #[test]
     fn unused_only_once_the_file_could_be_checked() {
-        let loaded = crate::load::Loaded::plain(file(
+        let loaded = muster_db::load::Loaded::plain(file(
             "(\n    // muster: allow(setup::impassable-terrain) reason: ships\n    x: 1,\n)",
         ));
         let run = |broken: bool| {
             let mut found = Sink::new(&loaded.file);
             if broken {
                 found.push(Report::new(
-                    &crate::load::structure::SYNTAX,
+                    &muster_db::load::structure::SYNTAX,
                     Loc::Span(0..1),
                     "broken",
                 ));
@@ -354,7 +355,7 @@ mod tests {
         // The unused diagnostics of a file whose line 4 has one off-map finding.
         let run = |comments: &str| {
             let text = format!("(\n{comments}    x: 1,\n)");
-            let loaded = crate::load::Loaded::plain(file(&text));
+            let loaded = muster_db::load::Loaded::plain(file(&text));
             let x = text.find("x:").unwrap();
             let mut found = Sink::new(&loaded.file);
             found.push(Report::new(off_map, Loc::Span(x..x + 1), "x"));

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use muster_check::project::{Db, data_files_under};
-use muster_check::semantic::{FileCx, ScenarioCx};
+use muster_db::project::{Db, data_files_under};
 use muster_model::scenario::Zone;
+use muster_semantic::{FileCx, ScenarioCx};
 
 fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))

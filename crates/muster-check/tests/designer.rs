@@ -8,7 +8,8 @@ use common::copy_project;
 
 use std::path::Path;
 
-use muster_check::{Config, Diagnostic};
+use muster_check::Config;
+use muster_db::Diagnostic;
 
 fn validate(root: &Path, targets: &[&str]) -> Vec<Diagnostic> {
     let display = |p: &Path| {
@@ -163,8 +164,8 @@ fn the_compiled_table_carries_the_prohibition() {
         "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)], prohibited: [\"infantry\"]),",
     );
     let display = |p: &Path| p.display().to_string();
-    let files = muster_check::project::project_files(dir.path());
-    let db = muster_check::project::Db::load(dir.path(), &files, &display);
+    let files = muster_db::project::project_files(dir.path());
+    let db = muster_db::project::Db::load(dir.path(), &files, &display);
     let map = db
         .index_of(&dir.path().join("maps/lrf/jengland.map.ron"))
         .and_then(|i| db.terrain_map(i))
@@ -185,7 +186,7 @@ fn the_compiled_table_carries_the_prohibition() {
 /// leaves what it counts for to the rules system, rather than giving one game's meaning.
 #[test]
 fn the_counter_schema_gives_strength_no_game_s_meaning() {
-    let schema = muster_check::schema::generate(muster_model::FileKind::Counters);
+    let schema = muster_db::schema::generate(muster_model::FileKind::Counters);
     let text = serde_json::to_string(&schema).unwrap();
     let at = text.find("\"strength\":{").expect("a strength property");
     let end = text[at..].find('}').unwrap() + at;

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use common::repo;
 
 use muster_check::checks::REGISTRY;
-use muster_check::hooks;
-use muster_check::load::{Document, load_path};
+use muster_db::load::{Document, load_path};
+use muster_semantic::hooks;
 use serde_json::Value;
 
 /// The systems that must have a fidelity map, and the defects each map's "Known defects

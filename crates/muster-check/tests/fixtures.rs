@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use muster_check::checks::REGISTRY;
-use muster_check::project::{Db, data_files_under};
+use muster_db::project::{Db, data_files_under};
 
 fn fixtures_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -18,7 +18,7 @@ fn fixtures_root() -> PathBuf {
 const GENERATED: &[&str] = &["structure::too-large", "structure::unreadable"];
 
 /// Validates one fixture file against the shared base files.
-pub fn diagnostics_for(file: &Path) -> Vec<muster_check::Diagnostic> {
+pub fn diagnostics_for(file: &Path) -> Vec<muster_db::Diagnostic> {
     let root = fixtures_root();
     let mut files = data_files_under(&root.join("_base"));
     files.push(file.to_path_buf());
@@ -29,7 +29,7 @@ pub fn diagnostics_for(file: &Path) -> Vec<muster_check::Diagnostic> {
     };
     if file.extension().is_some_and(|e| e == "toml") {
         let text = std::fs::read_to_string(file).unwrap();
-        let source = muster_check::source::SourceFile::new(file, display(file), text);
+        let source = muster_db::source::SourceFile::new(file, display(file), text);
         return muster_check::config::parse(source, &root).diagnostics;
     }
     let db = Db::load(&root, &files, &display);
@@ -37,7 +37,7 @@ pub fn diagnostics_for(file: &Path) -> Vec<muster_check::Diagnostic> {
     muster_check::validate(&db, &[index], &muster_check::Config::default())
 }
 
-fn render(diagnostics: &[muster_check::Diagnostic]) -> String {
+fn render(diagnostics: &[muster_db::Diagnostic]) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_width(100)
         .with_links(false);

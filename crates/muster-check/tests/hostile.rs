@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use muster_check::project::{Db, data_files_under};
-use muster_check::{Config, Diagnostic};
+use muster_check::Config;
+use muster_db::Diagnostic;
+use muster_db::project::{Db, data_files_under};
 
 /// The fixtures' rules systems: hexes (`test`) and an open table (`tsys`).
 const SYSTEM: &str = include_str!("fixtures/_base/test.system.ron");

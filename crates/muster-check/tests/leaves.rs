@@ -7,7 +7,8 @@ use common::{copy_project, repo};
 
 use std::path::Path;
 
-use muster_check::{Config, Diagnostic};
+use muster_check::Config;
+use muster_db::Diagnostic;
 
 fn key(d: &Diagnostic) -> (String, usize, usize, &'static str, String) {
     (

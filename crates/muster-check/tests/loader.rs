@@ -2,15 +2,14 @@
 
 use std::path::Path;
 
-use muster_check::load::{load_bytes, load_path};
+use muster_db::load::{load_bytes, load_path};
 
 #[test]
 fn a_file_above_the_limit_is_refused_without_reading_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.scenario.ron");
     let file = std::fs::File::create(&path).unwrap();
-    file.set_len(muster_check::source::MAX_FILE_BYTES + 1)
-        .unwrap();
+    file.set_len(muster_db::source::MAX_FILE_BYTES + 1).unwrap();
     let loaded = load_path(&path, "huge.scenario.ron");
     assert_eq!(loaded.diagnostics.len(), 1);
     assert_eq!(loaded.diagnostics[0].code, "structure::too-large");

@@ -10,8 +10,8 @@ use common::repo;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-use muster_check::project::{Db, data_files_under, project_files};
-use muster_check::report::INEXACT_PLACES;
+use muster_db::project::{Db, data_files_under, project_files};
+use muster_db::report::INEXACT_PLACES;
 
 #[test]
 fn every_place_over_the_bundled_data_and_fixtures_resolves_exactly() {

@@ -7,9 +7,9 @@ use common::repo;
 
 use std::path::Path;
 
-use muster_check::Db;
-use muster_check::load::Document;
-use muster_check::project::project_files;
+use muster_db::Db;
+use muster_db::load::Document;
+use muster_db::project::project_files;
 use muster_model::scenario::{Forces, Scenario, ZonedForces};
 use muster_model::system::{FeatureClass, GridKind};
 use muster_model::table::TerrainTable;

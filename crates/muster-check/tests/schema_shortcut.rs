@@ -6,9 +6,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use muster_check::load::schema::{Bounds, may_break, schema_diagnostics};
-use muster_check::load::{Loaded, load_bytes};
-use muster_check::project::{data_files_under, project_files};
+use muster_db::load::schema::{Bounds, may_break, schema_diagnostics};
+use muster_db::load::{Loaded, load_bytes};
+use muster_db::project::{data_files_under, project_files};
 use muster_model::FileKind;
 use muster_syntax::TokenKind;
 
@@ -97,7 +97,7 @@ fn the_shortcut_skips_only_files_the_schema_accepts() {
 
 #[test]
 fn bounds_come_from_each_schema() {
-    let of = |kind| Bounds::of(&muster_check::schema::schema_of(kind));
+    let of = |kind| Bounds::of(&muster_db::schema::schema_of(kind));
     // Counts and turns of at least 1; every other number's range is its type's.
     for kind in [FileKind::Scenario, FileKind::Counters] {
         assert_eq!(
@@ -155,8 +155,8 @@ fn pointer(path: &[String]) -> String {
 
 #[test]
 fn hook_parameters_read_the_same_with_and_without_the_shortcut() {
-    use muster_check::hooks::HOOKS;
     use muster_model::scenario::SpecialRule;
+    use muster_semantic::hooks::HOOKS;
     // Every hook's own example and every special rule of the bundled scenarios.
     let mut rules: Vec<SpecialRule> = HOOKS
         .iter()
@@ -167,12 +167,12 @@ fn hook_parameters_read_the_same_with_and_without_the_shortcut() {
         .collect();
     for path in project_files(&common::repo()) {
         let text = std::fs::read_to_string(&path).unwrap();
-        if let Some(muster_check::load::Document::Scenario(s)) = load(&path, &text).doc {
+        if let Some(muster_db::load::Document::Scenario(s)) = load(&path, &text).doc {
             rules.extend(s.special_rules);
         }
     }
     let answer =
-        |r: Result<Box<dyn muster_check::hooks::Hook>, Vec<muster_check::hooks::Problem>>| {
+        |r: Result<Box<dyn muster_semantic::hooks::Hook>, Vec<muster_semantic::hooks::Problem>>| {
             r.map(|_| ()).map_err(|p| {
                 p.into_iter()
                     .map(|p| (p.place.to_string(), p.message))

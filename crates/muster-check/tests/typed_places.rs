@@ -174,10 +174,15 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn no_check_builds_a_pointer_string() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let files: Vec<PathBuf> = ["checks", "semantic"]
+    // The check catalogue and the semantic model it reads (hook parameters read their
+    // places from the parsed value, which is what pointers are for).
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let src = crates.clone();
+    let hooks = crates.join("muster-semantic/src/hooks");
+    let files: Vec<PathBuf> = ["muster-check/src/checks", "muster-semantic/src"]
         .iter()
-        .flat_map(|dir| sources(&src.join(dir)))
+        .flat_map(|dir| sources(&crates.join(dir)))
+        .filter(|file| !file.starts_with(&hooks))
         .collect();
     assert!(files.len() > 100, "read {} files", files.len());
     let mut found = Vec::new();
@@ -194,7 +199,7 @@ fn no_check_builds_a_pointer_string() {
     }
     assert!(
         found.is_empty(),
-        "name these places with `Place` (crate::place) instead:\n{}",
+        "name these places with `Place` (muster_db::place) instead:\n{}",
         found.join("\n")
     );
 }

@@ -3,12 +3,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::load::Document;
-use muster_check::project::Resolution;
-use muster_check::semantic::{FileCx, ScenarioCx};
-use muster_check::summary::summarize;
-use muster_check::{Diagnostic, Severity, checks, hooks, schema};
+use muster_check::checks;
+use muster_db::load::Document;
+use muster_db::project::Resolution;
+use muster_db::{Diagnostic, Severity};
+use muster_ide::schema;
+use muster_ide::summary::summarize;
 use muster_model::FileKind;
+use muster_semantic::hooks;
+use muster_semantic::{FileCx, ScenarioCx};
 
 use crate::cli::{Cli, Command, Format, SummaryFormat};
 use crate::io::{err, errln, out, outln};
@@ -128,7 +131,7 @@ fn compile(
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
-            muster_check::text::path(input)
+            muster_db::text::path(input)
         ));
     };
     // A scenario compiles its map; the map's own problems count too.
@@ -207,14 +210,14 @@ fn compile(
             }
             return Err(format!(
                 "`{}` is neither a map nor a scenario with a map",
-                muster_check::text::path(input)
+                muster_db::text::path(input)
             ));
         }
     };
     let Some(output) = output else {
         return Err(format!(
             "`{}` has no compiled table",
-            muster_check::text::path(input)
+            muster_db::text::path(input)
         ));
     };
     let shown = display_name(cwd)(&output);
@@ -245,19 +248,16 @@ fn summary(
     list_assumed: bool,
 ) -> Result<ExitCode, String> {
     let (project, db, indexes, mut diagnostics) = load(cwd, root, &[scenario.to_path_buf()])?;
-    let index = *indexes.first().ok_or_else(|| {
-        format!(
-            "`{}` could not be loaded",
-            muster_check::text::path(scenario)
-        )
-    })?;
+    let index = *indexes
+        .first()
+        .ok_or_else(|| format!("`{}` could not be loaded", muster_db::text::path(scenario)))?;
     let cx = FileCx::new(&db, index).and_then(ScenarioCx::new);
     let Some(cx) = cx else {
         let handler = render::handler(render::use_colour());
         err!("{}", render::each(&handler, &diagnostics));
         return Err(format!(
             "`{}` is not a scenario that muster can read",
-            muster_check::text::path(scenario)
+            muster_db::text::path(scenario)
         ));
     };
     // The scenario's errors and those of the files it uses: they make the figures doubtful.
@@ -319,7 +319,7 @@ fn explain(code: &str) -> Result<ExitCode, String> {
         .iter()
         .map(|c| c.meta.code)
         .chain(hooks::HOOKS.iter().map(|h| h.id));
-    let hint = muster_check::suggest::did_you_mean(code, codes)
+    let hint = muster_db::suggest::did_you_mean(code, codes)
         .map(|h| format!("; {h}"))
         .unwrap_or_default();
     Err(format!(
@@ -339,7 +339,7 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
     let all = schema::generated_schemas();
     if let Some(dir) = out {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_db::text::path(dir)))?;
         for (name, text) in &all {
             muster_map::write_atomic(&dir.join(name), text.as_bytes())
                 .map_err(|e| format!("cannot write `{name}`: {e}"))?;
@@ -347,7 +347,7 @@ fn schema_cmd(kind: Option<&str>, out: Option<&Path>) -> Result<ExitCode, String
         outln!(
             "wrote {} schemas to {}",
             all.len(),
-            muster_check::text::path(dir)
+            muster_db::text::path(dir)
         );
         return Ok(ExitCode::SUCCESS);
     }

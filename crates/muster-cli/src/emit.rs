@@ -1,10 +1,10 @@
 //! The one home of every output format of diagnostics. Each format is an [`Emitter`]:
 //! given the number of files checked and the sorted diagnostics, it returns the text to
 //! print. The CLI is the only place that renders; the library hands over data
-//! (`Diagnostic`, and the JSON and SARIF shapes of `muster_check::output`).
+//! (`Diagnostic`, and the JSON and SARIF shapes of `muster_ide::output`).
 
-use muster_check::Diagnostic;
-use muster_check::output::{JsonReport, sarif};
+use muster_db::Diagnostic;
+use muster_ide::output::{JsonReport, sarif};
 
 use crate::cli::Format;
 use crate::render;

@@ -1,11 +1,11 @@
 //! `muster list`: what the project holds, in aligned columns or as one JSON object.
-//! The entries come from `muster_check::catalog`, read from the loaded project.
+//! The entries come from `muster_ide::catalog`, read from the loaded project.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::catalog::Catalog;
-use muster_check::project::{self, Db};
+use muster_db::project::{self, Db};
+use muster_ide::catalog::Catalog;
 use serde::Serialize;
 
 use crate::cli::{ListFormat, ListWhat};
@@ -290,7 +290,7 @@ fn none_if_empty(list: &[String]) -> String {
 
 /// Prints rows under headers in aligned columns (the last column is not padded);
 /// `empty` when there is no row. Cells come from data: they are escaped
-/// (`muster_check::text`), so a row is always one line.
+/// (`muster_db::text`), so a row is always one line.
 fn table(headers: &[&str], rows: Vec<Vec<String>>, empty: &str) {
     if rows.is_empty() {
         if !empty.is_empty() {
@@ -302,7 +302,7 @@ fn table(headers: &[&str], rows: Vec<Vec<String>>, empty: &str) {
         .into_iter()
         .map(|row| {
             row.into_iter()
-                .map(|cell| muster_check::text::escape(&cell).into_owned())
+                .map(|cell| muster_db::text::escape(&cell).into_owned())
                 .collect()
         })
         .collect();

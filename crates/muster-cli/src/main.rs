@@ -26,13 +26,13 @@ fn main() -> ExitCode {
     match commands::run(args) {
         Ok(code) => match io::failure() {
             Some(message) => {
-                io::errln!("muster: {}", muster_check::text::escape(&message));
+                io::errln!("muster: {}", muster_db::text::escape(&message));
                 ExitCode::from(2)
             }
             None => code,
         },
         Err(message) => {
-            io::errln!("muster: {}", muster_check::text::escape(&message));
+            io::errln!("muster: {}", muster_db::text::escape(&message));
             ExitCode::from(2)
         }
     }

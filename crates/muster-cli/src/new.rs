@@ -1,13 +1,14 @@
 //! `muster new`: a scenario, a map or a project from the templates of
-//! `muster_check::template`. Files are written atomically (a temporary file in the
+//! `muster_ide::template`. Files are written atomically (a temporary file in the
 //! target folder, then a link or rename) and never over an existing file without
 //! `--force`. A new scenario or map is validated at once and the result printed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::template::{self, ScenarioRequest};
-use muster_check::{Severity, catalog::Catalog};
+use muster_db::Severity;
+use muster_ide::catalog::Catalog;
+use muster_ide::template::{self, ScenarioRequest};
 use muster_model::FileKind;
 
 use crate::cli::NewWhat;
@@ -145,16 +146,16 @@ fn project(cwd: &Path, dir: &Path, force: bool) -> Result<ExitCode, String> {
 
 /// Refuses an id that another file of the same kind already uses.
 fn refuse_taken_id(
-    db: &muster_check::Db,
+    db: &muster_db::Db,
     kind: FileKind,
     id: &str,
     path: &Path,
 ) -> Result<(), String> {
-    let target = muster_check::project::normalize(path);
+    let target = muster_db::project::normalize(path);
     let others: Vec<String> = db
         .same_id(kind, id)
         .iter()
-        .filter(|&&i| muster_check::project::normalize(&db.files[i].file.path) != target)
+        .filter(|&&i| muster_db::project::normalize(&db.files[i].file.path) != target)
         .map(|&i| db.files[i].file.name.clone())
         .collect();
     if others.is_empty() {

@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::{config, project};
+use muster_check::config;
+use muster_db::project;
 
 use crate::io::errln;
 

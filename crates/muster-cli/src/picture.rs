@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::load::Document;
-use muster_check::project::Resolution;
-use muster_check::{Diagnostic, Severity};
+use muster_db::load::Document;
+use muster_db::project::Resolution;
+use muster_db::{Diagnostic, Severity};
 use muster_model::FileKind;
 use muster_render::{MarkTarget, Options, Rendered};
 
@@ -32,7 +32,7 @@ fn picture_of(output: &Path) -> Result<Picture, String> {
         Some("html" | "htm") => Ok(Picture::Html),
         _ => Err(format!(
             "cannot tell what to write to `{}`: end the name with `.svg`, `.png` or `.html` (or give `-o -` for SVG on standard output)",
-            muster_check::text::path(output)
+            muster_db::text::path(output)
         )),
     }
 }
@@ -61,7 +61,7 @@ pub fn run(
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
-            muster_check::text::path(input)
+            muster_db::text::path(input)
         ));
     };
     // A scenario is drawn on its map: the map's problems are shown too.
@@ -76,7 +76,7 @@ pub fn run(
         Some(kind) => {
             return Err(format!(
                 "`{}` is a {}; only maps and scenarios can be drawn",
-                muster_check::text::path(input),
+                muster_db::text::path(input),
                 kind.name()
             ));
         }
@@ -132,8 +132,8 @@ pub fn run(
     if !to_stdout {
         outln!(
             "rendered `{}` ({}) to {}",
-            muster_check::text::escape(&rendered.title),
-            muster_check::text::escape(&describe(&rendered)),
+            muster_db::text::escape(&rendered.title),
+            muster_db::text::escape(&describe(&rendered)),
             name(&output)
         );
     }
@@ -157,7 +157,7 @@ fn describe(rendered: &Rendered) -> String {
         let units = board
             .table
             .iter()
-            .filter(|m| !matches!(m, muster_check::semantic::board::TableMark::Area { .. }))
+            .filter(|m| !matches!(m, muster_semantic::board::TableMark::Area { .. }))
             .count();
         if units > 0 {
             parts.push(plural(units, "unit"));

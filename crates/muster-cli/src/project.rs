@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use muster_check::project::Db;
-use muster_check::{Config, Diagnostic, config, project};
+use muster_check::{Config, config};
+use muster_db::project::Db;
+use muster_db::{Diagnostic, project};
 
 /// The project a command works in: its root and settings.
 pub struct Project {
@@ -22,7 +23,7 @@ impl Project {
     ) -> Result<Project, String> {
         for p in paths {
             if !p.exists() {
-                return Err(format!("`{}` does not exist", muster_check::text::path(p)));
+                return Err(format!("`{}` does not exist", muster_db::text::path(p)));
             }
         }
         let root = match explicit {
@@ -30,7 +31,7 @@ impl Project {
             Some(root) => {
                 return Err(format!(
                     "project root `{}` is not a folder",
-                    muster_check::text::path(&root)
+                    muster_db::text::path(&root)
                 ));
             }
             None => {
@@ -54,12 +55,12 @@ impl Project {
 }
 
 /// How output names a file: relative to the current folder where it can be, and in
-/// its shown form (`muster_check::text::path`: hidden characters escaped, bytes that
+/// its shown form (`muster_db::text::path`: hidden characters escaped, bytes that
 /// are not UTF-8 as `\xNN`), so the name printed is the one on disk.
 pub fn display_name(cwd: &Path) -> impl Fn(&Path) -> String + Sync + '_ {
     move |p: &Path| {
         let p = project::normalized(p);
-        muster_check::text::path(p.strip_prefix(cwd).unwrap_or(&p))
+        muster_db::text::path(p.strip_prefix(cwd).unwrap_or(&p))
     }
 }
 
@@ -89,10 +90,10 @@ pub fn write_json(json: &str, output: &Path) -> Result<(), String> {
 pub fn write_bytes(bytes: &[u8], output: &Path) -> Result<(), String> {
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", muster_check::text::path(dir)))?;
+            .map_err(|e| format!("cannot create `{}`: {e}", muster_db::text::path(dir)))?;
     }
     muster_map::write_atomic(output, bytes)
-        .map_err(|e| format!("cannot write `{}`: {e}", muster_check::text::path(output)))
+        .map_err(|e| format!("cannot write `{}`: {e}", muster_db::text::path(output)))
 }
 
 /// An id made safe as a file name (anything but letters, digits, `-`, `_` and `.`
@@ -127,7 +128,7 @@ pub(crate) fn open_project(
     {
         return Err(format!(
             "no `scenarios/` or `maps/` data under `{}`; give files or folders to check",
-            muster_check::text::path(&project.root)
+            muster_db::text::path(&project.root)
         ));
     }
     Ok(project)
@@ -156,7 +157,7 @@ pub(crate) fn overwrites_input(
     output: &Path,
 ) -> Option<String> {
     let target = real_path(output);
-    let shown = muster_check::text::path(output);
+    let shown = muster_db::text::path(output);
     let inputs = db.files.iter().map(|l| l.file.path.clone()).chain([
         input.to_path_buf(),
         root.join(muster_check::config::CONFIG_FILE),

@@ -11,9 +11,9 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     SourceCode, SourceSpan, SpanContents,
 };
-use muster_check::source::SourceFile;
-use muster_check::text::{self, escape};
-use muster_check::{Diagnostic, Severity};
+use muster_db::source::SourceFile;
+use muster_db::text::{self, escape};
+use muster_db::{Diagnostic, Severity};
 
 pub fn use_colour() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
@@ -73,7 +73,7 @@ pub fn note_line(note: &str) -> String {
 }
 
 /// A diagnostic as people see it: its message, help and labels escaped
-/// (`muster_check::text`), its source read from the shown form of its file.
+/// (`muster_db::text`), its source read from the shown form of its file.
 struct Shown<'a> {
     d: &'a Diagnostic,
     message: Cow<'a, str>,
@@ -339,7 +339,7 @@ pub fn short(d: &Diagnostic) -> String {
 }
 
 /// A GitHub Actions workflow command. The name, message and help are escaped as
-/// everywhere (`muster_check::text`); then property values escape `%`, CR, LF, `:` and
+/// everywhere (`muster_db::text`); then property values escape `%`, CR, LF, `:` and
 /// `,`, and the message `%`, CR and LF, as workflow commands want.
 pub fn github(d: &Diagnostic) -> String {
     let (start, end) = (d.start(), d.end());
@@ -378,7 +378,7 @@ fn escape_property(text: &str) -> String {
 mod tests {
     use std::sync::Arc;
 
-    use muster_check::source::SourceFile;
+    use muster_db::source::SourceFile;
 
     use super::*;
 

@@ -23,9 +23,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use muster_check::load::Document;
-use muster_check::project::{Db, Resolution, normalize};
-use muster_check::{Diagnostic, Severity};
+use muster_db::load::Document;
+use muster_db::project::{Db, Resolution, normalize};
+use muster_db::{Diagnostic, Severity};
 use muster_model::FileKind;
 use muster_render::Options;
 use muster_render::svg::esc;

@@ -1,10 +1,10 @@
 //! `muster summary`: the scenario's balance sheet as text or JSON, with a warning when
 //! the scenario or a file it uses has errors.
 
-use muster_check::load::Document;
-use muster_check::project::{Db, Resolution};
-use muster_check::summary::{ScenarioSummary, SetupLine};
-use muster_check::{Diagnostic, Severity};
+use muster_db::load::Document;
+use muster_db::project::{Db, Resolution};
+use muster_db::{Diagnostic, Severity};
+use muster_ide::summary::{ScenarioSummary, SetupLine};
 use muster_model::FileKind;
 use serde::Serialize;
 
@@ -102,9 +102,9 @@ pub fn warning(errors: &Errors, above: bool) -> String {
 }
 
 /// Text from the data, as the terminal may show it: control, bidi and non-characters
-/// escaped (`muster_check::text`), so a name cannot start a line of its own.
+/// escaped (`muster_db::text`), so a name cannot start a line of its own.
 fn e(text: &str) -> std::borrow::Cow<'_, str> {
-    muster_check::text::escape(text)
+    muster_db::text::escape(text)
 }
 
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {

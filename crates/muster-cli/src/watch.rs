@@ -1,5 +1,5 @@
 //! `muster watch`: validate once, then again after every save. The decision of what to
-//! re-check is `muster_check::watch::plan` (pure, unit-tested); this module is the thin
+//! re-check is `muster_ide::watch::plan` (pure, unit-tested); this module is the thin
 //! loop around notify's debouncer, the screen and Ctrl-C. With `--serve`, each round is
 //! also published to the live preview (`serve.rs`).
 
@@ -11,10 +11,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use muster_check::load::Document;
-use muster_check::project::{self, Db, ParseCache, normalize};
-use muster_check::watch::{DepGraph, FsChange, Recheck, plan};
-use muster_check::{Diagnostic, Severity, config};
+use muster_check::config;
+use muster_db::load::Document;
+use muster_db::project::{self, Db, ParseCache, normalize};
+use muster_db::{Diagnostic, Severity};
+use muster_ide::watch::{DepGraph, FsChange, Recheck, plan};
 use notify::RecursiveMode;
 use notify::event::{CreateKind, EventKind};
 use notify_debouncer_full::new_debouncer;
@@ -161,7 +162,7 @@ impl State<'_> {
             if let (true, Some(table)) = (clean, db.terrain_map(i)) {
                 let target = dir.join(format!("{}.json", map.id));
                 match write_table(table, &target) {
-                    Ok(()) => out.push(format!("compiled {}", muster_check::text::path(&target))),
+                    Ok(()) => out.push(format!("compiled {}", muster_db::text::path(&target))),
                     Err(e) => out.push(format!("muster: {e}")),
                 }
             }

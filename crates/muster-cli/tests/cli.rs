@@ -22,7 +22,7 @@ fn mutate(path: &Path, from: &str, to: &str) -> usize {
 /// Number of data files of the bundled project (every system, counter sheet, map and
 /// scenario under `scenarios/` and `maps/`).
 fn data_files() -> usize {
-    muster_check::project::project_files(&repo()).len()
+    muster_db::project::project_files(&repo()).len()
 }
 
 fn json_report(dir: &Path) -> (Value, i32) {
@@ -280,7 +280,7 @@ fn compile_refuses_a_map_with_errors() {
 fn nothing_writes_to_source_files() {
     let dir = copy_project();
     let snapshot = |root: &Path| -> Vec<(PathBuf, Vec<u8>)> {
-        let mut files: Vec<_> = muster_check::project::data_files_under(root)
+        let mut files: Vec<_> = muster_db::project::data_files_under(root)
             .into_iter()
             .map(|p| {
                 let bytes = std::fs::read(&p).unwrap();

@@ -40,7 +40,7 @@ fn an_ambiguous_short_name_lists_the_candidates() {
 
 #[test]
 fn every_hook_page_shows_its_example_and_its_parameters() {
-    for hook in muster_check::hooks::HOOKS {
+    for hook in muster_semantic::hooks::HOOKS {
         let (text, _, code) = stdout_of(&["explain", hook.id]);
         assert_eq!(code, 0, "{}", hook.id);
         assert!(text.contains(hook.example), "{}: {text}", hook.id);
@@ -126,7 +126,7 @@ fn diagnostics(dir: &std::path::Path, file: &std::path::Path) -> Vec<Value> {
 #[test]
 fn every_hook_example_validates_in_a_scenario_of_its_system() {
     let dir = copy_project();
-    for hook in muster_check::hooks::HOOKS {
+    for hook in muster_semantic::hooks::HOOKS {
         let mut tried = Vec::new();
         let mut clean = false;
         for system in hook.systems {
@@ -164,7 +164,7 @@ fn a_hook_of_another_system_is_reported() {
     let dir = copy_project();
     let path = dir.path().join("scenarios/lrf/jengland.scenario.ron");
     let original = std::fs::read_to_string(&path).unwrap();
-    let rule = muster_check::hooks::find("stacking-override")
+    let rule = muster_semantic::hooks::find("stacking-override")
         .unwrap()
         .example;
     std::fs::write(&path, with_rule(&original, rule)).unwrap();
@@ -213,7 +213,7 @@ fn the_help_of_explain_quotes_real_codes() {
                 .filter(|c| c.rsplit("::").next() == Some(q))
                 .count()
                 == 1
-            || muster_check::hooks::find(q).is_some()
+            || muster_semantic::hooks::find(q).is_some()
             || q == "hooks";
         assert!(
             known,

@@ -575,7 +575,7 @@ fn neovim_shows_the_diagnostic() {
 /// drift.
 #[test]
 fn a_hook_hover_is_its_explain_page() {
-    for hook in muster_check::hooks::HOOKS {
+    for hook in muster_semantic::hooks::HOOKS {
         let out = common::muster()
             .args(["explain", hook.id])
             .output()

@@ -124,7 +124,7 @@ fn watch_follows_edits_renames_deletes_and_new_folders() {
     assert!(
         first.summary().contains(&format!(
             "checked {} files: 0 errors",
-            muster_check::project::project_files(&repo()).len()
+            muster_db::project::project_files(&repo()).len()
         )),
         "{:#?}",
         first.lines
@@ -361,7 +361,7 @@ fn watch_and_validate_count_the_same_data_files() {
             .unwrap();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let data = muster_check::project::project_files(w.dir.path()).len();
+    let data = muster_db::project::project_files(w.dir.path()).len();
     let counted = format!("checked {data} files:");
     assert!(first.summary().contains(&counted), "{:#?}", first.lines);
     let whole = validate(&["validate"]);

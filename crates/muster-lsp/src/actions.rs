@@ -9,9 +9,9 @@ use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, NumberOrString, Position,
     TextEdit, Uri, WorkspaceEdit,
 };
-use muster_check::Db;
-use muster_check::semantic::{FileCx, ScenarioCx};
+use muster_db::Db;
 use muster_hex::HexId;
+use muster_semantic::{FileCx, ScenarioCx};
 
 use crate::pos::Lines;
 
@@ -24,10 +24,10 @@ pub const OVER_STACKED: &str = "stacking::over-stacked";
 pub fn free_hexes(
     db: &Db,
     index: usize,
-    diagnostics: &[muster_check::Diagnostic],
+    diagnostics: &[muster_db::Diagnostic],
 ) -> HashMap<Range<usize>, Vec<(String, String)>> {
     let mut out = HashMap::new();
-    let stacked: Vec<&muster_check::Diagnostic> = diagnostics
+    let stacked: Vec<&muster_db::Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.code == OVER_STACKED)
         .collect();

@@ -9,9 +9,9 @@ use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, InsertTextFormat,
     TextEdit,
 };
-use muster_check::Db;
-use muster_check::load::Document;
-use muster_check::project;
+use muster_db::Db;
+use muster_db::load::Document;
+use muster_db::project;
 use muster_model::FileKind;
 use muster_model::counters::CounterSheet;
 use muster_model::system::RulesSystem;
@@ -209,7 +209,7 @@ fn ids(db: &Db, refs: &Refs, tree: &Tree, class: Class, steps: &[String]) -> Vec
                     .collect()
             })
             .unwrap_or_default(),
-        Class::Hook => muster_check::hooks::hooks_of(refs.system.map(|s| s.id.as_str()))
+        Class::Hook => muster_semantic::hooks::hooks_of(refs.system.map(|s| s.id.as_str()))
             .into_iter()
             .map(|h| {
                 item(

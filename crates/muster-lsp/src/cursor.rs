@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use muster_check::place::{Place as DocPlace, Step};
+use muster_db::place::{Place as DocPlace, Step};
 use muster_model::FileKind;
 use muster_syntax::{Node, NodeKind, Tree};
 use serde_json::Value;
@@ -60,7 +60,7 @@ pub fn schema_of(kind: FileKind) -> &'static Value {
     let all = SCHEMAS.get_or_init(|| {
         FileKind::ALL
             .into_iter()
-            .map(|k| (k, muster_check::schema::schema_of(k)))
+            .map(|k| (k, muster_db::schema::schema_of(k)))
             .collect()
     });
     all.iter()
@@ -74,7 +74,7 @@ pub fn hook_schema_of(id: &str) -> Option<&'static Value> {
     static SCHEMAS: OnceLock<HashMap<&'static str, Value>> = OnceLock::new();
     SCHEMAS
         .get_or_init(|| {
-            muster_check::hooks::HOOKS
+            muster_semantic::hooks::HOOKS
                 .iter()
                 .map(|h| (h.id, h.schema()))
                 .collect()
@@ -447,9 +447,9 @@ impl FromIterator<(DocPlace, Class)> for HookRefs {
 /// The hook parameters of a scenario that name counters, sides, terrain, hexes or unit
 /// kinds, by place (from the hooks' own declarations of their references).
 pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
-    use muster_check::hooks::RefKind;
+    use muster_semantic::hooks::RefKind;
     let mut out = Vec::new();
-    for hook in muster_check::hooks::parse_rules(&scenario.special_rules) {
+    for hook in muster_semantic::hooks::parse_rules(&scenario.special_rules) {
         for r in hook.references() {
             let class = match r.kind {
                 RefKind::Counter { .. } => Class::Counter,
@@ -597,7 +597,7 @@ mod tests {
     #[test]
     fn pointers_match_the_readers_own_records_over_the_bundled_data() {
         let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let files = muster_check::project::project_files(&repo);
+        let files = muster_db::project::project_files(&repo);
         let mut strings = 0;
         for path in files {
             let text = std::fs::read_to_string(&path).unwrap();

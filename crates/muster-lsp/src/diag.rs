@@ -5,13 +5,13 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use lsp_types::{DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Uri};
-use muster_check::{Diagnostic, Severity};
+use muster_db::{Diagnostic, Severity};
 use serde_json::json;
 
 use crate::pos::Lines;
 
 /// The replacement a help text suggests (`did you mean `saxe`?`), as muster phrases it
-/// (`muster_check::suggest::did_you_mean`).
+/// (`muster_db::suggest::did_you_mean`).
 pub fn suggested(help: &str) -> Option<&str> {
     let rest = help.strip_prefix("did you mean `")?;
     let end = rest.find("`?")?;
@@ -97,7 +97,7 @@ mod tests {
     fn reads_the_suggestion_of_a_help_text() {
         assert_eq!(suggested("did you mean `saxe`?"), Some("saxe"));
         assert_eq!(
-            suggested(&muster_check::suggest::did_you_mean("saxx", ["saxe"]).unwrap()),
+            suggested(&muster_db::suggest::did_you_mean("saxx", ["saxe"]).unwrap()),
             Some("saxe")
         );
         assert_eq!(suggested("move one of them"), None);

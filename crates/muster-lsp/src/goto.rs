@@ -3,9 +3,9 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use muster_check::Db;
-use muster_check::load::Document;
-use muster_check::place::Place as DocPlace;
+use muster_db::Db;
+use muster_db::load::Document;
+use muster_db::place::Place as DocPlace;
 use muster_model::FileKind;
 use muster_syntax::{Node, NodeKind, Tree};
 

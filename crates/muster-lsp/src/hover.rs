@@ -1,13 +1,13 @@
 //! Hover texts: a counter, a hex, a terrain or feature, a hook, a side, a file.
 
-use muster_check::Db;
-use muster_check::load::Document;
-use muster_check::project::Resolution;
-use muster_check::semantic::{FileCx, ScenarioCx};
+use muster_db::Db;
+use muster_db::load::Document;
+use muster_db::project::Resolution;
 use muster_hex::HexId;
 use muster_model::FileKind;
 use muster_model::counters::{Army, Counter};
 use muster_model::system::{CombatEffect, HexsideFeatureType, MoveCost, RulesSystem, TerrainType};
+use muster_semantic::{FileCx, ScenarioCx};
 
 use crate::cursor::Class;
 
@@ -272,7 +272,7 @@ fn hex_text(cx: &Cx, text: &str) -> Option<String> {
 
 fn side_text(cx: &Cx, id: &str) -> Option<String> {
     let s = cx.scenario.as_ref()?;
-    let summary = muster_check::summary::summarize(s);
+    let summary = muster_ide::summary::summarize(s);
     let side = summary.sides.iter().find(|x| x.id == id)?;
     let mut out = format!(
         "**{}** (side `{}`)\n\narmy: `{}`  \ncombat units: {}, strength {}",
@@ -321,7 +321,7 @@ pub fn text(cx: &Cx, class: Class, value: &str) -> Option<String> {
             .iter()
             .find(|f| f.id == value)
             .map(feature_text),
-        Class::Hook => muster_check::hooks::find(value).map(muster_check::docs::hook_page),
+        Class::Hook => muster_semantic::hooks::find(value).map(muster_check::docs::hook_page),
         Class::Side | Class::SideDef => side_text(cx, value),
         Class::UnitKind | Class::UnitKindDef => {
             let k = cx.system()?.unit_kinds.iter().find(|k| k.id == value)?;

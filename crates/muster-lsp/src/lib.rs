@@ -1,13 +1,13 @@
 //! `muster lsp`: a language server over standard input and output.
 //!
 //! A request is served from the open buffers, never from a stale save: every buffer is
-//! part of an overlay (`muster_check::project::Overlay`) that the loader reads in place
+//! part of an overlay (`muster_db::project::Overlay`) that the loader reads in place
 //! of the disk. Per project root the systems, counter sheets and maps are loaded once
 //! (`Workspace`, reloaded when one of them changes on disk or in a buffer); scenarios
 //! are loaded on top as leaves, checked with `muster_check::validate` (so `muster.toml`
 //! levels and in-file suppressions apply) and dropped, as `muster validate` does.
 //! After each batch of messages the changed buffers and the open buffers that depend
-//! on them (`muster_check::watch::DepGraph`) are re-checked and published.
+//! on them (`muster_ide::watch::DepGraph`) are re-checked and published.
 //!
 //! Positions are UTF-16 (the protocol's default): byte spans go through the text's
 //! line table (`pos`). What is under the cursor comes from the syntax tree and the
@@ -303,7 +303,7 @@ impl Server {
                 if !workspace::is_served(&path) {
                     return;
                 }
-                let path = muster_check::project::normalize(&path);
+                let path = muster_db::project::normalize(&path);
                 self.ws.docs.insert(
                     path.clone(),
                     Doc {
@@ -376,7 +376,7 @@ impl Server {
                     let diagnostics = p
                         .diagnostics
                         .iter()
-                        .filter(|d| muster_check::project::normalize(&d.file.path) == p.path)
+                        .filter(|d| muster_db::project::normalize(&d.file.path) == p.path)
                         .map(|d| diag::to_lsp(d, &lines, &p.uri, &p.free_hexes))
                         .collect();
                     out.push(diagnostics_message(PublishDiagnosticsParams {
@@ -398,7 +398,7 @@ impl Server {
     }
 
     fn path_of(&self, uri: &Uri) -> Option<PathBuf> {
-        let path = muster_check::project::normalize(&uri::to_path(uri)?);
+        let path = muster_db::project::normalize(&uri::to_path(uri)?);
         self.ws.docs.contains_key(&path).then_some(path)
     }
 
@@ -432,7 +432,7 @@ impl Server {
         self.ws.analyse(&path, |db, index| {
             let cx = hover::Cx::new(db, index);
             let hooks = match cx.doc() {
-                Some(muster_check::load::Document::Scenario(s)) => cursor::hook_refs(s),
+                Some(muster_db::load::Document::Scenario(s)) => cursor::hook_refs(s),
                 _ => cursor::HookRefs::default(),
             };
             let class = cursor::classify(kind, &place.steps, &hooks)?;
@@ -457,7 +457,7 @@ impl Server {
     }
 
     fn location(&self, path: &std::path::Path, span: &std::ops::Range<usize>) -> Option<Location> {
-        let norm = muster_check::project::normalize(path);
+        let norm = muster_db::project::normalize(path);
         let uri = match self.ws.docs.get(&norm) {
             Some(d) => d.uri.clone(),
             None => uri::from_path(&norm)?,
@@ -478,7 +478,7 @@ impl Server {
             if files.contains_key(path) {
                 continue;
             }
-            let norm = muster_check::project::normalize(path);
+            let norm = muster_db::project::normalize(path);
             let file = match self.ws.docs.get(&norm) {
                 Some(d) => Some((d.uri.clone(), d.text.clone())),
                 None => uri::from_path(&norm)

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use lsp_types::Uri;
-use muster_check::project::{self, Db, Overlay, ParseCache};
-use muster_check::{Config, Diagnostic, config};
+use muster_check::{Config, config};
+use muster_db::Diagnostic;
+use muster_db::project::{self, Db, Overlay, ParseCache};
 
 /// An open buffer.
 pub struct Doc {
@@ -254,7 +255,7 @@ impl Workspace {
             let name = display(&root);
             let docs = &self.docs;
             let published = project.base.with_leaves(&leaves, &name, &overlay, |db, _| {
-                let graph = muster_check::watch::DepGraph::from_db(db);
+                let graph = muster_ide::watch::DepGraph::from_db(db);
                 let mut targets = changed.clone();
                 targets.extend(graph.dependents(&changed));
                 if reloaded || ids_changed {

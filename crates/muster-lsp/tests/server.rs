@@ -260,7 +260,7 @@ fn definitions_references_hooks_sides_and_outline() {
         "textDocument/hover",
         s.at(JENGLAND, &text, "\"evasion\"", 2),
     );
-    let hook = muster_check::hooks::find("evasion").unwrap();
+    let hook = muster_semantic::hooks::find("evasion").unwrap();
     assert_eq!(r["contents"]["value"], muster_check::docs::hook_page(hook));
     // A counter in a hook's parameters is a counter too.
     let r = s.request(

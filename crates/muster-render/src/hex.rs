@@ -4,12 +4,12 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use muster_check::Diagnostic;
-use muster_check::semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState};
+use muster_db::Diagnostic;
 use muster_hex::{Edge, HexId, HexLayout};
 use muster_map::TerrainMap;
 use muster_model::map::{MapSource, Overlay};
 use muster_model::system::{FeatureDraw, RulesSystem};
+use muster_semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState};
 
 use crate::marks::{Mark, MarkTarget};
 use crate::palette;

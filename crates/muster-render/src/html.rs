@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use muster_check::Diagnostic;
-use muster_check::semantic::board::{Board, EntryAt, PieceState, TableMark};
+use muster_db::Diagnostic;
+use muster_semantic::board::{Board, EntryAt, PieceState, TableMark};
 
 use crate::Rendered;
 use crate::marks::MarkTarget;
@@ -48,7 +48,7 @@ pub fn content(rendered: &Rendered, diagnostics: &[Diagnostic], name_of: NameOf<
     let mut out = String::with_capacity(rendered.svg.len() + 8 * 1024);
     let errors = diagnostics
         .iter()
-        .filter(|d| d.severity == muster_check::Severity::Error)
+        .filter(|d| d.severity == muster_db::Severity::Error)
         .count();
     let _ = writeln!(
         out,

@@ -15,15 +15,15 @@ mod png;
 pub mod svg;
 mod table;
 
-use muster_check::Diagnostic;
-use muster_check::load::Document;
-use muster_check::project::Db;
-use muster_check::semantic::board::Board;
-use muster_check::semantic::{FileCx, ScenarioCx};
+use muster_db::Diagnostic;
+use muster_db::load::Document;
+use muster_db::project::Db;
 use muster_map::TerrainMap;
 use muster_model::map::MapSource;
 use muster_model::system::RulesSystem;
 use muster_model::table::TableTerrain;
+use muster_semantic::board::Board;
+use muster_semantic::{FileCx, ScenarioCx};
 
 pub use marks::{Mark, MarkTarget};
 
@@ -102,7 +102,7 @@ pub fn render(db: &Db, index: usize, diagnostics: &[Diagnostic], options: &Optio
                 board.pieces.clear();
                 board
                     .table
-                    .retain(|m| matches!(m, muster_check::semantic::board::TableMark::Area { .. }));
+                    .retain(|m| matches!(m, muster_semantic::board::TableMark::Area { .. }));
             }
             let files = Files {
                 scenario: Some(&cx.file.loaded.file),
@@ -150,8 +150,8 @@ pub fn render(db: &Db, index: usize, diagnostics: &[Diagnostic], options: &Optio
 
 /// The files whose diagnostics can be placed on the board.
 pub(crate) struct Files<'a> {
-    pub scenario: Option<&'a std::sync::Arc<muster_check::source::SourceFile>>,
-    pub map: Option<&'a std::sync::Arc<muster_check::source::SourceFile>>,
+    pub scenario: Option<&'a std::sync::Arc<muster_db::source::SourceFile>>,
+    pub map: Option<&'a std::sync::Arc<muster_db::source::SourceFile>>,
 }
 
 fn draw(

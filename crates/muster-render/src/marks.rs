@@ -4,11 +4,11 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use muster_check::Diagnostic;
-use muster_check::semantic::board::{Board, TableMark};
-use muster_check::source::SourceFile;
+use muster_db::Diagnostic;
+use muster_db::source::SourceFile;
 use muster_hex::HexId;
 use muster_map::TerrainMap;
+use muster_semantic::board::{Board, TableMark};
 
 use crate::Files;
 

@@ -228,11 +228,11 @@ pub fn side(colour: Option<&str>, index: usize) -> String {
 }
 
 /// The outline of a diagnostic on the board.
-pub fn severity(severity: muster_check::Severity) -> &'static str {
+pub fn severity(severity: muster_db::Severity) -> &'static str {
     match severity {
-        muster_check::Severity::Error => "#d0021b",
-        muster_check::Severity::Warning => "#e07b00",
-        muster_check::Severity::Info => "#2b6cb0",
+        muster_db::Severity::Error => "#d0021b",
+        muster_db::Severity::Warning => "#e07b00",
+        muster_db::Severity::Info => "#2b6cb0",
     }
 }
 

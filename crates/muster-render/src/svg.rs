@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 /// Text escaped for an XML attribute value or text node. Every character that is never
-/// shown as it is (`muster_check::text::is_hidden`: controls, bidirectional controls,
+/// shown as it is (`muster_db::text::is_hidden`: controls, bidirectional controls,
 /// non-characters, among them all that XML 1.0 forbids) is written as the same visible
 /// escape the CLI prints (`\n`, `\u{fffe}`), so what a picture shows reads as the
 /// CLI's output does.
@@ -17,7 +17,7 @@ pub fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if muster_check::text::is_hidden(c) => muster_check::text::push_escape(&mut out, c),
+            c if muster_db::text::is_hidden(c) => muster_db::text::push_escape(&mut out, c),
             c => out.push(c),
         }
     }

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use muster_check::Diagnostic;
-use muster_check::semantic::board::{Board, EntryAt, TableMark};
+use muster_db::Diagnostic;
 use muster_hex::Edge;
 use muster_model::map::Shape;
 use muster_model::table::TableTerrain;
+use muster_semantic::board::{Board, EntryAt, TableMark};
 
 use crate::marks::{Mark, MarkTarget};
 use crate::palette;

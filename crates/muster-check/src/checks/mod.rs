@@ -1,5 +1,5 @@
 //! The check catalogue: one check per file, grouped by what they look at. Each file
-//! declares its code and documentation with [`crate::declare_check!`] and a `run`
+//! declares its code and documentation with [`muster_db::declare_check!`] and a `run`
 //! function over a context; [`REGISTRY`] lists them all.
 
 pub mod battles;
@@ -27,11 +27,11 @@ pub mod traps;
 pub mod victory;
 pub mod zones;
 
-use crate::semantic::{FileCx, ScenarioCx};
+use muster_semantic::{FileCx, ScenarioCx};
 
-use crate::load::structure;
-use crate::registry::CheckMeta;
-use crate::report::Sink;
+use muster_db::load::structure;
+use muster_db::registry::CheckMeta;
+use muster_db::report::Sink;
 
 /// When a check runs.
 pub enum Runner {

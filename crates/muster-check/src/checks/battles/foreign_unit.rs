@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -61,7 +61,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 let known = side.forces.units.iter().map(|u| u.id.as_str());
                 sink.push(
                     Report::new(&META, place, message)
-                        .help_opt(crate::suggest::did_you_mean(id, known)),
+                        .help_opt(muster_db::suggest::did_you_mean(id, known)),
                 );
             }
         }

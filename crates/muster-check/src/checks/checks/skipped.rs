@@ -4,12 +4,12 @@
 use muster_model::FileKind;
 use muster_model::map::MapGrid;
 
-use crate::declare_check;
-use crate::load::Document;
-use crate::place::Place;
-use crate::project::Resolution;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::load::Document;
+use muster_db::place::Place;
+use muster_db::project::Resolution;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
 //! `config::cannot-relax`: muster.toml turns off an error that cannot be relaxed.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

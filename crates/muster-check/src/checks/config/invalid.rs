@@ -1,6 +1,6 @@
 //! `config::invalid`: muster.toml is not a valid project file.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
 //! `config::missing-path`: muster.toml lists a path that does not exist.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

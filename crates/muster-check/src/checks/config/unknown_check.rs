@@ -1,6 +1,6 @@
 //! `config::unknown-check`: muster.toml names a check that does not exist.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -28,7 +28,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let Some(printed) = &side.forces.break_point else {
             continue;
         };
-        let Some(total) = crate::semantic::derived::break_point(cx, side.forces) else {
+        let Some(total) = muster_semantic::derived::break_point(cx, side.forces) else {
             return;
         };
         if total != i64::from(printed.printed) {

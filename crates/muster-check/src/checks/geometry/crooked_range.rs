@@ -1,8 +1,8 @@
 use muster_hex::{HexGrid, HexId, RangeError};
 
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does

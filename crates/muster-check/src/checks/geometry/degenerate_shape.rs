@@ -1,10 +1,10 @@
 //! `geometry::degenerate-shape`: a shape on an open table with no size, or with a
 //! coordinate that is not a number.
 
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
-use crate::semantic::table::{shape_problem, shapes_of};
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::FileCx;
+use muster_semantic::table::{shape_problem, shapes_of};
 
 declare_check! {
     /// ## What it does

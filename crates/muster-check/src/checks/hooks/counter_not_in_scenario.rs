@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::hooks::RefKind;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::hooks::RefKind;
 
 declare_check! {
     /// ## What it does

@@ -1,8 +1,8 @@
-use crate::declare_check;
-use crate::hooks::{RefKind, SideRule};
-use crate::place::Place;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::hooks::{RefKind, SideRule};
 
 declare_check! {
     /// ## What it does

@@ -6,7 +6,7 @@ pub mod counter_not_in_scenario;
 pub mod counter_wrong_side;
 pub mod unknown_hook;
 
-use crate::semantic::ScenarioCx;
+use muster_semantic::ScenarioCx;
 
 /// The sides that field a counter in the scenario (set up, neutral or arriving as a
 /// reinforcement), each once: `Some(side index)`, `None` for neutrals.

@@ -1,9 +1,9 @@
-use crate::declare_check;
-use crate::hooks::{RegisteredHook, find, hooks_of};
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::suggest::did_you_mean;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_semantic::ScenarioCx;
+use muster_semantic::hooks::{RegisteredHook, find, hooks_of};
 
 declare_check! {
     /// ## What it does
@@ -36,7 +36,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         }
         let listed = match (system, own.is_empty()) {
             (Some(s), true) => format!("system `{s}` has no special-rule hooks"),
-            (Some(s), false) if own.len() < crate::hooks::HOOKS.len() => format!(
+            (Some(s), false) if own.len() < muster_semantic::hooks::HOOKS.len() => format!(
                 "hooks of system `{s}`: {}",
                 own.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
             ),

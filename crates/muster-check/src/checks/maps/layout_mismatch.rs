@@ -3,10 +3,10 @@
 use muster_model::map::MapGrid;
 use muster_model::system::GridKind;
 
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does

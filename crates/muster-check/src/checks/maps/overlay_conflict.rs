@@ -3,10 +3,10 @@ use std::collections::HashMap;
 use muster_hex::HexId;
 use muster_model::map::{Area, Overlay};
 
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::FileCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does

@@ -1,10 +1,10 @@
 use muster_model::scenario::MoraleThreshold;
 
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::semantic::morale::max_losses;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::morale::max_losses;
 
 declare_check! {
     /// ## What it does

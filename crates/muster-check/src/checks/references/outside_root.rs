@@ -2,12 +2,12 @@
 //! is declared with the loader (`project::OUTSIDE_ROOT`), which reports a file that is
 //! a symlink out of the root with the same code; its documentation is there.
 
-use crate::project::Resolution;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
-use crate::semantic::references::file_refs;
+use muster_db::project::Resolution;
+use muster_db::report::{Report, Sink};
+use muster_semantic::FileCx;
+use muster_semantic::references::file_refs;
 
-pub use crate::project::OUTSIDE_ROOT as META;
+pub use muster_db::project::OUTSIDE_ROOT as META;
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     for (place, reference, kind) in file_refs(cx.doc) {
@@ -24,7 +24,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 /// Where the project root is, seen from the file: relative when the file is inside it,
 /// so that the message reads the same on every machine.
 fn root_note(cx: &FileCx) -> String {
-    let dir = crate::project::normalize(cx.loaded.file.dir());
+    let dir = muster_db::project::normalize(cx.loaded.file.dir());
     match dir.strip_prefix(&cx.db.root) {
         Ok(inside) => match inside.components().count() {
             0 => "the project root is this file's folder".to_string(),

@@ -1,8 +1,8 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::suggest::did_you_mean;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,9 +1,9 @@
-use crate::declare_check;
-use crate::project::Resolution;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
-use crate::semantic::references::file_refs;
-use crate::suggest::did_you_mean;
+use muster_db::declare_check;
+use muster_db::project::Resolution;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_semantic::FileCx;
+use muster_semantic::references::file_refs;
 
 declare_check! {
     /// ## What it does
@@ -40,7 +40,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                 let first = loaded
                     .diagnostics
                     .iter()
-                    .filter(|d| d.severity == crate::Severity::Error)
+                    .filter(|d| d.severity == muster_db::Severity::Error)
                     .min_by_key(|d| d.span.start)
                     .map(|d| {
                         let at = d.start();

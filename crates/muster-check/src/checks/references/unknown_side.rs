@@ -1,11 +1,11 @@
 use muster_model::scenario::VictoryCondition;
 
-use crate::declare_check;
-use crate::hooks::RefKind;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::suggest::did_you_mean;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_semantic::ScenarioCx;
+use muster_semantic::hooks::RefKind;
 
 declare_check! {
     /// ## What it does

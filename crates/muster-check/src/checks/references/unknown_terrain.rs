@@ -1,12 +1,12 @@
 use muster_model::map::Overlay;
 use muster_model::scenario::TerrainModification;
 
-use crate::declare_check;
-use crate::hooks::RefKind;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
-use crate::suggest::did_you_mean;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_semantic::FileCx;
+use muster_semantic::hooks::RefKind;
 
 declare_check! {
     /// ## What it does

@@ -1,12 +1,12 @@
 use muster_model::FileKind;
 
-use crate::declare_check;
-use crate::hooks::{GAMES, find, hooks_of};
-use crate::load::Document;
-use crate::place::Place;
-use crate::project::Resolution;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::load::Document;
+use muster_db::place::Place;
+use muster_db::project::Resolution;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::hooks::{GAMES, find, hooks_of};
 
 declare_check! {
     /// ## What it does

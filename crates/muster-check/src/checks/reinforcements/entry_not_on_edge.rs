@@ -1,10 +1,10 @@
 use muster_hex::HexId;
 use muster_model::scenario::Arrive;
 
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

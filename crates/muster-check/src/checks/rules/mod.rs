@@ -23,11 +23,11 @@ pub mod victory_order;
 
 use muster_model::system::RulesSystem;
 
-use crate::load::Document;
-use crate::registry::CheckMeta;
-use crate::report::{Report, Sink};
-use crate::semantic::FileCx;
-use crate::semantic::rules::Finding;
+use muster_db::load::Document;
+use muster_db::registry::CheckMeta;
+use muster_db::report::{Report, Sink};
+use muster_semantic::FileCx;
+use muster_semantic::rules::Finding;
 
 /// The system of a system file.
 fn system<'a>(cx: &FileCx<'a>) -> Option<&'a RulesSystem> {

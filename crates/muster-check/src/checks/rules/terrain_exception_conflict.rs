@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::report::Sink;
-use crate::semantic::FileCx;
-use crate::semantic::rules::terrain_exception_conflicts;
+use muster_db::declare_check;
+use muster_db::report::Sink;
+use muster_semantic::FileCx;
+use muster_semantic::rules::terrain_exception_conflicts;
 
 declare_check! {
     /// ## What it does

@@ -1,8 +1,8 @@
 use muster_hex::HexId;
 
-use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -43,7 +43,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .map(|zone| cx.zone_hexes(zone))
             .collect();
         let Ok(zones) = zones else { continue };
-        let allowed: crate::FastSet<HexId> = zones.iter().flat_map(|z| z.iter().copied()).collect();
+        let allowed: muster_db::FastSet<HexId> =
+            zones.iter().flat_map(|z| z.iter().copied()).collect();
         for (k, stack) in side.forces.sample.iter().enumerate() {
             let Ok(hex) = HexId::parse(&stack.hex) else {
                 continue;

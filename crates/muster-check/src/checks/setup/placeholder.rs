@@ -1,10 +1,10 @@
 use std::ops::Range;
 
-use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::source::SourceFile;
-use crate::template::PLACEHOLDER_MARK;
+use muster_db::declare_check;
+use muster_db::report::{Loc, Report, Sink};
+use muster_db::source::SourceFile;
+use muster_semantic::PLACEHOLDER_MARK;
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

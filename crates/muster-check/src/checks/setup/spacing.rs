@@ -1,9 +1,9 @@
 use muster_hex::{HexGrid, HexId};
 use muster_model::scenario::Placement;
 
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::semantic::stacking::occupancy;
+use muster_db::declare_check;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::stacking::occupancy;
 
 declare_check! {
     /// ## What it does

@@ -3,10 +3,10 @@ use muster_model::system::{StackingPolicy, UnitRole};
 
 use smallvec::SmallVec;
 
-use crate::declare_check;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
-use crate::semantic::stacking::occupancy;
+use muster_db::declare_check;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::stacking::occupancy;
 
 declare_check! {
     /// ## What it does

@@ -1,6 +1,6 @@
 //! `suppression::missing-reason`: a suppression comment without a reason.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

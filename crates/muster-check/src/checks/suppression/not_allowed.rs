@@ -1,6 +1,6 @@
 //! `suppression::not-allowed`: a suppression of a finding that cannot be silenced.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

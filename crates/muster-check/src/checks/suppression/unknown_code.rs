@@ -1,6 +1,6 @@
 //! `suppression::unknown-code`: a suppression naming no known check.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

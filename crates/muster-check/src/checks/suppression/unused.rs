@@ -1,6 +1,6 @@
 //! `suppression::unused`: a suppression that silences nothing.
 
-use crate::declare_check;
+use muster_db::declare_check;
 
 declare_check! {
     /// ## What it does

@@ -1,8 +1,8 @@
-use crate::declare_check;
-use crate::load::Document;
-use crate::place::Place;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::FileCx;
+use muster_db::declare_check;
+use muster_db::load::Document;
+use muster_db::place::Place;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does

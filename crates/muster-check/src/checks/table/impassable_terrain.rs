@@ -1,6 +1,6 @@
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -24,8 +24,8 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::semantic::table::{footprint, footprint_overlaps, shapes_overlap};
     use muster_model::system::{FeatureClass, KindStats};
+    use muster_semantic::table::{footprint, footprint_overlaps, shapes_overlap};
     let Some(table) = cx.table else { return };
     let troop_ok = |troop: &str, f: &muster_model::table::CompiledFeature| {
         if f.movement_factor.is_none() || f.forbidden.iter().any(|k| k == troop) {

@@ -1,6 +1,6 @@
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does

@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -26,8 +26,8 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::semantic::table::{footprint, table_size};
     use muster_map::geometry::extent;
+    use muster_semantic::table::{footprint, table_size};
     let Some((width, depth)) = table_size(cx) else {
         return;
     };

@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Loc, Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Loc, Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -26,7 +26,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::semantic::table::{footprint, rectangles_overlap};
+    use muster_semantic::table::{footprint, rectangles_overlap};
     // (place, unit id, corners) of every unit placed so far.
     type Placed = (Place, String, Vec<(f64, f64)>);
     let mut placed: Vec<Placed> = Vec::new();

@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -59,7 +59,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     format!("map `{}` has no edge named `{edge}`", table.map),
                 )
                 .help_opt(
-                    crate::suggest::did_you_mean(edge, known.iter().copied())
+                    muster_db::suggest::did_you_mean(edge, known.iter().copied())
                         .or_else(|| Some(format!("edges: {}", known.join(", ")))),
                 ),
             );

@@ -1,6 +1,6 @@
-use crate::declare_check;
-use crate::report::{Report, Sink};
-use crate::semantic::ScenarioCx;
+use muster_db::declare_check;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
 
 declare_check! {
     /// ## What it does
@@ -26,8 +26,8 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    use crate::semantic::table::{footprint_frame, is_foot};
     use muster_map::geometry::extent;
+    use muster_semantic::table::{footprint_frame, is_foot};
     for side in cx.table_sides() {
         for (t, trap) in side.forces.traps.iter().enumerate() {
             let pts = extent(&trap.area);

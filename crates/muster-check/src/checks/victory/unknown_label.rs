@@ -1,7 +1,7 @@
-use crate::declare_check;
-use crate::place::Place;
-use crate::report::Sink;
-use crate::semantic::{ScenarioCx, missing_label};
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::Sink;
+use muster_semantic::{ScenarioCx, missing_label};
 
 declare_check! {
     /// ## What it does

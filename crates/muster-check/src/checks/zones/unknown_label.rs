@@ -1,6 +1,6 @@
-use crate::declare_check;
-use crate::report::Sink;
-use crate::semantic::{ScenarioCx, missing_label};
+use muster_db::declare_check;
+use muster_db::report::Sink;
+use muster_semantic::{ScenarioCx, missing_label};
 
 declare_check! {
     /// ## What it does

@@ -1,0 +1,1891 @@
+//! The balance sheet of a scenario (`muster summary`): forces per side, strength,
+//! commanders, baggage, where every unit sets up (by counter id), reinforcements,
+//! morale threshold and what each side could lose, the victory conditions and special
+//! rules in words, plus how many values in the data are assumed rather than printed.
+
+use std::collections::BTreeMap;
+
+use muster_hex::{HexGrid, HexId};
+use muster_model::counters::Army;
+use muster_model::map::Area;
+use muster_model::scenario::{
+    Arrival, BandEntry, Deployment, Forces, Goal, MoraleThreshold, Outcome, Placement, Region,
+    Share, UnitGroup, VictoryCondition, VictoryLevel, Zone,
+};
+use muster_model::system::UnitRole;
+use serde::Serialize;
+
+use muster_semantic::ScenarioCx;
+use muster_semantic::morale::max_losses;
+
+#[derive(Debug, Serialize)]
+pub struct ScenarioSummary {
+    pub id: String,
+    pub name: String,
+    pub map: Option<MapSummary>,
+    pub turns: u8,
+    pub extra_turns: u8,
+    pub deploys_first: String,
+    pub plays_first: String,
+    pub sides: Vec<SideSummary>,
+    pub neutrals: Vec<NameCount>,
+    /// Where the neutral units set up.
+    pub neutral_setup: Vec<SetupLine>,
+    /// The victory conditions in words, in the scenario's order.
+    pub victory: Vec<VictoryLine>,
+    pub special_rules: Vec<SpecialRuleLine>,
+    /// The system's typed rules as they bear on this scenario, in words: the sequence
+    /// of play, unit status, result tables, what the troop types present may do, and
+    /// what follows for its sides (a side without leaders, the men a force stands for).
+    pub rules: Vec<RuleLine>,
+    /// The system's notes: facts kept as data for engines, in the system's words.
+    pub notes: Vec<String>,
+    /// Values marked `assumed` in the counters of this scenario's armies and in its map.
+    pub assumed: Vec<AssumedValue>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct MapSummary {
+    pub id: String,
+    /// `15 x 12 hexes` or `72 x 48 inch table`.
+    pub size: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SideSummary {
+    pub id: String,
+    pub name: String,
+    pub army: String,
+    pub combat_units: usize,
+    /// Full strength of the combat units at setup.
+    pub combat_strength: u32,
+    pub by_kind: Vec<NameCount>,
+    pub by_unit: Vec<UnitLine>,
+    pub commanders: Vec<String>,
+    pub baggage: usize,
+    pub reinforcements: Vec<ReinforcementLine>,
+    pub morale_threshold: Option<String>,
+    /// Everything the side could lose, scored as the system scores losses.
+    pub could_lose: Option<u32>,
+    /// Where each unit sets up: one line per counter of each setup group (placed
+    /// forces), per unit kind of each deployment group (zoned forces), per unit or band
+    /// (table forces).
+    pub setup: Vec<SetupLine>,
+    /// Zone-deployed forces (PRESTAGS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zoned: Option<ZonedSummary>,
+    /// Forces on an open table (miniatures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableSummary>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ZonedSummary {
+    pub units: Vec<NameCount>,
+    pub leaders: Vec<NameCount>,
+    pub vp_computed: Option<u32>,
+    pub vp_printed: u16,
+    pub panic_level: u16,
+    /// Panic level as a percentage of the printed victory points.
+    pub panic_percent: f64,
+    pub stacking_limit: u8,
+    pub zones: Vec<ZoneSize>,
+    /// The scenario's sample deployment, stack by stack.
+    pub sample: Vec<SampleLine>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ZoneSize {
+    pub group: String,
+    /// Hexes of the zone on the map (`None` when it cannot be resolved).
+    pub hexes: Option<usize>,
+    /// Where the group sets up (or enters), in words.
+    pub placement: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SampleLine {
+    pub hex: String,
+    pub units: Vec<NameCount>,
+    /// Units carried by the fleet in the hex.
+    pub aboard: Vec<NameCount>,
+}
+
+/// Where some units set up.
+#[derive(Debug, Serialize)]
+pub struct SetupLine {
+    /// The setup group, deployment group, unit or band, from 1: lines of one group
+    /// share its hexes, the owner choosing which unit goes where.
+    pub group: usize,
+    /// Counter id (placed forces), unit kind (zoned forces), unit or band id (table).
+    pub counter: String,
+    pub name: String,
+    pub count: usize,
+    /// The hexes named for the group: the list, every hex of a range or of a spaced
+    /// run; empty when the place is not a list of hexes.
+    pub hexes: Vec<String>,
+    /// Where, in words.
+    pub placement: String,
+    /// Table units: centre of the front edge, inches from the north-west corner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<(f64, f64)>,
+    /// Table units: degrees clockwise from north.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facing: Option<f64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct VictoryLine {
+    /// The condition's variant (`FewestLosses`).
+    pub kind: &'static str,
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SpecialRuleLine {
+    pub hook: String,
+    pub params: serde_json::Value,
+    /// The parameters compactly, `key: value, ...`.
+    pub params_text: String,
+    /// The author's text.
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CounterCount {
+    pub counter: String,
+    pub name: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TableSummary {
+    /// Units by troop type: units and bases.
+    pub troops: Vec<TroopLine>,
+    /// Figures by type over all bands.
+    pub figures: Vec<NameCount>,
+    pub leaders: Vec<String>,
+    pub break_point_computed: Option<i64>,
+    pub break_point_printed: Option<u16>,
+    pub vp_computed: Option<u32>,
+    pub vp_printed: Option<u16>,
+    pub morale: Option<String>,
+    /// Deployment zone areas in square inches.
+    pub zones: Vec<(String, f64)>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TroopLine {
+    pub troop: String,
+    pub units: usize,
+    pub bases: u32,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NameCount {
+    pub name: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UnitLine {
+    pub name: String,
+    pub kind: String,
+    pub strength: u8,
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReinforcementLine {
+    pub turn: u8,
+    pub units: Vec<CounterCount>,
+    pub entry: Vec<String>,
+}
+
+/// One of the system's typed rules, in words.
+#[derive(Debug, Serialize)]
+pub struct RuleLine {
+    /// What it is about (`unit status`, `charge`).
+    pub topic: String,
+    pub text: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AssumedValue {
+    pub item: String,
+    pub field: String,
+    pub reason: String,
+}
+
+pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
+    let s = cx.scenario;
+    let sides = s
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, side)| {
+            let units: Vec<_> = cx
+                .groups
+                .iter()
+                .filter(|g| g.side == Some(i))
+                .flat_map(|g| g.units.iter())
+                .collect();
+            let combat: Vec<_> = units
+                .iter()
+                .filter(|u| u.role() == Some(UnitRole::Combat))
+                .collect();
+            let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+            let mut by_unit: BTreeMap<(String, String, u8), usize> = BTreeMap::new();
+            for u in &units {
+                let kind = u.kind.map_or("?".to_string(), |k| k.id.clone());
+                *by_kind.entry(kind.clone()).or_default() += 1;
+                let (name, strength) = u.counter.map_or((u.counter_id.to_string(), 0), |c| {
+                    (c.name.clone(), c.strength)
+                });
+                *by_unit.entry((name, kind, strength)).or_default() += 1;
+            }
+            let army = cx.side_army(i);
+            let counter_name = |id: &str| {
+                army.and_then(|a| a.counters.iter().find(|c| c.id == id))
+                    .map_or(id.to_string(), |c| c.name.clone())
+            };
+            SideSummary {
+                id: side.id.clone(),
+                name: side.name.clone(),
+                army: side.army.clone().unwrap_or_default(),
+                combat_units: combat.len(),
+                combat_strength: combat
+                    .iter()
+                    .filter_map(|u| u.counter)
+                    .map(|c| u32::from(c.strength))
+                    .sum(),
+                by_kind: natural_counts(by_kind),
+                by_unit: {
+                    let mut lines: Vec<UnitLine> = by_unit
+                        .into_iter()
+                        .map(|((name, kind, strength), count)| UnitLine {
+                            name,
+                            kind,
+                            strength,
+                            count,
+                        })
+                        .collect();
+                    lines.sort_by(|a, b| {
+                        natural_cmp(&a.name, &b.name)
+                            .then_with(|| natural_cmp(&a.kind, &b.kind))
+                            .then(a.strength.cmp(&b.strength))
+                    });
+                    lines
+                },
+                commanders: units
+                    .iter()
+                    .filter(|u| u.role() == Some(UnitRole::Commander))
+                    .map(|u| {
+                        u.counter
+                            .map_or(u.counter_id.to_string(), |c| c.name.clone())
+                    })
+                    .collect(),
+                baggage: units
+                    .iter()
+                    .filter(|u| u.role() == Some(UnitRole::Baggage))
+                    .count(),
+                reinforcements: s
+                    .reinforcements
+                    .iter()
+                    .filter(|r| r.side == side.id)
+                    .map(|r| ReinforcementLine {
+                        turn: r.turn,
+                        units: r
+                            .units
+                            .iter()
+                            .map(|g| CounterCount {
+                                counter: g.counter.clone(),
+                                name: counter_name(&g.counter),
+                                count: usize::from(g.count),
+                            })
+                            .collect(),
+                        entry: r.entry.clone(),
+                    })
+                    .collect(),
+                morale_threshold: side.morale_threshold.as_ref().map(|t| match t {
+                    MoraleThreshold::Fixed(n) => n.to_string(),
+                    MoraleThreshold::ByLosses {
+                        counter,
+                        thresholds,
+                    } => format!(
+                        "{} by `{}` lost ({})",
+                        thresholds.first().copied().unwrap_or_default(),
+                        counter,
+                        thresholds
+                            .iter()
+                            .enumerate()
+                            .map(|(k, t)| format!("{k}: {t}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }),
+                could_lose: cx
+                    .system
+                    .and_then(|sys| sys.army_morale.as_ref())
+                    .map(|m| max_losses(cx, i, m)),
+                setup: side_setup(cx, i),
+                zoned: zoned_summary(cx, i),
+                table: table_summary(cx, i),
+            }
+        })
+        .collect();
+    let neutrals = cx
+        .groups
+        .iter()
+        .filter(|g| g.side.is_none())
+        .flat_map(|g| g.units.iter())
+        .map(|u| NameCount {
+            name: u
+                .counter
+                .map_or(u.counter_id.to_string(), |c| c.name.clone()),
+            count: 1,
+        })
+        .collect();
+    let mut assumed = Vec::new();
+    let armies: Vec<&str> = s
+        .sides
+        .iter()
+        .filter_map(|x| x.army.as_deref())
+        .chain(s.neutrals.iter().map(|n| n.army.as_str()))
+        .collect();
+    for army in armies.iter().filter_map(|a| cx.army(a)) {
+        for c in &army.counters {
+            for (field, reason) in &c.assumed {
+                assumed.push(AssumedValue {
+                    item: format!("counter `{}`", c.id),
+                    field: field.clone(),
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+    if let Some(map_doc) = cx.map_source() {
+        for (field, reason) in &map_doc.assumed {
+            assumed.push(AssumedValue {
+                item: format!("map `{}`", map_doc.id),
+                field: field.clone(),
+                reason: reason.clone(),
+            });
+        }
+    }
+    // The `// assumed: reason` comment convention, for values without an `assumed` map,
+    // in the scenario and every file it uses.
+    for file in [
+        Some(&cx.file.loaded.file),
+        cx.map_file(),
+        cx.counters_file(),
+        cx.system_file(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        for c in crate::provenance::assumed_comments(file) {
+            assumed.push(AssumedValue {
+                item: format!("{}:{}", file.name, c.line),
+                field: "comment".to_string(),
+                reason: c.reason,
+            });
+        }
+    }
+    if let Some(system) = cx.system {
+        let mut push = |item: String, map: &muster_model::Assumed| {
+            for (field, reason) in map {
+                assumed.push(AssumedValue {
+                    item: item.clone(),
+                    field: field.clone(),
+                    reason: reason.clone(),
+                });
+            }
+        };
+        push(format!("system `{}`", system.id), &system.assumed);
+        push(
+            format!("system `{}` rules", system.id),
+            &system.rules.assumed,
+        );
+        for k in &system.unit_kinds {
+            push(format!("unit kind `{}`", k.id), &k.assumed);
+        }
+        for t in &system.terrain {
+            push(format!("terrain `{}`", t.id), &t.assumed);
+        }
+        for f in &system.hexside_features {
+            push(format!("hexside feature `{}`", f.id), &f.assumed);
+        }
+        if let muster_model::system::GridKind::Table { features, .. } = &system.grid {
+            for f in features {
+                push(format!("table feature `{}`", f.id), &f.assumed);
+            }
+        }
+    }
+    for side in cx.zoned_sides() {
+        for (k, d) in side.forces.deploy.iter().enumerate() {
+            for (field, reason) in &d.assumed {
+                assumed.push(AssumedValue {
+                    item: format!(
+                        "side `{}` deployment {}",
+                        cx.scenario.sides[side.index].id,
+                        d.id.clone().unwrap_or_else(|| (k + 1).to_string())
+                    ),
+                    field: field.clone(),
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+    ScenarioSummary {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        map: cx
+            .map
+            .map(|m| MapSummary {
+                id: m.table().map.clone(),
+                size: format!("{} x {} hexes", m.grid().columns, m.grid().rows),
+            })
+            .or_else(|| {
+                cx.table.map(|t| MapSummary {
+                    id: t.map.clone(),
+                    size: format!("{} x {} inch table", t.width, t.depth),
+                })
+            }),
+        turns: s.turns,
+        extra_turns: s.extra_turns,
+        deploys_first: s.deploys_first.clone(),
+        plays_first: s.plays_first.clone(),
+        sides,
+        neutrals,
+        neutral_setup: s
+            .neutrals
+            .iter()
+            .enumerate()
+            .flat_map(|(k, n)| placed_lines(k + 1, cx.army(&n.army), &n.units, &n.at))
+            .collect(),
+        victory: s
+            .victory
+            .iter()
+            .map(|v| VictoryLine {
+                kind: victory_kind(v),
+                text: victory_text(cx, v),
+            })
+            .collect(),
+        special_rules: s
+            .special_rules
+            .iter()
+            .map(|r| SpecialRuleLine {
+                hook: r.hook.clone(),
+                params: r.params.clone(),
+                params_text: params_text(&r.params),
+                text: r.text.clone(),
+            })
+            .collect(),
+        rules: rule_lines(cx),
+        notes: cx.system.map(|sys| sys.notes.clone()).unwrap_or_default(),
+        assumed,
+    }
+}
+
+fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
+    let side = cx.zoned_sides().iter().find(|s| s.index == index)?;
+    let f = side.forces;
+    let (leaders, units): (Vec<_>, Vec<_>) = f
+        .units
+        .iter()
+        .partition(|u| !cx.counts_for_stacking(&u.kind));
+    let count = |list: Vec<&muster_model::scenario::TypeCount>| {
+        list.into_iter()
+            .map(|u| NameCount {
+                name: u.kind.clone(),
+                count: usize::from(u.count),
+            })
+            .collect()
+    };
+    let zones = f
+        .deploy
+        .iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let group = d.id.clone().unwrap_or_else(|| format!("group {}", k + 1));
+            let hexes = match (&d.zone, &d.arrives) {
+                (Some(zone), _) => cx
+                    .zone_hexes(zone)
+                    .ok()
+                    .filter(|_| cx.map.is_some())
+                    .map(|h| h.len()),
+                (None, _) => None,
+            };
+            ZoneSize {
+                group,
+                hexes,
+                placement: deployment_text(cx, d),
+            }
+        })
+        .collect();
+    let sample = f
+        .sample
+        .iter()
+        .map(|st| SampleLine {
+            hex: st.hex.clone(),
+            units: st
+                .units
+                .iter()
+                .map(|u| NameCount {
+                    name: u.kind.clone(),
+                    count: usize::from(u.count),
+                })
+                .collect(),
+            aboard: st
+                .aboard
+                .iter()
+                .map(|u| NameCount {
+                    name: u.kind.clone(),
+                    count: usize::from(u.count),
+                })
+                .collect(),
+        })
+        .collect();
+    Some(ZonedSummary {
+        units: count(units),
+        leaders: count(leaders),
+        vp_computed: cx.vp_of(&f.units),
+        vp_printed: f.victory_points,
+        panic_level: f.panic_level,
+        panic_percent: if f.victory_points == 0 {
+            0.0
+        } else {
+            (f64::from(f.panic_level) * 1000.0 / f64::from(f.victory_points)).round() / 10.0
+        },
+        stacking_limit: f.stacking_limit,
+        zones,
+        sample,
+    })
+}
+
+fn table_summary(cx: &ScenarioCx, index: usize) -> Option<TableSummary> {
+    let side = cx.table_sides().into_iter().find(|s| s.index == index)?;
+    let f = side.forces;
+    let mut troops: BTreeMap<String, (usize, u32)> = BTreeMap::new();
+    for u in &f.units {
+        let e = troops.entry(u.troop.clone()).or_default();
+        e.0 += 1;
+        e.1 += u32::from(u.bases);
+    }
+    let mut figures: BTreeMap<String, usize> = BTreeMap::new();
+    for fig in f.bands.iter().flat_map(|b| b.figures.iter()) {
+        *figures.entry(fig.kind.clone()).or_default() += usize::from(fig.count);
+    }
+    let all_figures: Vec<_> = f
+        .bands
+        .iter()
+        .flat_map(|b| b.figures.iter().cloned())
+        .collect();
+    let area = |shape: &muster_model::map::Shape| match shape {
+        muster_model::map::Shape::Rect { w, h, .. } => w * h,
+        muster_model::map::Shape::Circle { r, .. } => std::f64::consts::PI * r * r,
+        muster_model::map::Shape::Polygon(p) => {
+            (0..p.len())
+                .map(|i| p[i].0 * p[(i + 1) % p.len()].1 - p[(i + 1) % p.len()].0 * p[i].1)
+                .sum::<f64>()
+                .abs()
+                / 2.0
+        }
+        muster_model::map::Shape::Line(_) => 0.0,
+    };
+    Some(TableSummary {
+        troops: {
+            let mut lines: Vec<TroopLine> = troops
+                .into_iter()
+                .map(|(troop, (units, bases))| TroopLine {
+                    troop,
+                    units,
+                    bases,
+                })
+                .collect();
+            lines.sort_by(|a, b| natural_cmp(&a.troop, &b.troop));
+            lines
+        },
+        figures: natural_counts(figures),
+        leaders: f
+            .battles
+            .iter()
+            .filter_map(|b| b.leader.as_ref())
+            .map(|l| {
+                format!(
+                    "{} ({:?}{})",
+                    l.name,
+                    l.role,
+                    if l.exceptional { ", exceptional" } else { "" }
+                )
+            })
+            .collect(),
+        break_point_computed: if f.units.is_empty() {
+            None
+        } else {
+            muster_semantic::derived::break_point(cx, f)
+        },
+        break_point_printed: f.break_point.as_ref().map(|b| b.printed),
+        vp_computed: if all_figures.is_empty() {
+            None
+        } else {
+            cx.vp_of(&all_figures)
+        },
+        vp_printed: f.victory_points,
+        morale: f
+            .morale
+            .as_ref()
+            .map(|m| format!("fails at {} figures lost ({}%)", m.figures, m.loss_percent)),
+        zones: f
+            .zones
+            .iter()
+            .map(|z| (z.id.clone(), area(&z.area)))
+            .collect(),
+    })
+}
+
+/// Name of the side with this id, for sentences (the id when there is no such side).
+fn side_name<'a>(cx: &'a ScenarioCx, id: &'a str) -> &'a str {
+    cx.scenario.side(id).map_or(id, |s| s.name.as_str())
+}
+
+/// A counter named anywhere in the scenario's armies, as `Name (id)`.
+fn counter_label(cx: &ScenarioCx, id: &str) -> String {
+    let armies = cx
+        .scenario
+        .sides
+        .iter()
+        .filter_map(|s| s.army.as_deref())
+        .chain(cx.scenario.neutrals.iter().map(|n| n.army.as_str()));
+    armies
+        .filter_map(|a| cx.army(a))
+        .flat_map(|a| a.counters.iter())
+        .find(|c| c.id == id)
+        .map_or_else(|| format!("`{id}`"), |c| format!("{} ({id})", c.name))
+}
+
+/// Name of a unit kind of the system (the id when the system has no such kind).
+fn kind_name(cx: &ScenarioCx, id: &str) -> String {
+    cx.unit_kind(id).map_or(id.to_string(), |k| k.name.clone())
+}
+
+fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn level_words(level: VictoryLevel) -> &'static str {
+    match level {
+        VictoryLevel::Draw => "a draw",
+        VictoryLevel::Minor => "a minor victory",
+        VictoryLevel::Major => "a major victory",
+        VictoryLevel::Decisive => "a decisive victory",
+    }
+}
+
+/// A set of hexes in words.
+pub fn area_text(area: &Area) -> String {
+    match area {
+        Area::All => "every hex".to_string(),
+        Area::Column(c) => format!("column {c:02}"),
+        Area::Row(r) => format!("row {r:02}"),
+        Area::Range(a, b) => format!("{a}-{b}"),
+        Area::List(hexes) => hexes.join(", "),
+        Area::Zone { center, radius } => {
+            format!("within {} of {center}", plural(*radius, "hex", "hexes"))
+        }
+    }
+}
+
+/// A deployment zone in words.
+pub fn zone_text(zone: &Zone) -> String {
+    match zone {
+        Zone::Near { label, radius } => format!(
+            "within {} of {label} ({label}-{radius})",
+            plural(*radius, "hex", "hexes")
+        ),
+        Zone::AnyOf(zones) => zones.iter().map(zone_text).collect::<Vec<_>>().join(" or "),
+        Zone::Excluding { zone, region } => {
+            format!("{}, except {}", zone_text(zone), region_text(region))
+        }
+        Zone::AllSea => "all-sea hexes".to_string(),
+        Zone::Hexes(area) => format!("hexes {}", area_text(area)),
+    }
+}
+
+fn region_text(region: &Region) -> String {
+    match region {
+        Region::Bank { edge, barrier } => format!(
+            "the hexes reached from the {edge} edge without crossing {}",
+            barrier.join(" or ")
+        ),
+    }
+}
+
+fn arrival_text(a: &Arrival) -> String {
+    format!("enters at the {} edge on turn {}", a.edge, a.turn)
+}
+
+/// Where a deployment group sets up or enters, what carries it and what it must hold.
+fn deployment_text(cx: &ScenarioCx, d: &Deployment) -> String {
+    let mut parts = Vec::new();
+    match (&d.zone, &d.arrives) {
+        (Some(zone), _) => parts.push(zone_text(zone)),
+        (None, Some(a)) => parts.push(arrival_text(a)),
+        (None, None) => parts.push("enters during play".to_string()),
+    }
+    if let (Some(_), Some(a)) = (&d.zone, &d.arrives) {
+        parts.push(arrival_text(a));
+    }
+    if let Some(kind) = &d.aboard {
+        parts.push(format!("aboard {} ({kind})", kind_name(cx, kind)));
+    }
+    if let Some(share) = d.vp_share {
+        parts.push(match share {
+            Share::Half => "holds half the force's victory points".to_string(),
+        });
+    }
+    parts.join("; ")
+}
+
+/// Where a setup group goes, in words, with the hexes it names.
+fn placement_text(army: Option<&Army>, at: &Placement) -> (String, Vec<String>) {
+    let run = |a: &str, b: &str| -> Vec<String> {
+        match (HexId::parse(a), HexId::parse(b)) {
+            (Ok(a), Ok(b)) => HexGrid::straight_range(a, b)
+                .map(|hexes| hexes.iter().map(HexId::to_string).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    match at {
+        Placement::Hexes(list) => (
+            format!(
+                "{} {}",
+                if list.len() == 1 { "hex" } else { "hexes" },
+                list.join(", ")
+            ),
+            list.clone(),
+        ),
+        Placement::Range(a, b) => (format!("range {a}-{b}, one unit a hex"), run(a, b)),
+        Placement::OnUnit { kind, counter } => {
+            let counter = counter.as_ref().map(|c| {
+                let name = army
+                    .and_then(|a| a.counters.iter().find(|x| &x.id == c))
+                    .map_or(String::new(), |x| format!(" \"{}\"", x.name));
+                format!("{c}{name}")
+            });
+            let text = match (kind, counter) {
+                (Some(k), Some(c)) => format!("stacked on a friendly {k} unit, {c}"),
+                (Some(k), None) => format!("stacked on a friendly {k} unit"),
+                (None, Some(c)) => format!("stacked on {c}"),
+                (None, None) => "stacked on a friendly unit".to_string(),
+            };
+            (text, Vec::new())
+        }
+        Placement::Spaced { from, to, min_gap } => (
+            format!("spaced along {from}-{to}, gap {min_gap}"),
+            run(from, to),
+        ),
+    }
+}
+
+/// One line per counter of a setup group (or of a neutral placement).
+fn placed_lines(
+    group: usize,
+    army: Option<&Army>,
+    units: &[UnitGroup],
+    at: &Placement,
+) -> Vec<SetupLine> {
+    let (placement, hexes) = placement_text(army, at);
+    units
+        .iter()
+        .map(|u| SetupLine {
+            group,
+            counter: u.counter.clone(),
+            name: army
+                .and_then(|a| a.counters.iter().find(|c| c.id == u.counter))
+                .map_or(u.counter.clone(), |c| c.name.clone()),
+            count: usize::from(u.count),
+            hexes: hexes.clone(),
+            placement: placement.clone(),
+            at: None,
+            facing: None,
+        })
+        .collect()
+}
+
+/// The units of a deployment group: those listed, else the whole force less what the
+/// other groups list.
+fn deployment_units(f: &muster_model::scenario::ZonedForces, k: usize) -> Vec<(String, u16)> {
+    let d = &f.deploy[k];
+    if !d.units.is_empty() {
+        return d.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+    }
+    let mut left: Vec<(String, u16)> = f.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+    for (j, other) in f.deploy.iter().enumerate() {
+        if j == k {
+            continue;
+        }
+        for u in &other.units {
+            if let Some(e) = left.iter_mut().find(|e| e.0 == u.kind) {
+                e.1 = e.1.saturating_sub(u.count);
+            }
+        }
+    }
+    left.retain(|e| e.1 > 0);
+    left
+}
+
+fn shape_text(shape: &muster_model::map::Shape) -> String {
+    use muster_model::map::Shape;
+    match shape {
+        Shape::Rect { x, y, w, h } => format!("the {w} x {h} in. rectangle at ({x}, {y})"),
+        Shape::Circle { x, y, r } => format!("the circle of radius {r} in. around ({x}, {y})"),
+        Shape::Polygon(p) => format!("a polygon of {} corners", p.len()),
+        Shape::Line(p) => format!("a line of {} points", p.len()),
+    }
+}
+
+fn band_entry_text(entry: &BandEntry) -> String {
+    match entry {
+        BandEntry::OnTable(shape) => format!("on the table in {}", shape_text(shape)),
+        BandEntry::AtEdge { edge, turn } => match turn {
+            Some(t) => format!("enters at the {edge} edge on turn {t}"),
+            None => format!("enters at the {edge} edge on a turn rolled on a die"),
+        },
+        BandEntry::Rolled { edges } => format!(
+            "enters on a rolled turn at a rolled edge among {}",
+            edges.join(", ")
+        ),
+    }
+}
+
+/// Where each unit of side `index` sets up.
+fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
+    let Some(side) = cx.scenario.sides.get(index) else {
+        return Vec::new();
+    };
+    match &side.forces {
+        Forces::Placed { setup } => {
+            let army = cx.side_army(index);
+            setup
+                .iter()
+                .enumerate()
+                .flat_map(|(k, g)| placed_lines(k + 1, army, &g.units, &g.at))
+                .collect()
+        }
+        Forces::Zoned(f) => f
+            .deploy
+            .iter()
+            .enumerate()
+            .flat_map(|(k, d)| {
+                let placement = deployment_text(cx, d);
+                deployment_units(f, k)
+                    .into_iter()
+                    .map(move |(kind, count)| SetupLine {
+                        group: k + 1,
+                        name: kind_name(cx, &kind),
+                        counter: kind,
+                        count: usize::from(count),
+                        hexes: Vec::new(),
+                        placement: placement.clone(),
+                        at: None,
+                        facing: None,
+                    })
+            })
+            .collect(),
+        Forces::Table(f) => {
+            let units = f.units.iter().map(|u| SetupLine {
+                group: 0,
+                counter: u.id.clone(),
+                name: u.name.clone(),
+                count: 1,
+                hexes: Vec::new(),
+                placement: format!(
+                    "{} in {} at ({}, {}), facing {}°",
+                    plural(u.bases, "base", "bases"),
+                    format!("{:?}", u.formation).to_lowercase(),
+                    u.at.0,
+                    u.at.1,
+                    u.facing
+                ),
+                at: Some(u.at),
+                facing: Some(u.facing),
+            });
+            let bands = f.bands.iter().map(|b| SetupLine {
+                group: 0,
+                counter: b.id.clone(),
+                name: b.name.clone(),
+                count: b.figures.iter().map(|x| usize::from(x.count)).sum(),
+                hexes: Vec::new(),
+                placement: band_entry_text(&b.entry),
+                at: None,
+                facing: None,
+            });
+            units
+                .chain(bands)
+                .enumerate()
+                .map(|(k, line)| SetupLine {
+                    group: k + 1,
+                    ..line
+                })
+                .collect()
+        }
+    }
+}
+
+fn victory_kind(v: &VictoryCondition) -> &'static str {
+    match v {
+        VictoryCondition::ArmyMorale { .. } => "ArmyMorale",
+        VictoryCondition::FewestLosses { .. } => "FewestLosses",
+        VictoryCondition::LargestMargin { .. } => "LargestMargin",
+        VictoryCondition::ExitUnits { .. } => "ExitUnits",
+        VictoryCondition::Otherwise { .. } => "Otherwise",
+        VictoryCondition::ExtraTurns { .. } => "ExtraTurns",
+        VictoryCondition::ShiftOnEliminations { .. } => "ShiftOnEliminations",
+        VictoryCondition::Goals { .. } => "Goals",
+        VictoryCondition::IfBoth(_) => "IfBoth",
+        VictoryCondition::WinsIfAllMet { .. } => "WinsIfAllMet",
+        VictoryCondition::IfNeither(_) => "IfNeither",
+    }
+}
+
+/// What breaks each side, for the army morale condition: its morale threshold, else
+/// the printed break point or the figures at which its morale fails.
+fn breaking_points(cx: &ScenarioCx) -> Vec<String> {
+    cx.scenario
+        .sides
+        .iter()
+        .filter_map(|side| {
+            let at = match (&side.morale_threshold, &side.forces) {
+                (Some(MoraleThreshold::Fixed(n)), _) => n.to_string(),
+                (
+                    Some(MoraleThreshold::ByLosses {
+                        counter,
+                        thresholds,
+                    }),
+                    _,
+                ) => format!(
+                    "{} as units of {} are lost",
+                    thresholds
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                    counter_label(cx, counter)
+                ),
+                (None, Forces::Table(t)) => match (&t.break_point, &t.morale) {
+                    (Some(b), _) => format!("break point {}", b.printed),
+                    (None, Some(m)) => format!("{} figures lost", m.figures),
+                    (None, None) => return None,
+                },
+                (None, Forces::Placed { .. } | Forces::Zoned(_)) => return None,
+            };
+            Some(format!("{}: {at}", side.name))
+        })
+        .collect()
+}
+
+/// One victory condition in words, sides named by their names.
+pub fn victory_text(cx: &ScenarioCx, v: &VictoryCondition) -> String {
+    let outcome = |o: &Outcome| match o {
+        Outcome::Draw => "a draw".to_string(),
+        Outcome::Wins(side) => format!("victory for {}", side_name(cx, side)),
+    };
+    match v {
+        VictoryCondition::ArmyMorale { before_turn } => {
+            let mut text =
+                "An army at or past its morale threshold gives the other side a major victory"
+                    .to_string();
+            if let Some(t) = before_turn {
+                text += &format!(", before turn {t}");
+            }
+            let points = breaking_points(cx);
+            if !points.is_empty() {
+                text += &format!(" ({})", points.join("; "));
+            }
+            text + "."
+        }
+        VictoryCondition::FewestLosses { after_turn, level } => format!(
+            "At the end of turn {after_turn}, the side with fewer losses wins ({}); equal losses are a draw.",
+            level_words(*level)
+        ),
+        VictoryCondition::LargestMargin { after_turn, level } => format!(
+            "At the end of turn {after_turn}, the side whose morale threshold exceeds its losses by more wins ({}); equal margins are a draw.",
+            level_words(*level)
+        ),
+        VictoryCondition::ExitUnits {
+            side,
+            counter,
+            hexes,
+            after_turn,
+            tiers,
+        } => format!(
+            "At the end of turn {after_turn}, {} scores by units of {} exited through {}: {}.",
+            side_name(cx, side),
+            counter_label(cx, counter),
+            area_text(hexes),
+            tiers
+                .iter()
+                .map(|t| format!("{} or more for {}", t.at_least, level_words(t.level)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        VictoryCondition::Otherwise { side, level } => format!(
+            "Otherwise, {} for {}.",
+            level_words(*level),
+            side_name(cx, side)
+        ),
+        VictoryCondition::ExtraTurns {
+            side,
+            requires,
+            turns,
+            counter,
+            count,
+            level,
+        } => format!(
+            "After {} or better, {} may play {} more {}; eliminating {} of {} in them gives {}.",
+            level_words(*requires),
+            side_name(cx, side),
+            turns,
+            if *turns == 1 { "turn" } else { "turns" },
+            plural(*count, "unit", "units"),
+            counter_label(cx, counter),
+            level_words(*level)
+        ),
+        VictoryCondition::ShiftOnEliminations {
+            side,
+            counters,
+            count,
+        } => format!(
+            "Eliminating {} among {} moves the result one level in favour of {}.",
+            plural(*count, "unit", "units"),
+            counters
+                .iter()
+                .map(|c| counter_label(cx, c))
+                .collect::<Vec<_>>()
+                .join(", "),
+            side_name(cx, side)
+        ),
+        VictoryCondition::Goals { side, any_of } => format!(
+            "Victory for {} by {}.",
+            side_name(cx, side),
+            any_of
+                .iter()
+                .map(|all| all
+                    .iter()
+                    .map(|g| goal_text(cx, g))
+                    .collect::<Vec<_>>()
+                    .join(" and "))
+                .collect::<Vec<_>>()
+                .join(", or by ")
+        ),
+        VictoryCondition::IfBoth(o) => {
+            format!("If both sides fulfil their goals: {}.", outcome(o))
+        }
+        VictoryCondition::WinsIfAllMet { side } => format!(
+            "Outright victory for {} if every one of their goal alternatives is met, whatever the other side achieved.",
+            side_name(cx, side)
+        ),
+        VictoryCondition::IfNeither(o) => {
+            format!("If neither side fulfils its goals: {}.", outcome(o))
+        }
+    }
+}
+
+/// One goal in words, as what a side does ("controlling A").
+pub fn goal_text(cx: &ScenarioCx, goal: &Goal) -> String {
+    let excluding = |kinds: &[String]| {
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(" (not counting {})", kinds.join(", "))
+        }
+    };
+    let by_turn = |t: &Option<u8>| t.map_or(String::new(), |t| format!(" by turn {t}"));
+    match goal {
+        Goal::Level(level) => format!("reaching a {level} victory"),
+        Goal::Control {
+            labels,
+            consecutive_turns,
+        } => {
+            let mut text = format!(
+                "controlling {} {}",
+                if labels.len() == 1 { "hex" } else { "hexes" },
+                labels.join(" and ")
+            );
+            if *consecutive_turns > 0 {
+                text += &format!(" for {consecutive_turns} consecutive turns");
+            }
+            text
+        }
+        Goal::ControlHex { hex } => format!("controlling hex {hex}"),
+        Goal::Exit {
+            units,
+            edge,
+            near,
+            by_road,
+            by_turn: turn,
+            excluding: kinds,
+        } => {
+            let mut text = format!(
+                "exiting {} off the {edge} edge",
+                plural(*units, "unit", "units")
+            );
+            if let Some((label, radius)) = near {
+                text += &format!(" within {} of {label}", plural(*radius, "hex", "hexes"));
+            }
+            if let Some(n) = by_road {
+                text += &format!(", {n} of them by road");
+            }
+            text + &by_turn(turn) + &excluding(kinds)
+        }
+        Goal::InSea {
+            units,
+            by_turn: turn,
+            excluding: kinds,
+        } => format!(
+            "having {} in all-sea hexes{}{}",
+            plural(*units, "unit", "units"),
+            by_turn(turn),
+            excluding(kinds)
+        ),
+        Goal::Eliminate { side, group } => format!(
+            "eliminating the whole `{group}` group of {}",
+            side_name(cx, side)
+        ),
+        Goal::Escort { kind, edge } => {
+            format!("getting the {kind} figures off the table at the {edge} edge")
+        }
+        Goal::Prevent => "preventing the other side's goals".to_string(),
+    }
+}
+
+/// Hook parameters compactly: `key: value, ...`, strings unquoted.
+pub fn params_text(params: &serde_json::Value) -> String {
+    use serde_json::Value;
+    fn value(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => {
+                format!(
+                    "[{}]",
+                    items.iter().map(value).collect::<Vec<_>>().join(", ")
+                )
+            }
+            Value::Object(map) => format!(
+                "{{{}}}",
+                map.iter()
+                    .map(|(k, v)| format!("{k}: {}", value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => other.to_string(),
+        }
+    }
+    match params {
+        Value::Null => String::new(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", value(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => value(other),
+    }
+}
+
+/// The unit kinds a scenario fields, each once, in order of appearance.
+fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::new();
+    let mut add = |k: &'a str| {
+        if !out.contains(&k) {
+            out.push(k);
+        }
+    };
+    for g in &cx.groups {
+        for u in &g.units {
+            if let Some(k) = u.kind {
+                add(&k.id);
+            }
+        }
+    }
+    for side in &cx.scenario.sides {
+        match &side.forces {
+            Forces::Zoned(z) => z.units.iter().for_each(|u| add(&u.kind)),
+            Forces::Table(t) => {
+                t.units.iter().for_each(|u| add(&u.troop));
+                t.bands
+                    .iter()
+                    .flat_map(|b| b.figures.iter())
+                    .for_each(|f| add(&f.kind));
+            }
+            Forces::Placed { .. } => {}
+        }
+    }
+    out
+}
+
+/// The system's typed rules in words, as they bear on this scenario.
+fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
+    use muster_model::rules::{Action, Allowance, TerrainEffect};
+
+    use muster_semantic::rules as r;
+
+    let Some(system) = cx.system else {
+        return Vec::new();
+    };
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    let mut line = |topic: &str, text: String| {
+        out.push(RuleLine {
+            topic: topic.to_string(),
+            text,
+        })
+    };
+    if let Some(text) = r::sequence_words(rules) {
+        line("sequence of play", text);
+    }
+    if let Some(ladder) = &rules.status {
+        line("unit status", r::ladder_words(ladder));
+    }
+    if let Some(crt) = &system.combat_results {
+        let mut dice: Vec<u8> = crt.rows.iter().map(|row| row.die).collect();
+        dice.sort_unstable();
+        dice.dedup();
+        let mut text = match (crt.odds.first(), crt.odds.last()) {
+            (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
+                "by odds, {} columns from {low} to {high}, an attack read in the column at or below its odds",
+                crt.odds.len()
+            ),
+            (Some(only), _) => format!("by odds, one column ({only})"),
+            _ => "no odds columns".to_string(),
+        };
+        if let (Some(low), Some(high)) = (dice.first(), dice.last()) {
+            text += &format!("; die rolls {low} to {high}");
+        }
+        line("combat results", text);
+    }
+    for t in &rules.result_tables {
+        line("result table", r::table_words(t, rules.status.as_ref()));
+    }
+    if !rules.force_ratios.is_empty() {
+        let bound = |v: f64| format!("{v}");
+        line(
+            "force ratios",
+            rules
+                .force_ratios
+                .iter()
+                .map(|f| match f.to {
+                    Some(to) if to == f.from => format!("{} {} to 1", f.name, bound(to)),
+                    Some(to) => format!(
+                        "{} {} {} to below {} to 1",
+                        f.name,
+                        if f.from_exclusive { "above" } else { "from" },
+                        bound(f.from),
+                        bound(to)
+                    ),
+                    None => format!("{} {} to 1 or more", f.name, bound(f.from)),
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    if let Some(l) = &rules.leader_loss {
+        let mut text = format!(
+            "after {}, an attached leader of a side that lost levels is lost on a d{} at or under the levels lost",
+            l.after.join(", "),
+            l.die
+        );
+        if let (Some(from), Some(roll)) = (l.escape_only_from, l.escape_roll) {
+            text += &format!("; from {from} levels lost he escapes only on a {roll}");
+        }
+        line("leader loss", text);
+    }
+    if let Some(c) = &rules.charge_stop {
+        line(
+            "charge stop",
+            format!(
+                "a `{}` result of {} or more levels halts a charge {} short; no melee follows",
+                c.table,
+                c.levels_at_least,
+                inches(c.short_by)
+            ),
+        );
+    }
+    let kinds = kinds_in(cx);
+    let mut actions: Vec<Action> = Vec::new();
+    for p in &rules.permissions {
+        if !actions.contains(&p.action) {
+            actions.push(p.action);
+        }
+    }
+    for action in actions {
+        let by = r::allowances_among(system, &kinds, action);
+        if by.is_empty() {
+            continue;
+        }
+        line(
+            action.words(),
+            by.iter()
+                .map(|(a, list)| {
+                    format!(
+                        "{}: {}",
+                        match a {
+                            Allowance::Must => "must",
+                            Allowance::May => "may",
+                            Allowance::Never => "never",
+                        },
+                        list.join(", ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    for e in &rules.terrain_exceptions {
+        let terrain = e.terrain.join(", ");
+        let effect = match &e.effect {
+            TerrainEffect::NoCrossingCost => format!("no crossing cost at {terrain}"),
+            TerrainEffect::WholeMove => format!("a whole move to pass {terrain}"),
+            TerrainEffect::RoadOnly => format!("into {terrain} only along a road"),
+            TerrainEffect::NoFireFrom => format!("no fire from {terrain}"),
+            TerrainEffect::NoTemptation => {
+                format!("never tempted to charge targets in or across {terrain}")
+            }
+            TerrainEffect::TargetsOnlyWithin(d) => {
+                format!("targets in {terrain} shot only within {}", inches(*d))
+            }
+        };
+        line(
+            "terrain exception",
+            format!("{}: {effect}", troops_words(&e.troops)),
+        );
+    }
+    if let Some(m) = &rules.morale {
+        let mut parts: Vec<String> = m
+            .triggers
+            .iter()
+            .map(|t| {
+                let mut text = format!("{} on {}", troops_words(&t.troops), t.event.words());
+                if !t.exempt.is_empty() {
+                    text += &format!(" (not {})", troops_words(&t.exempt));
+                }
+                if let Some(name) = &t.test {
+                    text += &format!(": {name}");
+                }
+                text
+            })
+            .collect();
+        if !m.never_test.is_empty() {
+            parts.push(format!("{} never test", troops_words(&m.never_test)));
+        }
+        if !m.failure_does_not_stop.is_empty() {
+            parts.push("a failed test does not stop fire".to_string());
+        }
+        for md in &m.modifiers {
+            parts.push(format!(
+                "{:+} morale for {} {} {}",
+                md.value,
+                troops_words(&md.to),
+                md.reach.words(),
+                troops_words(&md.from)
+            ));
+        }
+        line("morale tests", parts.join("; "));
+    }
+    if !rules.immunities.is_empty() {
+        line(
+            "immune to results",
+            rules
+                .immunities
+                .iter()
+                .map(|im| {
+                    let codes: Vec<String> = im.results.iter().map(|c| format!("`{c}`")).collect();
+                    match &im.condition {
+                        Some(c) => {
+                            format!("{} {c}: {}", troops_words(&im.troops), codes.join(", "))
+                        }
+                        None => format!("{}: {}", troops_words(&im.troops), codes.join(", ")),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    for d in rules
+        .fixed_defences
+        .iter()
+        .filter(|d| r::names_any(system, &d.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: {} {}, whatever the terrain",
+            troops_words(&d.troops),
+            d.value,
+            d.against.words()
+        );
+        if let Some(c) = &d.condition {
+            text += &format!(" ({c})");
+        }
+        line("terrain-proof defence", text);
+    }
+    for e in rules
+        .eliminated_with
+        .iter()
+        .filter(|e| r::names_any(system, &e.troops, &kinds))
+    {
+        let mut text = format!(
+            "{}: eliminated with a unit {} them ({})",
+            troops_words(&e.troops),
+            e.reach.words(),
+            troops_words(&e.with)
+        );
+        if let Some(c) = &e.condition {
+            text += &format!(", {c}");
+        }
+        line("eliminated together", text);
+    }
+    if let Some(p) = rules.melee.as_ref().and_then(|m| m.push_back.as_ref()) {
+        line(
+            "melee",
+            format!(
+                "a loser who survives is pushed back {}{}",
+                inches(p.distance),
+                if p.stays_locked {
+                    ", both sides staying locked in the melee"
+                } else {
+                    ", out of the melee"
+                }
+            ),
+        );
+    }
+    if let Some(m) = rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+    {
+        let who = if m.status.is_empty() {
+            "any unit".to_string()
+        } else {
+            format!(
+                "a unit at {}",
+                m.status
+                    .iter()
+                    .map(|id| level_name(rules, id))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )
+        };
+        line(
+            "minimum move",
+            format!(
+                "{who} may always move {} hex{}{}",
+                m.hexes,
+                if m.hexes == 1 { "" } else { "es" },
+                if m.whole_move {
+                    ", its whole move for the turn"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    for se in &rules.status_effects {
+        line(
+            "status effects",
+            format!(
+                "{} at {}: {}",
+                troops_words(&se.troops),
+                level_name(rules, &se.status),
+                se.effects
+                    .iter()
+                    .map(|e| e.words())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    if let Some(p) = &rules.panic {
+        let near = |list: &[muster_model::rules::NearLeader]| {
+            list.iter()
+                .map(|n| format!("{} {}", n.reach.words(), n.leaders.join(", ")))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let mut parts = vec![format!(
+            "{}the army panics at once when its losses reach the panic level",
+            if p.optional { "(optional) " } else { "" }
+        )];
+        if p.once {
+            parts[0] += ", once a game";
+        }
+        if !p.spared_near.is_empty() {
+            parts.push(format!("not units {}", near(&p.spared_near)));
+        }
+        if !p.effects.is_empty() {
+            parts.push(format!(
+                "panicked units: {}",
+                p.effects
+                    .iter()
+                    .map(|e| e.words())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if let Some(r) = &p.rally {
+            let by = if r.by == p.spared_near {
+                "by the same leaders".to_string()
+            } else {
+                near(&r.by)
+            };
+            parts.push(format!("rallied after {} {by}", r.after_phase));
+        }
+        line("panic", parts.join("; "));
+    }
+    if let Some(d) = &rules.defensive_fire {
+        line(
+            "defensive fire",
+            format!(
+                "{} attacked in melee may fire first{}, then fight the first round at {:+}",
+                troops_words(&d.troops),
+                d.as_range
+                    .map_or(String::new(), |r| format!(" as at {}", inches(r))),
+                d.first_melee_round_modifier
+            ),
+        );
+    }
+    if let Some(los) = &rules.line_of_sight {
+        let mut text = if los.units_block {
+            "units block it".to_string()
+        } else {
+            "units do not block it".to_string()
+        };
+        if let Some(d) = los.lower_units_block_within {
+            text += &format!(", lower ones only within {} of the target", inches(d));
+        }
+        if let Some(d) = los.into_concealing {
+            text += &format!(
+                "; it reaches {} into {}",
+                inches(d),
+                los.concealing.join(", ")
+            );
+        }
+        if !los.occupied_blocks.is_empty() {
+            let by: Vec<String> = los
+                .occupied_blocks
+                .iter()
+                .map(|o| {
+                    let mut t = format!("{}: {}", o.firer_at, o.blocked_by.join(", "));
+                    if let Some(a) = &o.unless_through_adjacent {
+                        t += &format!(" unless over an adjacent {a}");
+                    }
+                    t
+                })
+                .collect();
+            text += &format!(
+                "; occupied hexes that block, by the firer's elevation: {}",
+                by.join("; ")
+            );
+        }
+        for b in &los.blocking {
+            text += &format!("; {} block", b.terrain.join(", "));
+            if !b.firer_at.is_empty() {
+                text += &format!(" firers at {}", b.firer_at.join(", "));
+            }
+            if !b.unless_next_to.is_empty() {
+                text += &format!(" unless next to a {}", b.unless_next_to.join(", "));
+            }
+        }
+        if let Some(h) = los.along_hexside {
+            text += match h {
+                muster_model::rules::HexsideSight::ClearIfEitherClear => {
+                    "; along a hexside clear if either hex is"
+                }
+                muster_model::rules::HexsideSight::BlockedIfEitherBlocked => {
+                    "; along a hexside blocked if either hex is"
+                }
+            };
+        }
+        line("line of sight", text);
+    }
+    if let Some(bp) = &system.break_point {
+        for sp in &bp.status_points {
+            let name = rules
+                .status
+                .as_ref()
+                .and_then(|l| l.levels.iter().find(|x| x.id == sp.level))
+                .map_or(sp.level.as_str(), |x| x.name.as_str());
+            line(
+                "break points",
+                format!("each unbroken {name} unit scores {}", sp.points),
+            );
+        }
+    }
+    for p in rules.permissions.iter().filter(|p| p.condition.is_none()) {
+        let Some(status) = &p.status else { continue };
+        let name = rules
+            .status
+            .as_ref()
+            .and_then(|l| l.levels.iter().find(|x| &x.id == status))
+            .map_or(status.as_str(), |x| x.name.as_str());
+        line(
+            p.action.words(),
+            format!(
+                "{}: {} at {name}",
+                match p.allowed {
+                    Allowance::Must => "must",
+                    Allowance::May => "may",
+                    Allowance::Never => "never",
+                },
+                troops_words(&p.troops)
+            ),
+        );
+    }
+    // Entries that apply only under a condition, for the troops present, with the
+    // condition in the system's words.
+    for p in rules
+        .permissions
+        .iter()
+        .filter(|p| p.condition.is_some() && r::names_any(system, &p.troops, &kinds))
+    {
+        let mut who = troops_words(&p.troops);
+        if !p.except.is_empty() {
+            who += &format!(" but {}", troops_words(&p.except));
+        }
+        if let Some(status) = &p.status {
+            who += &format!(" at {}", level_name(rules, status));
+        }
+        line(
+            p.action.words(),
+            format!(
+                "{}: {who} ({})",
+                match p.allowed {
+                    Allowance::Must => "must",
+                    Allowance::May => "may",
+                    Allowance::Never => "never",
+                },
+                p.condition.as_deref().unwrap_or_default()
+            ),
+        );
+    }
+    for (i, side) in cx.scenario.sides.iter().enumerate() {
+        if let Some((min, max)) = r::men_represented(cx, i) {
+            line(
+                "men represented",
+                format!(
+                    "{}: {} to {} men",
+                    side.name,
+                    thousands(min),
+                    thousands(max)
+                ),
+            );
+        }
+    }
+    if let Some(order) = rules.victory_order
+        && cx.goals().iter().any(|(_, g)| matches!(g, Goal::Level(_)))
+    {
+        let levels: Vec<&str> = system
+            .victory_levels
+            .iter()
+            .map(|l| l.name.as_str())
+            .collect();
+        line(
+            "victory levels",
+            match order {
+                muster_model::rules::VictoryOrder::HigherSatisfiesLower => format!(
+                    "{}; a higher level also meets a condition calling for a lower one",
+                    levels.join(" < ")
+                ),
+                muster_model::rules::VictoryOrder::Exact => {
+                    format!(
+                        "{}; only the level named meets a condition",
+                        levels.join(", ")
+                    )
+                }
+            },
+        );
+    }
+    if let Some(exit) = &rules.exit
+        && (cx
+            .goals()
+            .iter()
+            .any(|(_, g)| matches!(g, Goal::Exit { .. }))
+            || cx
+                .scenario
+                .victory
+                .iter()
+                .any(|v| matches!(v, VictoryCondition::ExitUnits { .. })))
+    {
+        line(
+            "exiting",
+            format!(
+                "a unit needs {} movement point{} left to leave the map; {}",
+                exit.cost,
+                if exit.cost == 1.0 { "" } else { "s" },
+                if exit.may_return {
+                    "it may come back"
+                } else {
+                    "units that left never come back"
+                }
+            ),
+        );
+    }
+    for u in r::unled_sides(cx) {
+        let side = &cx.scenario.sides[u.side].name;
+        let mut text = format!(
+            "{side} have no leader: {} begin every movement phase out of control and move at {} their allowance all game",
+            if u.reduced.is_empty() {
+                "none of their units".to_string()
+            } else {
+                u.reduced.join(", ")
+            },
+            if u.factor == 0.5 {
+                "half".to_string()
+            } else {
+                format!("{} of", u.factor)
+            }
+        );
+        if let Some(note) = &u.note
+            && !u.exempt.is_empty()
+        {
+            text += &format!("; {} are exempt ({note})", u.exempt.join(", "));
+        }
+        line("leader control", text);
+    }
+    out
+}
+
+/// The name of a status level, or its id if the ladder does not have it.
+fn level_name<'a>(rules: &'a muster_model::rules::Rules, id: &'a str) -> &'a str {
+    rules
+        .status
+        .as_ref()
+        .and_then(|l| l.levels.iter().find(|x| x.id == id))
+        .map_or(id, |x| x.name.as_str())
+}
+
+/// Troop names in words: `"*"` is everyone.
+fn troops_words(troops: &[String]) -> String {
+    troops
+        .iter()
+        .map(|t| if t == "*" { "all" } else { t.as_str() })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A distance in inches: `1 inch`, `12 inches`.
+fn inches(d: f64) -> String {
+    if d == 1.0 {
+        "1 inch".to_string()
+    } else {
+        format!("{d} inches")
+    }
+}
+
+/// A whole number with thousands separated: `18,000`.
+fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Counts by name, names in natural order.
+fn natural_counts(counts: BTreeMap<String, usize>) -> Vec<NameCount> {
+    let mut out: Vec<NameCount> = counts
+        .into_iter()
+        .map(|(name, count)| NameCount { name, count })
+        .collect();
+    out.sort_by(|a, b| natural_cmp(&a.name, &b.name));
+    out
+}
+
+/// Natural order: runs of digits compare by their value (`3 Army` before `10 Army`),
+/// the rest as text; names equal that way (`03`, `3`) fall back to their bytes.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn runs(s: &str) -> impl Iterator<Item = &str> {
+        let mut rest = s;
+        std::iter::from_fn(move || {
+            let first = rest.chars().next()?;
+            let digits = first.is_ascii_digit();
+            let end = rest
+                .find(|c: char| c.is_ascii_digit() != digits)
+                .unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(end);
+            rest = tail;
+            Some(run)
+        })
+    }
+    let (mut x, mut y) = (runs(a), runs(b));
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) => {
+                let numbers = p.starts_with(|c: char| c.is_ascii_digit())
+                    && q.starts_with(|c: char| c.is_ascii_digit());
+                let order = if numbers {
+                    let (p, q) = (p.trim_start_matches('0'), q.trim_start_matches('0'));
+                    p.len().cmp(&q.len()).then_with(|| p.cmp(q))
+                } else {
+                    p.cmp(q)
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_cmp;
+
+    #[test]
+    fn numbers_in_names_sort_by_value() {
+        let mut names = vec![
+            "10 Army",
+            "3 Army",
+            "5 Army",
+            "Army",
+            "2nd Foot",
+            "10th Foot",
+            "Cavalry 12",
+            "Cavalry 2",
+            "Cavalry",
+            "003 Army",
+        ];
+        names.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            names,
+            [
+                "2nd Foot",
+                "003 Army",
+                "3 Army",
+                "5 Army",
+                "10 Army",
+                "10th Foot",
+                "Army",
+                "Cavalry",
+                "Cavalry 2",
+                "Cavalry 12",
+            ]
+        );
+        // Longer than any integer type: still by value, never a panic.
+        assert!(natural_cmp("x99999999999999999999999", "x100000000000000000000000").is_lt());
+        assert!(
+            natural_cmp("3", "03").is_gt(),
+            "equal values fall back to the bytes"
+        );
+        assert!(natural_cmp("", "a").is_lt());
+    }
+}

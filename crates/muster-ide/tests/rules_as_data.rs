@@ -1,0 +1,819 @@
+//! The rules the bundled systems print, typed (`rules: (...)` in each system file), as
+//! the validator loads them; and the summary lines that use them.
+
+mod common;
+
+use std::path::Path;
+
+use common::repo;
+
+use muster_db::Db;
+use muster_db::load::Document;
+use muster_db::project::project_files;
+use muster_ide::summary::summarize;
+use muster_model::rules::{
+    Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
+    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
+    VictoryOrder,
+};
+use muster_model::system::{
+    FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
+};
+use muster_semantic::rules::{
+    defence_conflicts, elimination_conflicts, follow_up_conflicts, permission_for, unled_sides,
+};
+use muster_semantic::{FileCx, ScenarioCx};
+
+fn bundled() -> Db {
+    let display = |p: &Path| {
+        p.strip_prefix(repo())
+            .map(|r| r.display().to_string())
+            .unwrap_or_else(|_| p.display().to_string())
+    };
+    Db::load(&repo(), &project_files(&repo()), &display)
+}
+
+fn index(db: &Db, rel: &str) -> usize {
+    db.index_of(&repo().join(rel))
+        .unwrap_or_else(|| panic!("{rel} is not loaded"))
+}
+
+fn system<'a>(db: &'a Db, id: &str) -> &'a RulesSystem {
+    match db.doc(index(db, &format!("scenarios/{id}/{id}.system.ron"))) {
+        Some(Document::System(s)) => s,
+        _ => panic!("no system {id}"),
+    }
+}
+
+/// The summary's rule lines of a bundled scenario, as `topic: text`.
+fn rule_lines(db: &Db, rel: &str) -> Vec<String> {
+    let cx = ScenarioCx::new(FileCx::new(db, index(db, rel)).unwrap()).unwrap();
+    summarize(&cx)
+        .rules
+        .iter()
+        .map(|r| format!("{}: {}", r.topic, r.text))
+        .collect()
+}
+
+fn bands(s: &RulesSystem, table: &str) -> Vec<(Option<i16>, Option<i16>, BandResult)> {
+    s.rules
+        .result_tables
+        .iter()
+        .find(|t| t.id == table)
+        .unwrap_or_else(|| panic!("no table {table}"))
+        .bands
+        .iter()
+        .map(|b| (b.from, b.to, b.result.clone()))
+        .collect()
+}
+
+/// Chanson de Geste, dice results (l. 150-151): fire by difference, melee by margin
+/// with a tie costing both a level; 3 or less one level, 4-5 two, 6-7 three, 8 or more
+/// destroyed.
+#[test]
+fn cdg_fire_and_melee_bands_are_as_printed() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let destroyed = BandResult::ToLevel("destroyed".into());
+    assert_eq!(
+        bands(cdg, "fire"),
+        vec![
+            (None, Some(0), BandResult::NoEffect),
+            (Some(1), Some(3), BandResult::LoseLevels(1)),
+            (Some(4), Some(5), BandResult::LoseLevels(2)),
+            (Some(6), Some(7), BandResult::LoseLevels(3)),
+            (Some(8), None, destroyed.clone()),
+        ]
+    );
+    assert_eq!(
+        bands(cdg, "melee"),
+        vec![
+            (Some(0), Some(0), BandResult::BothLoseLevels(1)),
+            (Some(1), Some(3), BandResult::LoseLevels(1)),
+            (Some(4), Some(5), BandResult::LoseLevels(2)),
+            (Some(6), Some(7), BandResult::LoseLevels(3)),
+            (Some(8), None, destroyed),
+        ]
+    );
+    let by: Vec<ResultIndex> = cdg.rules.result_tables.iter().map(|t| t.by).collect();
+    assert_eq!(by, vec![ResultIndex::Difference, ResultIndex::Margin]);
+}
+
+/// Chanson de Geste, Unit Status (l. 137-143), regroup (l. 65), leader casualties
+/// (l. 152), devastating fire (l. 108, 150), break points (l. 159).
+#[test]
+fn cdg_status_ladder_leader_loss_and_devastating_fire() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let ladder = cdg.rules.status.as_ref().unwrap();
+    let ids: Vec<&str> = ladder.levels.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["ok", "disordered", "demoralized", "destroyed"]);
+    assert_eq!(ladder.floor.as_deref(), Some("demoralized"));
+    assert_eq!(ladder.removed_at_share_lost, Some(0.5));
+    assert_eq!(ladder.recovery[0].by, "regroup");
+    assert_eq!(ladder.recovery[0].levels, [1, 2]);
+    let loss = cdg.rules.leader_loss.as_ref().unwrap();
+    assert_eq!(
+        (loss.die, loss.escape_only_from, loss.escape_roll),
+        (6, Some(6), Some(1))
+    );
+    let stop = cdg.rules.charge_stop.as_ref().unwrap();
+    assert_eq!(
+        (stop.table.as_str(), stop.levels_at_least, stop.short_by),
+        ("fire", 2, 1.0)
+    );
+    let bp = cdg.break_point.as_ref().unwrap();
+    assert_eq!(bp.status_points[0].level, "demoralized");
+    assert_eq!(bp.status_points[0].points, 1);
+    let los = cdg.rules.line_of_sight.as_ref().unwrap();
+    assert_eq!(los.lower_units_block_within, Some(1.0));
+    let men = cdg.rules.representation.as_ref().unwrap();
+    assert_eq!((men.mounted.min, men.mounted.max), (200, 250));
+    assert_eq!((men.foot.min, men.foot.max), (400, 500));
+    let ratios: Vec<(&str, f64, Option<f64>)> = cdg
+        .rules
+        .force_ratios
+        .iter()
+        .map(|r| (r.name.as_str(), r.from, r.to))
+        .collect();
+    assert_eq!(
+        ratios,
+        [
+            ("Force Even", 1.0, Some(1.0)),
+            ("Outnumbered", 1.0, Some(2.0)),
+            ("Badly Outnumbered", 2.0, None)
+        ]
+    );
+}
+
+/// Chanson de Geste: who charges, counter-charges, evades and may be passed through
+/// (l. 85, 107, 109-110); choke points for Leaders and Transport (l. 92).
+#[test]
+fn cdg_permissions_and_terrain_exceptions() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let allowed =
+        |kind: &str, action| permission_for(cdg, kind, action, None).map(|(_, p)| p.allowed);
+    assert_eq!(
+        allowed("mounted-knights", Action::CounterCharge),
+        Some(Allowance::Must)
+    );
+    assert_eq!(
+        allowed("medium-horsemen", Action::CounterCharge),
+        Some(Allowance::May)
+    );
+    assert_eq!(
+        allowed("spearmen", Action::CounterCharge),
+        Some(Allowance::Never)
+    );
+    assert_eq!(allowed("transport", Action::Charge), Some(Allowance::Never));
+    assert_eq!(allowed("levy", Action::Charge), Some(Allowance::May));
+    for k in ["irregulars", "light-horsemen", "medium-horsemen"] {
+        assert_eq!(allowed(k, Action::Evade), Some(Allowance::May), "{k}");
+        assert_eq!(
+            allowed(k, Action::BePassedThrough),
+            Some(Allowance::May),
+            "{k}"
+        );
+    }
+    assert_eq!(
+        allowed("mounted-knights", Action::Evade),
+        Some(Allowance::Never)
+    );
+    assert_eq!(
+        allowed("archers", Action::BePassedThrough),
+        Some(Allowance::Never)
+    );
+    let choke = |troop: &str| {
+        cdg.rules
+            .terrain_exceptions
+            .iter()
+            .find(|e| {
+                e.troops.iter().any(|t| t == troop) && e.terrain.iter().any(|t| t == "bridge")
+            })
+            .map(|e| e.effect.clone())
+    };
+    assert_eq!(choke("leader"), Some(TerrainEffect::NoCrossingCost));
+    assert_eq!(choke("transport"), Some(TerrainEffect::WholeMove));
+}
+
+/// The raid: when morale is tested (l. 17-23), who need not test to charge (l. 19),
+/// bow fire despite a failure (l. 16), turning to face (l. 44), defensive fire (l. 95).
+#[test]
+fn raid_morale_triggers_and_melee_restrictions() {
+    let db = bundled();
+    let raid = system(&db, "raid");
+    let morale = raid.rules.morale.as_ref().unwrap();
+    let events: Vec<&MoraleEvent> = morale.triggers.iter().map(|t| &t.event).collect();
+    assert_eq!(events.len(), 6);
+    assert!(events.contains(&&MoraleEvent::FriendRoutingWithin(6.0)));
+    let charging = morale
+        .triggers
+        .iter()
+        .find(|t| t.event == MoraleEvent::Charging)
+        .unwrap();
+    assert_eq!(charging.exempt, ["leader", "berserker"]);
+    assert_eq!(morale.failure_does_not_stop, [MoraleUnaffected::Fire]);
+    let allowed =
+        |status, action| permission_for(raid, "foot", action, status).map(|(_, p)| p.allowed);
+    assert_eq!(
+        allowed(Some("routing"), Action::TurnToFace),
+        Some(Allowance::Never)
+    );
+    assert_eq!(
+        allowed(Some("marked"), Action::Charge),
+        Some(Allowance::Never)
+    );
+    assert_eq!(allowed(None, Action::BreakOffMelee), Some(Allowance::Never));
+    assert_eq!(
+        raid.rules
+            .defensive_fire
+            .as_ref()
+            .unwrap()
+            .first_melee_round_modifier,
+        -2
+    );
+    // The wall halves the move that crosses it.
+    let GridKind::Table { features, .. } = &raid.grid else {
+        panic!("the raid plays on a table")
+    };
+    let wall = features.iter().find(|f| f.id == "wall").unwrap();
+    assert_eq!(wall.crossing_factor, Some(2.0));
+}
+
+/// PRESTAGS 4.2 (the phases of a player-turn), 11.24, 11.41-11.42; LRF section 4.
+#[test]
+fn sequences_of_play_victory_order_and_exit() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let seq = prestags.rules.sequence.as_ref().unwrap();
+    let phases: Vec<&str> = seq.player_turn.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(phases, ["fire", "movement", "melee", "disruption-recovery"]);
+    assert_eq!(seq.player_turn[3].acts, [Actor::Both]);
+    assert_eq!(
+        prestags.rules.victory_order,
+        Some(VictoryOrder::HigherSatisfiesLower)
+    );
+    let exit = prestags.rules.exit.as_ref().unwrap();
+    assert_eq!((exit.cost, exit.may_return), (1.0, false));
+    let lrf = system(&db, "lrf");
+    let seq = lrf.rules.sequence.as_ref().unwrap();
+    let all: Vec<&str> = seq.phases().iter().map(|(_, _, p)| p.id.as_str()).collect();
+    assert_eq!(all, ["movement", "combat", "victory-check", "turn-marker"]);
+}
+
+/// El Mansura (6.6): the Arabs have `Mt. Ex.` and no leader, so by 10.23 their foot
+/// begin every movement phase out of control and move at half rate.
+#[test]
+fn el_mansura_arab_foot_move_at_half_rate() {
+    let db = bundled();
+    let rel = "scenarios/prestags/6-6-el-mansura.scenario.ron";
+    let cx = ScenarioCx::new(FileCx::new(&db, index(&db, rel)).unwrap()).unwrap();
+    let unled = unled_sides(&cx);
+    assert_eq!(unled.len(), 1);
+    assert_eq!(cx.scenario.sides[unled[0].side].id, "arabs");
+    assert_eq!(unled[0].reduced, ["CB", "MI"]);
+    assert_eq!(unled[0].exempt, ["HB", "MC"]);
+    assert_eq!(unled[0].factor, 0.5);
+    let lines = rule_lines(&db, rel);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("leader control: Arabs have no leader: CB, MI")),
+        "{lines:#?}"
+    );
+}
+
+/// Every structure is used by the summary of a scenario of its system.
+#[test]
+fn the_summary_words_the_typed_rules() {
+    let db = bundled();
+    let has = |lines: &[String], start: &str| lines.iter().any(|l| l.starts_with(start));
+    let cdg = rule_lines(&db, "scenarios/cdg/courtrai.scenario.ron");
+    for start in [
+        "unit status: OK > Disordered > Demoralized > Destroyed",
+        "result table: Fire (by difference): 0 or less no effect; 1-3 1 level; 4-5 2 levels",
+        "result table: Melee (by margin): 0 both lose 1 level",
+        "force ratios: Force Even",
+        "leader loss: after melee",
+        "charge stop:",
+        "counter-charge: must: mounted-knights; may: medium-horsemen",
+        "terrain exception: leader: no crossing cost at bridge, gate",
+        "morale tests: mounted-knights on an enemy in the frontal arc within 12 inches",
+        "line of sight:",
+        "break points: each unbroken Demoralized unit scores 1",
+        "men represented:",
+    ] {
+        assert!(has(&cdg, start), "{start}\n{cdg:#?}");
+    }
+    let raid = rule_lines(&db, "scenarios/raid/raid-example.scenario.ron");
+    for start in [
+        "sequence of play: each player-turn: Morale check (phasing)",
+        "unit status: Steady > Morale marker > Routing",
+        "morale tests: all on enemy cavalry within charge range",
+        "defensive fire: bowman",
+        "turn to face: never: all at Routing",
+    ] {
+        assert!(has(&raid, start), "{start}\n{raid:#?}");
+    }
+    let hastings = rule_lines(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    assert!(
+        has(
+            &hastings,
+            "victory levels: Marginal < Substantive < Decisive; a higher level"
+        ),
+        "{hastings:#?}"
+    );
+    let mansura = rule_lines(&db, "scenarios/prestags/6-6-el-mansura.scenario.ron");
+    assert!(
+        has(&mansura, "exiting: a unit needs 1 movement point"),
+        "{mansura:#?}"
+    );
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    assert!(
+        has(
+            &fontenoy,
+            "result table: Morale check (by difference): -1 or less no effect; 0 `R`"
+        ),
+        "{fontenoy:#?}"
+    );
+}
+
+/// LRF section 6 and 9.10: the commander adds 1 to the morale value of the unit he is
+/// stacked with and of units next to him. 9.4: baggage never attacks, has no zone of
+/// control, is attacked hand to hand only and ignores R and T; a unit stacked with it
+/// ignores R.
+#[test]
+fn lrf_commander_morale_bonus_and_baggage_immunities() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let m = lrf.rules.morale.as_ref().unwrap();
+    let mods: Vec<_> = m
+        .modifiers
+        .iter()
+        .map(|md| (md.value, md.from.clone(), md.reach, md.to.clone()))
+        .collect();
+    assert_eq!(
+        mods,
+        [(
+            1,
+            vec!["commander".to_string()],
+            Proximity::StackedOrAdjacent,
+            vec!["*".to_string()]
+        )]
+    );
+    let allowed =
+        |kind: &str, action| permission_for(lrf, kind, action, None).map(|(_, p)| p.allowed);
+    for action in [
+        Action::Attack,
+        Action::ExertZoneOfControl,
+        Action::BeFiredOn,
+    ] {
+        assert_eq!(
+            allowed("baggage", action),
+            Some(Allowance::Never),
+            "{action:?}"
+        );
+        assert_eq!(allowed("infantry", action), None, "{action:?}");
+    }
+    let immunities: Vec<_> = lrf
+        .rules
+        .immunities
+        .iter()
+        .map(|i| {
+            (
+                i.troops.join(","),
+                i.results.join(","),
+                i.condition.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        immunities,
+        [
+            ("baggage".to_string(), "R,T".to_string(), false),
+            ("*".to_string(), "R".to_string(), true),
+        ]
+    );
+}
+
+/// PRESTAGS 6.32-6.38: what blocks a fire unit's line of sight.
+#[test]
+fn prestags_line_of_sight_by_terrain_elevation_and_occupation() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let los = prestags.rules.line_of_sight.as_ref().unwrap();
+    assert!(los.units_block);
+    let blocking: Vec<_> = los
+        .blocking
+        .iter()
+        .map(|b| {
+            (
+                b.terrain.join(","),
+                b.firer_at.join(","),
+                b.unless_next_to.join(","),
+            )
+        })
+        .collect();
+    let t = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(
+        blocking,
+        [
+            t("woods,village", "", ""),
+            t("hilltop", "slope", ""),
+            t("slope", "", "hilltop"),
+        ]
+    );
+    let elevations: Vec<_> = los
+        .elevations
+        .iter()
+        .map(|e| (e.id.as_str(), e.terrain.join(",")))
+        .collect();
+    assert_eq!(
+        elevations,
+        [
+            ("ground", String::new()),
+            ("slope", "slope".to_string()),
+            ("hilltop", "hilltop".to_string()),
+        ]
+    );
+    let occupied: Vec<_> = los
+        .occupied_blocks
+        .iter()
+        .map(|o| {
+            (
+                o.firer_at.as_str(),
+                o.blocked_by.join(","),
+                o.unless_through_adjacent.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        occupied,
+        [
+            ("ground", "ground,slope,hilltop".to_string(), None),
+            ("slope", "slope,hilltop".to_string(), None),
+            ("hilltop", "ground,slope,hilltop".to_string(), Some("slope")),
+        ]
+    );
+    assert_eq!(los.along_hexside, Some(HexsideSight::ClearIfEitherClear));
+}
+
+/// PRESTAGS 5.15: an undisrupted unit may always move one hex, and then no further; it
+/// agrees with 10.24.
+#[test]
+fn prestags_minimum_move() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let m = prestags
+        .rules
+        .movement
+        .as_ref()
+        .and_then(|m| m.minimum_move.as_ref())
+        .unwrap();
+    assert_eq!(
+        (m.hexes, m.status.as_slice(), m.whole_move),
+        (1, &["normal".to_string()][..], true)
+    );
+    assert_eq!(
+        prestags.rules.leader_control.as_ref().unwrap().always_hexes,
+        Some(1)
+    );
+}
+
+/// PRESTAGS 12.0-13.2: panic; Excl 3.22, 3.23, 3.28 and 3.5: fleets.
+#[test]
+fn prestags_panic_and_fleet_rules() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let p = prestags.rules.panic.as_ref().unwrap();
+    assert!(p.optional && p.once);
+    assert_eq!(p.trigger, PanicTrigger::LossesReachPanicLevel);
+    assert_eq!(
+        (p.both_reach, p.both_pass),
+        (
+            Some(PanicTieBreak::Defender),
+            Some(PanicTieBreak::FurtherPast)
+        )
+    );
+    let near = |list: &[muster_model::rules::NearLeader]| {
+        list.iter()
+            .map(|n| (n.leaders.join(","), n.reach))
+            .collect::<Vec<_>>()
+    };
+    let leaders = [
+        ("1L,2L".to_string(), Proximity::StackedOrAdjacent),
+        ("3L,4L".to_string(), Proximity::Stacked),
+    ];
+    assert_eq!(near(&p.spared_near), leaders);
+    assert_eq!(
+        p.effects,
+        [
+            StateEffect::FleeFromEnemy,
+            StateEffect::Never(Action::Attack),
+            StateEffect::MeleeDefenceShare(0.5),
+            StateEffect::EliminatedBy("D".into()),
+        ]
+    );
+    let rally = p.rally.as_ref().unwrap();
+    assert_eq!(rally.after_phase, "movement");
+    assert_eq!(near(&rally.by), leaders);
+    assert!(
+        !prestags.notes.iter().any(|n| n.starts_with("13.")),
+        "panic rules left in notes"
+    );
+
+    let allowed =
+        |kind: &str, action| permission_for(prestags, kind, action, None).map(|(_, p)| p.allowed);
+    assert_eq!(allowed("VF", Action::Attack), Some(Allowance::Never));
+    let sailing = prestags
+        .rules
+        .permissions
+        .iter()
+        .find(|p| p.action == Action::BeAttackedInMelee)
+        .unwrap();
+    assert_eq!(
+        (sailing.troops.as_slice(), sailing.allowed),
+        (&["VF".to_string()][..], Allowance::Never)
+    );
+    assert!(sailing.condition.is_some());
+    let effects: Vec<_> = prestags
+        .rules
+        .status_effects
+        .iter()
+        .map(|s| (s.troops.join(","), s.status.as_str(), s.effects.clone()))
+        .collect();
+    assert_eq!(
+        effects,
+        [(
+            "VF".to_string(),
+            "disrupted",
+            vec![StateEffect::MovementShare(0.5)]
+        )]
+    );
+    assert_eq!(
+        prestags
+            .rules
+            .leader_control
+            .as_ref()
+            .unwrap()
+            .always_in_control,
+        ["VF"]
+    );
+}
+
+/// The new structures are worded in the summary's "rules in play".
+#[test]
+fn the_summary_words_the_new_rules() {
+    let db = bundled();
+    let has = |lines: &[String], start: &str| lines.iter().any(|l| l.starts_with(start));
+    let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
+    for start in [
+        "morale tests: all on combat result `T`; all on displaced by a retreating friend; commander never test; +1 morale for all stacked with or next to commander",
+        "immune to results: baggage: `R`, `T`; all stacked with a baggage unit: `R`",
+        "exert a zone of control: never: baggage",
+        "be fired on: never: baggage",
+    ] {
+        assert!(has(&brissarthe, start), "{start}\n{brissarthe:#?}");
+    }
+    let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
+    for start in [
+        "line of sight: units block it; occupied hexes that block, by the firer's elevation: ground: ground, slope, hilltop; slope: slope, hilltop",
+        "minimum move: a unit at Normal may always move 1 hex, its whole move for the turn",
+        "status effects: VF at Disrupted: move at half their allowance",
+        "panic: (optional) the army panics at once when its losses reach the panic level, once a game; not units stacked with or next to 1L, 2L or stacked with 3L, 4L; panicked units: flee the nearest enemy, never attack",
+        "attack: never: VF",
+    ] {
+        assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");
+    }
+}
+
+/// PRESTAGS Excl 3.25: a fleet, sailing or moored, has fire protection 4 wherever it is;
+/// the value is a fixed defence, not a note, and the defence check reads it.
+#[test]
+fn prestags_fleets_have_their_own_fire_protection() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let defences: Vec<_> = prestags
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| {
+            (
+                d.troops.join(","),
+                d.against,
+                d.value,
+                d.condition.is_some(),
+            )
+        })
+        .collect();
+    assert_eq!(defences, [("VF".to_string(), AttackKind::Fire, 4, false)]);
+    assert!(
+        !prestags.notes.iter().any(|n| n.starts_with("Excl 3.25")),
+        "the fleets' fire protection left in notes"
+    );
+    // The fleets' own value replaces every hex's, even the sea's and the river's.
+    for id in ["sea", "river"] {
+        let hex = prestags.terrain.iter().find(|t| t.id == id).unwrap();
+        assert_ne!(hex.fire_protection, Some(4), "{id}");
+    }
+    assert!(defence_conflicts(prestags).is_empty());
+    // A fleet that could never be fired on would make the value dead: the check says so.
+    let mut never_fired_on = prestags.clone();
+    never_fired_on.rules.permissions.push(Permission {
+        action: Action::BeFiredOn,
+        troops: vec!["VF".into()],
+        allowed: Allowance::Never,
+        except: vec![],
+        status: None,
+        condition: None,
+        note: None,
+    });
+    let found = defence_conflicts(&never_fired_on);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].place.to_string(),
+        "/rules/fixed_defences/0/troops/0"
+    );
+    let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
+    assert!(
+        hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
+        "{hamburg:#?}"
+    );
+    // A battle without fleets does not list it.
+    let hastings = rule_lines(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    assert!(
+        !hastings
+            .iter()
+            .any(|l| l.starts_with("terrain-proof defence")),
+        "{hastings:#?}"
+    );
+}
+
+/// LRF 9.4: baggage always defends at 1, never modified by terrain, and is eliminated
+/// with the combat unit it is stacked with when that unit is eliminated defending.
+#[test]
+fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let defences: Vec<_> = lrf
+        .rules
+        .fixed_defences
+        .iter()
+        .map(|d| (d.troops.join(","), d.against, d.value))
+        .collect();
+    assert_eq!(defences, [("baggage".to_string(), AttackKind::Any, 1)]);
+    let fates: Vec<_> = lrf
+        .rules
+        .eliminated_with
+        .iter()
+        .map(|e| (e.troops.join(","), e.with.join(","), e.reach))
+        .collect();
+    assert_eq!(
+        fates,
+        [(
+            "baggage".to_string(),
+            "infantry,missile-infantry,cavalry,missile-cavalry".to_string(),
+            Proximity::Stacked
+        )]
+    );
+    assert!(lrf.rules.eliminated_with[0].condition.is_some());
+    assert!(defence_conflicts(lrf).is_empty());
+    assert!(elimination_conflicts(lrf).is_empty());
+    // Without a baggage rider in the stacking rules, baggage could never fall with the
+    // unit it rides: the check reads the stacking policy.
+    let mut no_riders = lrf.clone();
+    if let StackingPolicy::UnitsPerHex { riders, .. } = &mut no_riders.stacking {
+        riders.retain(|r| r.role != UnitRole::Baggage);
+    }
+    let found = elimination_conflicts(&no_riders);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        found[0].place.to_string(),
+        "/rules/eliminated_with/0/troops/0"
+    );
+    let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
+    for line in [
+        "terrain-proof defence: baggage: 1 in defence, whatever the terrain",
+        "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
+    ] {
+        assert!(
+            brissarthe.contains(&line.to_string()),
+            "{line}\n{brissarthe:#?}"
+        );
+    }
+}
+
+/// Chanson de Geste (l. 131): Mounted Knights are never tempted to charge targets in or
+/// across fortifications, a feature kind of its own whose other values are assumed.
+#[test]
+fn cdg_fortifications_are_a_feature_kind() {
+    let db = bundled();
+    let cdg = system(&db, "cdg");
+    let GridKind::Table { features, .. } = &cdg.grid else {
+        panic!("cdg plays on a table")
+    };
+    let fort = features
+        .iter()
+        .find(|f| f.id == "fortification")
+        .expect("a fortification kind");
+    assert_eq!(fort.class, FeatureClass::Fortification);
+    for field in ["movement_factor", "crossing_cost", "cover"] {
+        assert!(fort.assumed.contains_key(field), "{field} is not printed");
+    }
+    let temptation = cdg
+        .rules
+        .terrain_exceptions
+        .iter()
+        .find(|e| e.effect == TerrainEffect::NoTemptation)
+        .unwrap();
+    assert!(temptation.terrain.iter().any(|t| t == "fortification"));
+    assert_eq!(temptation.troops, ["mounted-knights"]);
+    assert!(temptation.note.is_none(), "the prose note is gone");
+    let courtrai = rule_lines(&db, "scenarios/cdg/courtrai.scenario.ron");
+    assert!(
+        courtrai.contains(
+            &"terrain exception: mounted-knights: never tempted to charge targets in or across rough, very-rough, woods, water-logged, fortification".to_string()
+        ),
+        "{courtrai:#?}"
+    );
+}
+
+/// LRF 9.5 and PRESTAGS 7.32: odds are rounded for the defender to the column at or
+/// below them; the books' own examples land in the columns they name.
+#[test]
+fn combat_results_are_read_by_odds() {
+    let db = bundled();
+    let lrf = system(&db, "lrf");
+    let crt = lrf.combat_results.as_ref().unwrap();
+    let ratios: Vec<_> = crt.odds.iter().map(|h| odds_ratio(h).unwrap()).collect();
+    assert_eq!(
+        ratios,
+        [(1, 2), (2, 3), (1, 1), (3, 2), (2, 1), (3, 1), (4, 1)]
+    );
+    let column = |a: f64, d: f64| crt.column_for(a, d).map(|i| crt.odds[i].as_str());
+    // The example of combat: 5 to 2 is 2 to 1, 6 to 2 is 3 to 1, 11 to 2 is 4 to 1.
+    assert_eq!(column(5.0, 2.0), Some("2/1"));
+    assert_eq!(column(6.0, 2.0), Some("3/1"));
+    assert_eq!(column(11.0, 2.0), Some("4/1"));
+    assert_eq!(column(1.0, 3.0), None, "below the first column");
+    let prestags = system(&db, "prestags");
+    let crt = prestags.combat_results.as_ref().unwrap();
+    // 7.32: 26 to 9 is 2-1.
+    assert_eq!(
+        crt.column_for(26.0, 9.0).map(|i| crt.odds[i].as_str()),
+        Some("2-1")
+    );
+    let dice: Vec<u8> = crt.rows.iter().map(|r| r.die).collect();
+    assert_eq!(dice, [1, 2, 3, 4, 5, 6]);
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    assert!(
+        fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
+        "{fontenoy:#?}"
+    );
+}
+
+/// The raid (l. 42-43, thought 4 at l. 66): a loser who is not killed is pushed back an
+/// inch and stays locked in the melee, and the winner must follow it. The article has
+/// no "no follow-up" rule.
+#[test]
+fn raid_winners_follow_the_loser_they_push_back() {
+    let db = bundled();
+    let raid = system(&db, "raid");
+    let push = raid
+        .rules
+        .melee
+        .as_ref()
+        .and_then(|m| m.push_back.as_ref())
+        .expect("a typed push-back");
+    assert_eq!((push.distance, push.stays_locked), (1.0, true));
+    for kind in &raid.unit_kinds {
+        assert_eq!(
+            permission_for(raid, &kind.id, Action::FollowUp, None).map(|(_, p)| p.allowed),
+            Some(Allowance::Must),
+            "{}",
+            kind.id
+        );
+    }
+    assert!(
+        !raid.notes.iter().any(|n| n.contains("pushed back")),
+        "the push-back left in notes"
+    );
+    assert!(follow_up_conflicts(raid).is_empty());
+    // Forbidding the follow-up while the loser stays locked is the contradiction the
+    // check is for.
+    let mut no_follow = raid.clone();
+    for p in &mut no_follow.rules.permissions {
+        if p.action == Action::FollowUp {
+            p.allowed = Allowance::Never;
+        }
+    }
+    assert_eq!(follow_up_conflicts(&no_follow).len(), 1);
+    let lines = rule_lines(&db, "scenarios/raid/raid-example.scenario.ron");
+    for line in [
+        "melee: a loser who survives is pushed back 1 inch, both sides staying locked in the melee",
+        "follow up a pushed-back loser: must: cattle, foot, bowman, berserker, leader",
+    ] {
+        assert!(lines.contains(&line.to_string()), "{line}\n{lines:#?}");
+    }
+}

@@ -1,0 +1,24 @@
+//! The semantic model, above `muster-db`: the resolved project as checks, summaries, compile and the CLI
+//! see it. A scenario's system, counter sheet and compiled map resolved; every unit
+//! expanded with its place; hooks parsed once; the figures the rulebooks derive
+//! (victory points, break points, morale losses); stacking occupancy, open-table
+//! geometry, and the system's typed rules (`rules`: band coverage, status ladders,
+//! permissions and their contradictions, what they mean for a scenario). The check
+//! catalogue (`muster-check`) only reads from here and reports; `muster-render` and
+//! `muster-ide` read it too, never the catalogue.
+
+pub mod board;
+mod context;
+pub mod derived;
+pub mod hooks;
+pub mod morale;
+pub mod references;
+pub mod rules;
+pub mod stacking;
+pub mod table;
+
+pub use context::*;
+
+/// The comment a generated setup line carries until its hexes are filled in: written by
+/// `muster new` (`muster-ide`'s templates), reported by `setup::placeholder`.
+pub const PLACEHOLDER_MARK: &str = "muster: placeholder";
