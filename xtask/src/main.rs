@@ -1,7 +1,9 @@
 //! `cargo xtask <task>`: repository chores as Rust code.
 //!
-//! - `codegen`: writes `schema/*.json` and `docs/checks.md` from the code, and the
-//!   README's pictures (`docs/pictures/`, see `pictures.rs`);
+//! - `codegen`: writes `schema/*.json`, `docs/checks.md` and the check registry
+//!   (`registry.rs`) from the code, and the README's pictures (`docs/pictures/`, see `pictures.rs`);
+//! - `new-check GROUP::NAME --file|--scenario`: scaffolds a check, its fixture and a
+//!   failing snapshot stub (see `new_check.rs`);
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite with the tests
 //!   that need Chromium or Neovim (ignored by a plain `cargo test`; missing programs
 //!   fail the run), `muster validate` on the bundled data, 30 s of fuzzing per target but
@@ -26,7 +28,9 @@
 mod bench;
 mod corpus;
 mod fuzz;
+mod new_check;
 mod pictures;
+mod registry;
 mod soak;
 
 use std::path::{Path, PathBuf};
@@ -77,6 +81,7 @@ fn bench_options(args: &[String]) -> Result<(usize, usize, bool), String> {
 fn dispatch(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("codegen") => codegen(),
+        Some("new-check") => new_check::run(&root(), &args[1..]),
         Some("ci") => ci(),
         Some("fresh-clone") => fresh_clone(),
         Some("sarif-schema") => match args.get(1) {
@@ -113,7 +118,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             soak::run(&root(), &target_dir().join("release/muster"), &args[1..])
         }
         _ => Err(
-            "usage: cargo xtask <codegen | ci | fresh-clone | sarif-schema FILE | \
+            "usage: cargo xtask <codegen | new-check GROUP::NAME --file|--scenario | ci | fresh-clone | sarif-schema FILE | \
              corpus N DIR | bench [--files N] [--runs R] [--scaling] | \
              fuzz [--time S] [--seed N] [TARGET..] | soak [--events N] [--seed S]>"
                 .to_string(),
@@ -122,7 +127,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
 }
 
 /// Every generated file: path relative to the repository root, and its contents.
-fn generated() -> Vec<(PathBuf, String)> {
+fn generated() -> Result<Vec<(PathBuf, String)>, String> {
     let mut out: Vec<(PathBuf, String)> = muster_ide::schema::generated_schemas()
         .into_iter()
         .map(|(name, text)| (PathBuf::from("schema").join(name), text))
@@ -131,12 +136,16 @@ fn generated() -> Vec<(PathBuf, String)> {
         PathBuf::from("docs/checks.md"),
         muster_check::docs::checks_markdown(),
     ));
-    out
+    out.push((
+        PathBuf::from(registry::REGISTRY_FILE),
+        registry::source(&root())?,
+    ));
+    Ok(out)
 }
 
 fn codegen() -> Result<(), String> {
     let root = root();
-    for (path, text) in generated() {
+    for (path, text) in generated()? {
         let target = root.join(&path);
         if let Some(dir) = target.parent() {
             std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;

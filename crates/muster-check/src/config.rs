@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::checks::config::{CANNOT_RELAX, INVALID, MISSING_PATH, UNKNOWN_CHECK};
+use muster_db::declare_check;
 use muster_db::load::Loaded;
 use muster_db::report::{Loc, Report, Sink};
 use muster_db::source::SourceFile;
@@ -38,6 +38,92 @@ use muster_db::{Diagnostic, Severity};
 
 pub use muster_db::limits::{CONFIG_FILE, Limits, MAX_RASTER_CELLS_CEILING, load_limits};
 use muster_db::limits::{LimitsSection, read_config_text};
+
+// The codes this module reports, declared where they are checked.
+
+declare_check! {
+    /// ## What it does
+    /// Reports a `[checks]` entry that turns off, or makes a warning of, a check whose findings make a file unusable (`structure::*`, unknown references).
+    ///
+    /// ## Why is this bad?
+    /// Those files cannot be checked further or loaded by an engine; hiding the error hides a broken file.
+    ///
+    /// ## Example
+    /// ```toml
+    /// [checks]
+    /// "structure::syntax" = "off"
+    /// ```
+    ///
+    /// Use instead:
+    /// ```toml
+    /// [checks]
+    /// "morale::threshold-unreachable" = "off"
+    /// ```
+    pub CANNOT_RELAX = ("config::cannot-relax", Error, "muster.toml turns off an error that cannot be relaxed");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Reports TOML syntax errors, unknown sections or keys, and values of the wrong kind in `muster.toml`. Its sections are `[paths]` (`check`), `[checks]` (code = "off" | "warning" | "error") and `[compile]` (`out`).
+    ///
+    /// ## Why is this bad?
+    /// A setting muster cannot read is ignored, so the project would not be checked the way its authors intend.
+    ///
+    /// ## Example
+    /// ```toml
+    /// [chekcs]
+    /// "morale::threshold-unreachable" = "warning"
+    /// ```
+    ///
+    /// Use instead:
+    /// ```toml
+    /// [checks]
+    /// "morale::threshold-unreachable" = "warning"
+    /// ```
+    pub INVALID = ("config::invalid", Error, "muster.toml is not a valid project file");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Reports an entry of `[paths] check` that names no file or folder under the project root.
+    ///
+    /// ## Why is this bad?
+    /// The files meant to be checked would not be, and CI would pass without looking at them.
+    ///
+    /// ## Example
+    /// ```toml
+    /// [paths]
+    /// check = ["mpas"]
+    /// ```
+    ///
+    /// Use instead:
+    /// ```toml
+    /// [paths]
+    /// check = ["maps"]
+    /// ```
+    pub MISSING_PATH = ("config::missing-path", Error, "muster.toml lists a path that does not exist");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Reports a key of `[checks]` that is not a registered check code, with the nearest code.
+    ///
+    /// ## Why is this bad?
+    /// The setting would silently do nothing.
+    ///
+    /// ## Example
+    /// ```toml
+    /// [checks]
+    /// "stacking::overstacked" = "warning"
+    /// ```
+    ///
+    /// Use instead:
+    /// ```toml
+    /// [checks]
+    /// "stacking::over-stacked" = "warning"
+    /// ```
+    pub UNKNOWN_CHECK = ("config::unknown-check", Error, "muster.toml names a check that does not exist");
+}
 
 /// What a project sets a check to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -13,10 +13,92 @@
 
 use std::ops::Range;
 
-use crate::checks::suppression::{MISSING_REASON, NOT_ALLOWED, UNKNOWN_CODE, UNUSED};
 use muster_db::Diagnostic;
+use muster_db::declare_check;
 use muster_db::report::{Loc, Report, Sink};
 use muster_db::source::SourceFile;
+
+// The codes this module reports, declared where they are checked.
+
+declare_check! {
+    /// ## What it does
+    /// Reports a `// muster: allow(...)` comment that does not say why the finding is silenced. The suppression does not apply until it does.
+    ///
+    /// ## Why is this bad?
+    /// A silenced finding without a reason is indistinguishable from a hidden mistake; the next author cannot tell whether it still holds.
+    ///
+    /// ## Example
+    /// ```ron
+    /// // muster: allow(setup::impassable-terrain)
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// // muster: allow(setup::impassable-terrain) reason: drakkars sail on the river
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
+    /// ```
+    pub MISSING_REASON = ("suppression::missing-reason", Error, "a suppression comment without a reason");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Reports a suppression naming a code that makes the file unusable: structure errors, unknown references, references outside the project root.
+    ///
+    /// ## Why is this bad?
+    /// Such a file cannot be checked or loaded by an engine; the finding must be fixed, not hidden.
+    ///
+    /// ## Example
+    /// ```ron
+    /// map: "test-map", // muster: allow(references::unknown-file) reason: the map is being redrawn
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// map: "test-map",
+    /// ```
+    pub NOT_ALLOWED = ("suppression::not-allowed", Error, "a suppression of a finding that cannot be silenced");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Reports a code in `allow(...)` that no check has, with the nearest known code.
+    ///
+    /// ## Why is this bad?
+    /// A misspelt code silences nothing, and the finding it was meant for is still reported.
+    ///
+    /// ## Example
+    /// ```ron
+    /// // muster: allow(setup::impasable-terrain) reason: drakkars sail on the river
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// // muster: allow(setup::impassable-terrain) reason: drakkars sail on the river
+    /// (units: [(counter: "drakkar", count: 2)], at: Spaced(from: "0101", to: "0107", min_gap: 1)),
+    /// ```
+    pub UNKNOWN_CODE = ("suppression::unknown-code", Error, "a suppression naming no known check");
+}
+
+declare_check! {
+    /// ## What it does
+    /// Warns when a suppression's code is not reported on the line it applies to. While the file has an error that stops it being checked (syntax, an unknown reference), suppressions are not judged. A second `allow` of a code for a line that an earlier one already silences is reported as the duplicate it is, with the `allow` that silences it.
+    ///
+    /// ## Why is this bad?
+    /// Stale suppressions hide nothing today but would hide a new finding tomorrow; they also mislead readers.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])), // muster: allow(geometry::off-map) reason: old map
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (units: [(counter: "saxe", count: 2)], at: Hexes(["0903", "1004"])),
+    /// ```
+    pub UNUSED = ("suppression::unused", Warning, "a suppression that silences nothing");
+}
 
 /// Whether findings of `code` may be silenced or relaxed by configuration.
 pub fn suppressible(code: &str) -> bool {
