@@ -543,4 +543,3 @@ fn a_full_disk_is_reported_once_with_exit_2() {
         "{stderr}"
     );
 }
-

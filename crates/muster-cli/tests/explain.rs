@@ -190,4 +190,3 @@ fn the_help_of_explain_quotes_real_codes() {
         );
     }
 }
-

@@ -133,7 +133,9 @@ fn a_refused_new_scenario_writes_nothing() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
         for system in ["lrf", "prestags"] {
-            let file = dir.path().join(format!("scenarios/{system}/x.scenario.ron"));
+            let file = dir
+                .path()
+                .join(format!("scenarios/{system}/x.scenario.ron"));
             assert!(!file.exists(), "{args:?}: {}", file.display());
         }
     }

@@ -89,4 +89,3 @@ fn unit_names_sort_naturally() {
         "{text}"
     );
 }
-
