@@ -190,3 +190,18 @@ fn the_help_of_explain_quotes_real_codes() {
         );
     }
 }
+
+/// `muster checks` lists every registered code (its whole output is the case
+/// `tests/cmd/checks`; this catches a check registered but left out of the list).
+#[test]
+fn checks_lists_every_registered_code() {
+    let (text, _, code) = stdout_of(&["checks"]);
+    assert_eq!(code, 0);
+    for c in muster_check::checks::REGISTRY {
+        assert!(
+            text.contains(c.meta.code),
+            "{} missing from `muster checks`",
+            c.meta.code
+        );
+    }
+}
