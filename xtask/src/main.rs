@@ -463,16 +463,4 @@ fn watch_round_trips(root: &Path, binary: &Path, edits: usize) -> Result<(u64, V
     result.map(|t| (DEBOUNCE_MS, t))
 }
 
-pub(crate) fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
-}
+pub(crate) use muster_testkit::try_copy_dir as copy_dir;

@@ -9,9 +9,7 @@ use muster_db::project::{Db, data_files_under};
 use muster_model::scenario::Zone;
 use muster_semantic::{FileCx, ScenarioCx};
 
-fn repo() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
+use muster_testkit::repo;
 
 /// A project holding the PRESTAGS system, its map and Clontarf with the Vikings' two
 /// zones (`AllSea`, `Near(label: "J", radius: 2)`) replaced by `shore`.

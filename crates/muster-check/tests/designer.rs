@@ -2,9 +2,7 @@
 //! load, layouts that disagree, and the other places where the validator must speak in
 //! the designer's terms (each a regression test of a report from a new designer).
 
-mod common;
-
-use common::copy_project;
+use muster_testkit::copy_project;
 
 use std::path::Path;
 

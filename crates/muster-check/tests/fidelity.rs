@@ -4,12 +4,10 @@
 //! it), a check code of the registry, or a hook of the document's system. The syntax is
 //! described in `docs/fidelity/README.md`.
 
-mod common;
-
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use common::repo;
+use muster_testkit::repo;
 
 use muster_check::checks::REGISTRY;
 use muster_db::load::{Document, load_path};

@@ -1,9 +1,7 @@
 //! Scenarios checked as leaves, a batch at a time, give exactly the diagnostics of
 //! checking the whole project at once, duplicate ids across batches included.
 
-mod common;
-
-use common::{copy_project, repo};
+use muster_testkit::{copy_project, repo};
 
 use std::path::Path;
 

@@ -3,9 +3,7 @@
 //!
 //! This is its own test binary because it reads a process-wide counter.
 
-mod common;
-
-use common::repo;
+use muster_testkit::repo;
 
 use std::path::Path;
 use std::sync::atomic::Ordering;

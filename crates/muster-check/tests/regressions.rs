@@ -3,9 +3,7 @@
 //! diagnostic it must now produce (`nothing`: it must check clean, without a panic);
 //! it is checked in a copy of the bundled project.
 
-mod common;
-
-use common::copy_project;
+use muster_testkit::copy_project;
 
 use std::path::{Path, PathBuf};
 

@@ -1,9 +1,7 @@
 //! Facts of the bundled data that an audit against the rulebooks found wrong once, checked
 //! on the data as the validator loads and compiles it, so that they stay fixed.
 
-mod common;
-
-use common::repo;
+use muster_testkit::repo;
 
 use std::path::Path;
 

@@ -2,8 +2,6 @@
 //! every bundled file, every fixture and mutants of their numbers, a file the shortcut
 //! lets through is one the JSON Schema finds nothing in.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use muster_db::load::schema::{Bounds, may_break, schema_diagnostics};
@@ -13,7 +11,7 @@ use muster_model::FileKind;
 use muster_syntax::TokenKind;
 
 fn files() -> Vec<PathBuf> {
-    let mut out = project_files(&common::repo());
+    let mut out = project_files(&muster_testkit::repo());
     out.extend(data_files_under(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"),
     ));
@@ -165,7 +163,7 @@ fn hook_parameters_read_the_same_with_and_without_the_shortcut() {
                 .unwrap_or_else(|e| panic!("{}: {e:?}", h.id))
         })
         .collect();
-    for path in project_files(&common::repo()) {
+    for path in project_files(&muster_testkit::repo()) {
         let text = std::fs::read_to_string(&path).unwrap();
         if let Some(muster_db::load::Document::Scenario(s)) = load(&path, &text).doc {
             rules.extend(s.special_rules);

@@ -1,5 +1,6 @@
-//! `muster explain` for people: short names, hook pages with a working example, and a
-//! help text whose example codes exist.
+//! `muster explain` against the catalogue: every hook's page shows its example and its
+//! parameters, every example validates, and the help text quotes only real codes. Pages
+//! by code and short name, ambiguous and unknown names are cases in `tests/cmd/explain-*`.
 
 mod common;
 
@@ -16,29 +17,6 @@ fn stdout_of(args: &[&str]) -> (String, String, i32) {
 }
 
 #[test]
-fn a_unique_short_name_explains_its_check() {
-    let (text, _, code) = stdout_of(&["explain", "off-map"]);
-    assert_eq!(code, 0);
-    assert!(text.starts_with("# geometry::off-map"), "{text}");
-    let (text, _, code) = stdout_of(&["explain", "no-entry"]);
-    assert_eq!(code, 0);
-    assert!(text.starts_with("# reinforcements::no-entry"), "{text}");
-}
-
-#[test]
-fn an_ambiguous_short_name_lists_the_candidates() {
-    let (_, err, code) = stdout_of(&["explain", "impassable-terrain"]);
-    assert_eq!(code, 2);
-    for c in [
-        "setup::impassable-terrain",
-        "sample::impassable-terrain",
-        "table::impassable-terrain",
-    ] {
-        assert!(err.contains(c), "{err}");
-    }
-}
-
-#[test]
 fn every_hook_page_shows_its_example_and_its_parameters() {
     for hook in muster_semantic::hooks::HOOKS {
         let (text, _, code) = stdout_of(&["explain", hook.id]);
@@ -52,15 +30,6 @@ fn every_hook_page_shows_its_example_and_its_parameters() {
             );
         }
     }
-    let (text, _, _) = stdout_of(&["explain", "evasion"]);
-    assert!(
-        text.contains("`roll_at_least` (a whole number from 1 to 6, required)"),
-        "{text}"
-    );
-    assert!(
-        text.contains("`counters`: counters of one side of the scenario"),
-        "{text}"
-    );
 }
 
 /// The bundled scenarios of a system, by the `system` field of each.
@@ -222,21 +191,17 @@ fn the_help_of_explain_quotes_real_codes() {
     }
 }
 
-/// An unknown hook in an LRF scenario gets the nearest LRF hook.
+/// `muster checks` lists every registered code (its whole output is the case
+/// `tests/cmd/checks`; this catches a check registered but left out of the list).
 #[test]
-fn an_unknown_hook_suggests_one_of_its_system() {
-    let dir = copy_project();
-    let path = dir.path().join("scenarios/lrf/jengland.scenario.ron");
-    let original = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(
-        &path,
-        original.replacen("hook: \"evasion\"", "hook: \"evade\"", 1),
-    )
-    .unwrap();
-    let found = diagnostics(dir.path(), &path);
-    assert!(
-        found.iter().any(|d| d["code"] == "hooks::unknown-hook"
-            && d["help"].as_str() == Some("did you mean `evasion`?")),
-        "{found:?}"
-    );
+fn checks_lists_every_registered_code() {
+    let (text, _, code) = stdout_of(&["checks"]);
+    assert_eq!(code, 0);
+    for c in muster_check::checks::REGISTRY {
+        assert!(
+            text.contains(c.meta.code),
+            "{} missing from `muster checks`",
+            c.meta.code
+        );
+    }
 }

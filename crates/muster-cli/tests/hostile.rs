@@ -356,20 +356,6 @@ fn compile_never_writes_over_what_muster_reads() {
 }
 
 #[test]
-fn compile_without_an_output_writes_under_target_muster() {
-    let dir = copy_project();
-    let out = run(dir.path(), &["compile", "maps/lrf/jengland.map.ron"]);
-    let said = text(&out);
-    assert_eq!(out.status.code(), Some(0), "{said}");
-    let written = dir.path().join("target/muster/jengland.terrain.json");
-    assert!(written.is_file(), "{said}");
-    assert!(
-        said.contains("target/muster/jengland.terrain.json"),
-        "{said}"
-    );
-}
-
-#[test]
 fn stale_temp_files_of_dead_writers_are_cleaned() {
     let dir = copy_project();
     let folder = dir.path().join("target/muster");

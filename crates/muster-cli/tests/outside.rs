@@ -1,5 +1,7 @@
-//! A file outside any project: the message says which root was used and how to set
-//! `--root`, and with `--root` the file's ids resolve.
+//! A file outside any project, named from inside the bundled project by its absolute
+//! path: the message names the root that was used and says how to set `--root`, and
+//! with `--root` the file's ids resolve. Run from the file's own folder, the same
+//! advice is the case `tests/cmd/validate-outside-any-project`.
 
 mod common;
 
@@ -24,19 +26,6 @@ fn a_file_outside_any_project_is_told_its_root_and_how_to_set_it() {
         stdout.contains("no system `lrf` in the project"),
         "{stdout}"
     );
-    // The diagnostic itself carries the way out, for every output format.
-    assert!(
-        stdout.contains("this project holds no system at all")
-            && stdout.contains("`muster --root DIR`"),
-        "{stdout}"
-    );
-    let json = muster()
-        .current_dir(repo())
-        .args(["validate", "--format", "json"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&json.stdout).contains("muster --root DIR"));
     let root = lone.path().canonicalize().unwrap();
     assert!(
         stderr.contains("lies outside any project")
@@ -47,18 +36,6 @@ fn a_file_outside_any_project_is_told_its_root_and_how_to_set_it() {
             && stderr.contains("`muster --root . ...`"),
         "{stderr}"
     );
-    // From the file's own folder: no project there to name.
-    let out = muster()
-        .current_dir(lone.path())
-        .args(["validate", "battle.scenario.ron"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("so `.` was used as the project root"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("muster --root PROJECT"), "{stderr}");
     // With `--root`, the ids resolve and nothing more is said.
     let out = muster()
         .current_dir(repo())

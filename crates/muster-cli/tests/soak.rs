@@ -10,11 +10,8 @@ mod common;
 
 use std::path::Path;
 
-/// What `soak.rs` copies the project with (the xtask's own helper).
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    common::copy_dir(from, to);
-    Ok(())
-}
+/// What `soak.rs` copies the project with (`crate::copy_dir`, as in xtask).
+use muster_testkit::try_copy_dir as copy_dir;
 
 #[test]
 fn a_short_soak_keeps_the_watch_equal_to_a_fresh_validate() {

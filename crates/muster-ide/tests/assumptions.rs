@@ -3,11 +3,9 @@
 //! comment that speaks of an assumption in any other way ("(assumed)" at the end of a
 //! sentence) is an assumption nobody counts.
 
-mod common;
-
 use std::path::Path;
 
-use common::repo;
+use muster_testkit::repo;
 
 use muster_db::Db;
 use muster_db::project::{data_files_under, project_files};

@@ -1,8 +1,6 @@
 //! Generated files stay in sync with the code, and the tidy rules hold.
 
-mod common;
-
-use common::repo;
+use muster_testkit::repo;
 
 use std::path::{Path, PathBuf};
 

@@ -1,11 +1,9 @@
 //! The rules the bundled systems print, typed (`rules: (...)` in each system file), as
 //! the validator loads them; and the summary lines that use them.
 
-mod common;
-
 use std::path::Path;
 
-use common::repo;
+use muster_testkit::repo;
 
 use muster_db::Db;
 use muster_db::load::Document;

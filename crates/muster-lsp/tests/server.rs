@@ -2,23 +2,11 @@
 //! copy of the bundled project (no transport: the CLI's `tests/lsp.rs` drives the real
 //! binary over stdio).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use lsp_server::{Message, Notification, Request, RequestId};
 use muster_lsp::Server;
 use serde_json::{Value, json};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 struct Session {
     _dir: tempfile::TempDir,
@@ -29,11 +17,7 @@ struct Session {
 
 impl Session {
     fn new() -> Session {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        for sub in ["scenarios", "maps"] {
-            copy_dir(&repo.join(sub), &dir.path().join(sub));
-        }
+        let dir = muster_testkit::copy_project();
         let root = dir.path().canonicalize().unwrap();
         Session {
             _dir: dir,

@@ -1,8 +1,6 @@
 //! Scenario terrain modifications at compile time: which hex terrain and which hexside
 //! features a scenario's `Ignore` and `IgnoreAllExcept` take off the map.
 
-use std::path::Path;
-
 use muster_map::compile_for;
 use muster_model::map::{Area, MapGrid, MapSource, Overlay};
 use muster_model::scenario::TerrainModification;
@@ -10,7 +8,7 @@ use muster_model::system::RulesSystem;
 use muster_model::table::TerrainTable;
 
 fn lrf() -> RulesSystem {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/lrf/lrf.system.ron");
+    let path = muster_testkit::repo().join("scenarios/lrf/lrf.system.ron");
     let text = std::fs::read_to_string(path).unwrap();
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)

@@ -1,15 +1,11 @@
 //! The query API on a real compiled map (Jengland) and the compiler's determinism.
 
-use std::path::Path;
-
 use muster_hex::HexId;
 use muster_map::{TerrainMap, compile, source_hash, to_json};
 use muster_model::map::MapSource;
 use muster_model::system::RulesSystem;
 
-fn repo() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use muster_testkit::repo;
 
 fn read<T: serde::de::DeserializeOwned>(path: &str) -> (T, String) {
     let text = std::fs::read_to_string(repo().join(path)).unwrap();

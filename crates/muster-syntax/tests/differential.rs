@@ -37,10 +37,7 @@ fn kind_of(name: &str) -> Option<Kind> {
 }
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .expect("workspace root")
+    muster_testkit::repo()
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -22,7 +22,7 @@ fn errors(text: &str) -> Vec<(SyntaxErrorKind, std::ops::Range<usize>)> {
 
 /// The text of every file under `scenarios/` (at least a dozen).
 fn bundled_texts() -> Vec<String> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let root = muster_testkit::repo().join("scenarios");
     let mut out = Vec::new();
     for dir in std::fs::read_dir(root).expect("scenarios").flatten() {
         for file in std::fs::read_dir(dir.path())

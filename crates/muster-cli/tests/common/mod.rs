@@ -1,43 +1,15 @@
-//! Helpers shared by the CLI test binaries: the repository, the binary, and temporary
-//! copies of the bundled project.
+//! Helpers shared by the CLI test binaries: the binary with colour off; the repository
+//! and temporary copies of the bundled project come from `muster-testkit`.
 
-#![allow(dead_code)]
-
-use std::path::{Path, PathBuf};
+#![allow(dead_code, unused_imports)]
 
 use assert_cmd::Command;
 
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
+pub use muster_testkit::{copy_dir, copy_project, repo};
 
 /// The `muster` binary with colour off.
 pub fn muster() -> Command {
     let mut cmd = Command::cargo_bin("muster").unwrap();
     cmd.env("NO_COLOR", "1");
     cmd
-}
-
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-/// A temporary copy of the bundled project (`scenarios/` and `maps/`).
-pub fn copy_project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for sub in ["scenarios", "maps"] {
-        copy_dir(&repo().join(sub), &dir.path().join(sub));
-    }
-    dir
 }

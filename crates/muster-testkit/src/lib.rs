@@ -1,0 +1,93 @@
+//! Helpers shared by muster's test binaries (and by `xtask`, which runs the same soak and
+//! fuzz projects): where the repository is, and temporary copies of its bundled project.
+//!
+//! This crate is never published and is only ever a dev-dependency of the workspace's
+//! crates (a plain dependency of `xtask`, itself a dev-only tool). It depends on no muster
+//! crate, so any crate's tests can use it without a cycle.
+//!
+//! ```no_run
+//! let project = muster_testkit::copy_project();
+//! assert!(project.path().join("scenarios/lrf/jengland.scenario.ron").is_file());
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (the workspace folder holding `scenarios/`, `maps/` and
+/// `schema/`), canonical, so that paths built from it compare equal to paths the tools
+/// canonicalise.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root exists")
+}
+
+/// Copies the folder `from` into `to` (created if missing), recursively: folders are
+/// recreated, every other entry is copied as a file (symlinks are followed).
+pub fn try_copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    let mut entries: Vec<_> = std::fs::read_dir(from)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            try_copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`try_copy_dir`], panicking with both paths on failure (for tests).
+pub fn copy_dir(from: &Path, to: &Path) {
+    try_copy_dir(from, to).unwrap_or_else(|e| {
+        panic!("copying {} to {}: {e}", from.display(), to.display());
+    });
+}
+
+/// A temporary copy of the bundled project (`scenarios/` and `maps/`), removed when the
+/// returned guard drops.
+pub fn copy_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for sub in ["scenarios", "maps"] {
+        copy_dir(&repo().join(sub), &dir.path().join(sub));
+    }
+    dir
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_holds_every_bundled_file_byte_for_byte() {
+        let copy = copy_project();
+        let mut seen = 0;
+        let mut stack = vec![repo().join("scenarios"), repo().join("maps")];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let rel = path.strip_prefix(repo()).unwrap();
+                assert_eq!(
+                    std::fs::read(&path).unwrap(),
+                    std::fs::read(copy.path().join(rel)).unwrap(),
+                    "{}",
+                    rel.display()
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > 10, "the bundled project has its files: {seen}");
+    }
+
+    #[test]
+    fn a_missing_source_is_an_error_not_an_empty_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(try_copy_dir(&dir.path().join("absent"), &dir.path().join("to")).is_err());
+    }
+}
