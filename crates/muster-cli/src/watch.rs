@@ -1,7 +1,7 @@
 //! `muster watch`: validate once, then again after every save. The decision of what to
 //! re-check is `muster_check::watch::plan` (pure, unit-tested); this module is the thin
 //! loop around notify's debouncer, the screen and Ctrl-C. With `--serve`, each round is
-//! also published to the live preview (`serve.rs`).
+//! also published to the live preview (`serve/`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
