@@ -349,14 +349,40 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
         corpus.ron_bytes as f64 / 1e6,
         corpus.json_bytes as f64 / 1e6
     );
-    let validate = [
-        muster.to_str().unwrap_or("muster"),
-        "validate",
-        "--format",
-        "short",
-    ];
+    let program = muster.to_str().unwrap_or("muster");
+    let validate = [program, "validate", "--format", "short"];
     let ron_files = data_files(&corpus.ron, ".ron");
     let json_files = data_files(&corpus.json, ".json");
+    let rounds = corpus_rounds(&xtask, &corpus, &validate, &ron_files, &json_files, runs)?;
+    let single = Single::measure(root, &work, &muster, &xtask, runs)?;
+
+    println!();
+    println!(
+        "Corpus figures are medians of {} rounds; each round times muster and the floors back to back, and each ratio is the median of the rounds' own ratios.",
+        rounds.len()
+    );
+    println!();
+    println!("| measure | wall ms | CPU ms | peak RSS MB | muster / floor (wall) |");
+    println!("|---|---|---|---|---|");
+    print_corpus(&rounds, ron_files.len(), json_files.len());
+    single.print();
+    if scaling {
+        print_scaling(root, &work, &xtask, &validate, runs)?;
+    }
+    Ok(())
+}
+
+/// Rounds: muster and the floors it is held against are timed back to back, and each
+/// ratio is taken within a round, so that the machine's speed drifting between rounds
+/// does not move it.
+fn corpus_rounds(
+    xtask: &Path,
+    corpus: &Corpus,
+    validate: &[&str],
+    ron_files: &[PathBuf],
+    json_files: &[PathBuf],
+    runs: usize,
+) -> Result<Vec<Round>, String> {
     let validators: Vec<(FileKind, jsonschema::Validator)> = FileKind::ALL
         .into_iter()
         .filter_map(|k| {
@@ -365,16 +391,13 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
                 .map(|v| (k, v))
         })
         .collect();
-    // Rounds: muster and the floors it is held against are timed back to back, and each
-    // ratio is taken within a round, so that the machine's speed drifting between
-    // rounds does not move it. Figures are medians over the rounds.
     let mut rounds = Vec::new();
     for _ in 0..runs.max(1) {
-        let ron = measure(&xtask, &corpus.ron, &validate)?;
-        let ron_floor = median_ms(1, || typed_floor(&ron_files, false))?;
-        let json = measure(&xtask, &corpus.json, &validate)?;
-        let schema_only = median_ms(1, || schema_floor(&json_files, &validators))?;
-        let json_floor = median_ms(1, || typed_floor(&json_files, true))?;
+        let ron = measure(xtask, &corpus.ron, validate)?;
+        let ron_floor = median_ms(1, || typed_floor(ron_files, false))?;
+        let json = measure(xtask, &corpus.json, validate)?;
+        let schema_only = median_ms(1, || schema_floor(json_files, &validators))?;
+        let json_floor = median_ms(1, || typed_floor(json_files, true))?;
         for (what, m) in [("RON", ron), ("JSON", json)] {
             if m.exit != 0 {
                 return Err(format!(
@@ -391,6 +414,11 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
             schema_only,
         });
     }
+    Ok(rounds)
+}
+
+/// The corpus rows: muster's figures and the floors, medians over the rounds.
+fn print_corpus(rounds: &[Round], ron_files: usize, json_files: usize) {
     let median = |f: &dyn Fn(&Round) -> f64| {
         let mut all: Vec<f64> = rounds.iter().map(f).collect();
         all.sort_by(f64::total_cmp);
@@ -408,146 +436,180 @@ pub fn run(root: &Path, files: usize, runs: usize, scaling: bool) -> Result<(), 
     let ron_ratio = median(&|r| r.ron.wall_ms / r.ron_floor);
     let json_ratio = median(&|r| r.json.wall_ms / r.schema_only);
     let json_typed_ratio = median(&|r| r.json.wall_ms / r.json_floor);
-
-    let one = [
-        muster.to_str().unwrap_or("muster"),
-        "validate",
-        "scenarios/lrf/jengland.scenario.ron",
-    ];
-    let m_one = median_of(runs.max(15), || measure(&xtask, root, &one))?;
-    const LSP_CHANGES: usize = 25;
-    let lsp_ms = lsp_round_trip(&muster, root, LSP_CHANGES)?;
-    // Drawing the PRESTAGS mapsheet (36 x 56) with Hastings' sample deployment: the
-    // whole command (load, validate, draw, write), and the drawing alone in this process.
-    const DRAWN: &str = "scenarios/prestags/5-7-hastings.scenario.ron";
-    let drawn_svg = work.join("hastings.svg");
-    let render = [
-        muster.to_str().unwrap_or("muster"),
-        "render",
-        DRAWN,
-        "-o",
-        drawn_svg.to_str().unwrap_or("hastings.svg"),
-    ];
-    let m_render = median_of(runs.max(5), || measure(&xtask, root, &render))?;
-    let draw_ms = {
-        let name = |p: &Path| p.display().to_string();
-        let config = muster_check::Config::default();
-        let (db, indexes, diagnostics) =
-            muster_check::validate_paths(root, &[root.join(DRAWN)], &config, &name);
-        let index = *indexes
-            .first()
-            .ok_or("the Hastings scenario did not load")?;
-        let options = muster_render::Options::default();
-        median_ms(20, || {
-            let drawn = muster_render::render(&db, index, &diagnostics, &options);
-            if drawn.unavailable.is_some() || drawn.svg.len() < 100_000 {
-                return Err("the Hastings board was not drawn".to_string());
-            }
-            Ok(())
-        })?
-    };
-    let stress = work.join("stress");
-    stress_project(root, &stress)?;
-    let big = [
-        muster.to_str().unwrap_or("muster"),
-        "validate",
-        "maps/big.map.ron",
-    ];
-    let m_big = median_of(runs, || measure(&xtask, &stress, &big))?;
-    let noisy_human = [
-        muster.to_str().unwrap_or("muster"),
-        "validate",
-        "maps/noisy.map.ron",
-    ];
-    let noisy_short = [
-        muster.to_str().unwrap_or("muster"),
-        "validate",
-        "--format",
-        "short",
-        "maps/noisy.map.ron",
-    ];
-    let m_noisy = median_of(runs, || measure(&xtask, &stress, &noisy_human))?;
-    let m_noisy_short = median_of(runs, || measure(&xtask, &stress, &noisy_short))?;
-
-    println!();
-    println!(
-        "Corpus figures are medians of {} rounds; each round times muster and the floors back to back, and each ratio is the median of the rounds' own ratios.",
-        rounds.len()
-    );
-    println!();
-    println!("| measure | wall ms | CPU ms | peak RSS MB | muster / floor (wall) |");
-    println!("|---|---|---|---|---|");
-    let row = |name: &str, m: &Usage, ratio: Option<f64>| {
-        println!(
-            "| {name} | {:.0} | {:.0} | {:.1} | {} |",
-            m.wall_ms,
-            m.cpu_ms,
-            mb(m.max_rss_kb),
-            ratio.map_or("".to_string(), |r| format!("{r:.2}x"))
-        )
-    };
-    let floor = |name: &str, ms: f64| println!("| {name} | {ms:.0} | {ms:.0} | | |");
     row(
-        &format!("muster validate, {} RON files", ron_files.len()),
+        &format!("muster validate, {ron_files} RON files"),
         &m_ron,
         Some(ron_ratio),
     );
     floor("floor: typed `ron` parse, 1 thread", ron_floor);
     row(
-        &format!("muster validate, {} JSON twins", json_files.len()),
+        &format!("muster validate, {json_files} JSON twins"),
         &m_json,
         Some(json_ratio),
     );
     floor("floor: schema-only `jsonschema`, 1 thread", schema_only);
     floor("floor: typed `serde_json` parse, 1 thread", json_floor);
     println!("| (JSON twins against the typed serde_json floor) | | | | {json_typed_ratio:.2}x |");
+}
+
+/// A row of muster's figures, with its ratio to a floor if it has one.
+fn row(name: &str, m: &Usage, ratio: Option<f64>) {
     println!(
-        "| one file: jengland in the bundled project | {:.1} | {:.1} | {:.1} | target 5 ms |",
-        m_one.wall_ms,
-        m_one.cpu_ms,
-        mb(m_one.max_rss_kb)
-    );
-    println!(
-        "| lsp: didChange to publishDiagnostics (median of {LSP_CHANGES}) | {lsp_ms:.1} | | | target 20 ms |"
-    );
-    row(
-        "`muster render` Hastings (36x56 mapsheet, sample deployment), whole command",
-        &m_render,
-        None,
-    );
-    println!(
-        "| drawing the Hastings board alone (in process, median of 20) | {draw_ms:.1} | | | target 50 ms |"
-    );
-    row("99x99 map with 1,000 overlays", &m_big, None);
-    row(
-        "2,000 diagnostics in one file, human format",
-        &m_noisy,
-        None,
-    );
-    row(
-        "2,000 diagnostics in one file, short format",
-        &m_noisy_short,
-        None,
-    );
-    println!(
-        "| human rendering of 2,000 diagnostics (difference) | {:.0} | | | |",
-        m_noisy.wall_ms - m_noisy_short.wall_ms
-    );
-    if scaling {
-        println!();
-        println!("| scenarios | wall ms | CPU ms | peak RSS MB |");
-        println!("|---|---|---|---|");
-        for n in [5_000, 10_000, 20_000] {
-            let c = write_corpus(root, n, &work.join(format!("scale-{n}")))?;
-            let m = median_of(runs, || measure(&xtask, &c.ron, &validate))?;
-            println!(
-                "| {n} | {:.0} | {:.0} | {:.1} |",
-                m.wall_ms,
-                m.cpu_ms,
-                mb(m.max_rss_kb)
-            );
-            let _ = std::fs::remove_dir_all(work.join(format!("scale-{n}")));
+        "| {name} | {:.0} | {:.0} | {:.1} | {} |",
+        m.wall_ms,
+        m.cpu_ms,
+        mb(m.max_rss_kb),
+        ratio.map_or("".to_string(), |r| format!("{r:.2}x"))
+    )
+}
+
+/// A row of a floor: in process, so its CPU time is its wall time.
+fn floor(name: &str, ms: f64) {
+    println!("| {name} | {ms:.0} | {ms:.0} | | |");
+}
+
+const LSP_CHANGES: usize = 25;
+/// Drawing the PRESTAGS mapsheet (36 x 56) with Hastings' sample deployment.
+const DRAWN: &str = "scenarios/prestags/5-7-hastings.scenario.ron";
+
+/// The figures of single commands on the bundled project and on the stress project.
+struct Single {
+    one: Usage,
+    lsp_ms: f64,
+    render: Usage,
+    draw_ms: f64,
+    big: Usage,
+    noisy: Usage,
+    noisy_short: Usage,
+}
+
+impl Single {
+    fn measure(
+        root: &Path,
+        work: &Path,
+        muster: &Path,
+        xtask: &Path,
+        runs: usize,
+    ) -> Result<Single, String> {
+        let program = muster.to_str().unwrap_or("muster");
+        let one = [program, "validate", "scenarios/lrf/jengland.scenario.ron"];
+        let m_one = median_of(runs.max(15), || measure(xtask, root, &one))?;
+        let lsp_ms = lsp_round_trip(muster, root, LSP_CHANGES)?;
+        // The whole command (load, validate, draw, write), and the drawing alone in this
+        // process.
+        let drawn_svg = work.join("hastings.svg");
+        let render = [
+            program,
+            "render",
+            DRAWN,
+            "-o",
+            drawn_svg.to_str().unwrap_or("hastings.svg"),
+        ];
+        let m_render = median_of(runs.max(5), || measure(xtask, root, &render))?;
+        let draw_ms = draw_ms(root)?;
+        let stress = work.join("stress");
+        stress_project(root, &stress)?;
+        let big = [program, "validate", "maps/big.map.ron"];
+        let m_big = median_of(runs, || measure(xtask, &stress, &big))?;
+        let noisy_human = [program, "validate", "maps/noisy.map.ron"];
+        let noisy_short = [
+            program,
+            "validate",
+            "--format",
+            "short",
+            "maps/noisy.map.ron",
+        ];
+        let m_noisy = median_of(runs, || measure(xtask, &stress, &noisy_human))?;
+        let m_noisy_short = median_of(runs, || measure(xtask, &stress, &noisy_short))?;
+        Ok(Single {
+            one: m_one,
+            lsp_ms,
+            render: m_render,
+            draw_ms,
+            big: m_big,
+            noisy: m_noisy,
+            noisy_short: m_noisy_short,
+        })
+    }
+
+    fn print(&self) {
+        println!(
+            "| one file: jengland in the bundled project | {:.1} | {:.1} | {:.1} | target 5 ms |",
+            self.one.wall_ms,
+            self.one.cpu_ms,
+            mb(self.one.max_rss_kb)
+        );
+        println!(
+            "| lsp: didChange to publishDiagnostics (median of {LSP_CHANGES}) | {:.1} | | | target 20 ms |",
+            self.lsp_ms
+        );
+        row(
+            "`muster render` Hastings (36x56 mapsheet, sample deployment), whole command",
+            &self.render,
+            None,
+        );
+        println!(
+            "| drawing the Hastings board alone (in process, median of 20) | {:.1} | | | target 50 ms |",
+            self.draw_ms
+        );
+        row("99x99 map with 1,000 overlays", &self.big, None);
+        row(
+            "2,000 diagnostics in one file, human format",
+            &self.noisy,
+            None,
+        );
+        row(
+            "2,000 diagnostics in one file, short format",
+            &self.noisy_short,
+            None,
+        );
+        println!(
+            "| human rendering of 2,000 diagnostics (difference) | {:.0} | | | |",
+            self.noisy.wall_ms - self.noisy_short.wall_ms
+        );
+    }
+}
+
+/// Drawing the Hastings board alone, in this process: the median of 20.
+fn draw_ms(root: &Path) -> Result<f64, String> {
+    let name = |p: &Path| p.display().to_string();
+    let config = muster_check::Config::default();
+    let (db, indexes, diagnostics) =
+        muster_check::validate_paths(root, &[root.join(DRAWN)], &config, &name);
+    let index = *indexes
+        .first()
+        .ok_or("the Hastings scenario did not load")?;
+    let options = muster_render::Options::default();
+    median_ms(20, || {
+        let drawn = muster_render::render(&db, index, &diagnostics, &options);
+        if drawn.unavailable.is_some() || drawn.svg.len() < 100_000 {
+            return Err("the Hastings board was not drawn".to_string());
         }
+        Ok(())
+    })
+}
+
+/// `--scaling`: muster on corpora of 5,000 to 20,000 scenarios, each removed after.
+fn print_scaling(
+    root: &Path,
+    work: &Path,
+    xtask: &Path,
+    validate: &[&str],
+    runs: usize,
+) -> Result<(), String> {
+    println!();
+    println!("| scenarios | wall ms | CPU ms | peak RSS MB |");
+    println!("|---|---|---|---|");
+    for n in [5_000, 10_000, 20_000] {
+        let c = write_corpus(root, n, &work.join(format!("scale-{n}")))?;
+        let m = median_of(runs, || measure(xtask, &c.ron, validate))?;
+        println!(
+            "| {n} | {:.0} | {:.0} | {:.1} |",
+            m.wall_ms,
+            m.cpu_ms,
+            mb(m.max_rss_kb)
+        );
+        let _ = std::fs::remove_dir_all(work.join(format!("scale-{n}")));
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use muster_db::{Diagnostic, Severity};
 use muster_ide::schema;
 use muster_ide::summary::summarize;
 use muster_model::FileKind;
+use muster_model::table::TableTerrain;
 use muster_semantic::hooks;
 use muster_semantic::{FileCx, ScenarioCx};
 
@@ -166,53 +167,22 @@ fn compile(
     };
     // Where the table goes, refused before anything is printed when it would overwrite
     // what muster reads.
-    let output = match (&id, output) {
-        (_, Some(o)) => Some(o),
-        (Some(id), None) => Some(match &project.config.compile_out {
-            Some(dir) => dir.join(format!("{id}.json")),
-            None => default_output(&project.root, id),
-        }),
-        (None, None) => None,
-    };
+    let output = output.or_else(|| Some(configured_output(&project, id.as_deref()?)));
     if let Some(output) = &output
         && let Some(why) = overwrites_input(&project.root, &db, input, output)
     {
         return Err(why);
     }
     err!("{}", render::each(&handler, &diagnostics));
-    let (json, id, what) = match (hex_map, table) {
-        (Some(map), _) => (
-            muster_map::to_json(map.table()),
-            map.table().map.clone(),
-            format!(
-                "{} x {} hexes, {} hexsides with features",
-                map.grid().columns,
-                map.grid().rows,
-                map.table().hexsides.len()
-            ),
-        ),
-        (None, Some(t)) => (
-            muster_map::to_json(t),
-            t.map.clone(),
-            format!(
-                "{} x {} inch table, {} features, {} x {} raster",
-                t.width,
-                t.depth,
-                t.features.len(),
-                t.raster.columns,
-                t.raster.rows
-            ),
-        ),
-        (None, None) => {
-            if failed {
-                errln!("{}", render::summary_line(1, &diagnostics));
-                return Ok(ExitCode::from(1));
-            }
-            return Err(format!(
-                "`{}` is neither a map nor a scenario with a map",
-                muster_db::text::path(input)
-            ));
+    let Some((json, id, what)) = table_json(hex_map, table) else {
+        if failed {
+            errln!("{}", render::summary_line(1, &diagnostics));
+            return Ok(ExitCode::from(1));
         }
+        return Err(format!(
+            "`{}` is neither a map nor a scenario with a map",
+            muster_db::text::path(input)
+        ));
     };
     let Some(output) = output else {
         return Err(format!(
@@ -229,6 +199,48 @@ fn compile(
     write_json(&json, &output)?;
     outln!("compiled `{id}` ({what}) to {shown}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where `compile` writes the table `id` without `-o`: into `[compile] out`, else the
+/// default.
+fn configured_output(project: &Project, id: &str) -> PathBuf {
+    match &project.config.compile_out {
+        Some(dir) => dir.join(format!("{id}.json")),
+        None => default_output(&project.root, id),
+    }
+}
+
+/// The compiled table as JSON, its map's id and a line on what it holds: the hex map's
+/// if there is one, else the open table's.
+fn table_json(
+    hex_map: Option<&muster_map::TerrainMap>,
+    table: Option<&TableTerrain>,
+) -> Option<(String, String, String)> {
+    match (hex_map, table) {
+        (Some(map), _) => Some((
+            muster_map::to_json(map.table()),
+            map.table().map.clone(),
+            format!(
+                "{} x {} hexes, {} hexsides with features",
+                map.grid().columns,
+                map.grid().rows,
+                map.table().hexsides.len()
+            ),
+        )),
+        (None, Some(t)) => Some((
+            muster_map::to_json(t),
+            t.map.clone(),
+            format!(
+                "{} x {} inch table, {} features, {} x {} raster",
+                t.width,
+                t.depth,
+                t.features.len(),
+                t.raster.columns,
+                t.raster.rows
+            ),
+        )),
+        (None, None) => None,
+    }
 }
 
 /// Where `compile` writes without `-o` or `[compile] out`: under the project's

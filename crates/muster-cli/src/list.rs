@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use muster_db::project::{self, Db};
-use muster_ide::catalog::Catalog;
+use muster_ide::catalog::{
+    ArmyEntry, Catalog, CounterEntry, EdgeHexes, EntryUse, HookEntry, LabelEntry, MapEdges,
+    MapEntry, NamedEdgeEntry, SystemEntry, TerrainEntry,
+};
 use serde::Serialize;
 
 use crate::cli::{ListFormat, ListWhat};
@@ -32,238 +35,79 @@ pub fn run(
     let json = format == ListFormat::Json;
     match what {
         ListWhat::Systems => {
-            let list = catalog.systems();
-            if json {
-                return print_json("systems", &list);
-            }
-            table(
-                &["id", "name", "grid", "counter sheets", "maps", "scenarios"],
-                list.iter()
-                    .map(|s| {
-                        vec![
-                            s.id.clone(),
-                            s.name.clone(),
-                            s.grid.to_string(),
-                            none_if_empty(&s.counter_sheets),
-                            none_if_empty(&s.maps),
-                            s.scenarios.to_string(),
-                        ]
-                    })
-                    .collect(),
-                &format!(
-                    "no rules system in the project at `{}`: add `scenarios/<system>/<system>.system.ron`",
-                    project.root.display()
-                ),
+            let empty = format!(
+                "no rules system in the project at `{}`: add `scenarios/<system>/<system>.system.ron`",
+                project.root.display()
             );
+            let columns = Columns::new(vec![
+                column("id", |s: &SystemEntry| s.id.clone()),
+                column("name", |s| s.name.clone()),
+                column("grid", |s| s.grid.to_string()),
+                column("counter sheets", |s| none_if_empty(&s.counter_sheets)),
+                column("maps", |s| none_if_empty(&s.maps)),
+                column("scenarios", |s| s.scenarios.to_string()),
+            ]);
+            show(json, "systems", &catalog.systems(), &columns, &empty)?;
         }
         ListWhat::Armies { system } => {
             catalog.check_system(system.as_deref())?;
+            let columns = Columns::new(vec![
+                column("id", |a: &ArmyEntry| a.id.clone()),
+                column("name", |a| a.name.clone()),
+                column("colour", |a| a.colour.clone()),
+                column("system", |a| a.system.clone()),
+                column("counters", |a| a.counters.to_string()),
+                column("copies", |a| a.copies.to_string()),
+            ]);
             let list = catalog.armies(system.as_deref());
-            if json {
-                return print_json("armies", &list);
-            }
-            table(
-                &["id", "name", "colour", "system", "counters", "copies"],
-                list.iter()
-                    .map(|a| {
-                        vec![
-                            a.id.clone(),
-                            a.name.clone(),
-                            a.colour.clone(),
-                            a.system.clone(),
-                            a.counters.to_string(),
-                            a.copies.to_string(),
-                        ]
-                    })
-                    .collect(),
-                "no counter sheet with armies in the project",
-            );
+            let empty = "no counter sheet with armies in the project";
+            show(json, "armies", &list, &columns, empty)?;
         }
         ListWhat::Counters { army, system } => {
             catalog.check_system(system.as_deref())?;
             let list = catalog.counters(army.as_deref(), system.as_deref())?;
-            if json {
-                return print_json("counters", &list);
-            }
-            let mut headers = vec!["id", "name", "kind", "strength", "copies"];
-            if army.is_none() {
-                headers.insert(0, "army");
-            }
-            table(
-                &headers,
-                list.iter()
-                    .map(|c| {
-                        let strength = match c.reduced {
-                            Some(r) => format!("{}/{r}", c.strength),
-                            None => c.strength.to_string(),
-                        };
-                        let mut row = vec![
-                            c.id.clone(),
-                            c.name.clone(),
-                            c.kind.clone(),
-                            strength,
-                            c.copies.to_string(),
-                        ];
-                        if army.is_none() {
-                            row.insert(0, c.army.clone());
-                        }
-                        row
-                    })
-                    .collect(),
-                "no counters",
-            );
-            if !json && !list.is_empty() {
-                outln!(
-                    "\n{} designs, {} counters (strength: full/reduced)",
-                    list.len(),
-                    list.iter().map(|c| usize::from(c.copies)).sum::<usize>()
-                );
-            }
+            counters(json, &list, army.is_none())?;
         }
         ListWhat::Maps { system } => {
             catalog.check_system(system.as_deref())?;
+            let columns = Columns::new(vec![
+                column("id", |m: &MapEntry| m.id.clone()),
+                column("name", |m| m.name.clone()),
+                column("system", |m| m.system.clone()),
+                column("size", |m| m.size.clone()),
+                column("labels", |m| m.labels.to_string()),
+                column("file", |m| m.file.clone()),
+            ]);
             let list = catalog.maps(system.as_deref());
-            if json {
-                return print_json("maps", &list);
-            }
-            table(
-                &["id", "name", "system", "size", "labels", "file"],
-                list.iter()
-                    .map(|m| {
-                        vec![
-                            m.id.clone(),
-                            m.name.clone(),
-                            m.system.clone(),
-                            m.size.clone(),
-                            m.labels.to_string(),
-                            m.file.clone(),
-                        ]
-                    })
-                    .collect(),
-                "no map in the project",
-            );
+            show(json, "maps", &list, &columns, "no map in the project")?;
         }
         ListWhat::Hooks { system } => {
             catalog.check_system(system.as_deref())?;
+            let columns = Columns::new(vec![
+                column("id", |h: &HookEntry| h.id.clone()),
+                column("systems", |h| h.systems.join(", ")),
+                column("summary", |h| h.summary.clone()),
+            ]);
             let list = Catalog::hooks(system.as_deref());
-            if json {
-                return print_json("hooks", &list);
-            }
-            table(
-                &["id", "systems", "summary"],
-                list.iter()
-                    .map(|h| vec![h.id.clone(), h.systems.join(", "), h.summary.clone()])
-                    .collect(),
-                "no hooks",
-            );
+            show(json, "hooks", &list, &columns, "no hooks")?;
         }
         ListWhat::Terrain { system } => {
             catalog.check_system(system.as_deref())?;
+            let columns = Columns::new(vec![
+                column("id", |t: &TerrainEntry| t.id.clone()),
+                column("name", |t| t.name.clone()),
+                column("of", |t| t.of.to_string()),
+                column("movement", |t| t.movement.clone()),
+                column("effects", |t| t.effects.join(", ")),
+            ])
+            .first_if(system.is_none(), column("system", |t| t.system.clone()));
             let list = catalog.terrain(system.as_deref());
-            if json {
-                return print_json("terrain", &list);
-            }
-            let mut headers = vec!["id", "name", "of", "movement", "effects"];
-            if system.is_none() {
-                headers.insert(0, "system");
-            }
-            table(
-                &headers,
-                list.iter()
-                    .map(|t| {
-                        let mut row = vec![
-                            t.id.clone(),
-                            t.name.clone(),
-                            t.of.to_string(),
-                            t.movement.clone(),
-                            t.effects.join(", "),
-                        ];
-                        if system.is_none() {
-                            row.insert(0, t.system.clone());
-                        }
-                        row
-                    })
-                    .collect(),
-                "no terrain",
-            );
+            show(json, "terrain", &list, &columns, "no terrain")?;
         }
-        ListWhat::Edges { map } => {
-            let edges = catalog.edges(&map)?;
-            if json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&edges).map_err(|e| e.to_string())?
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            outln!("map `{}` ({})", edges.map, edges.system);
-            if !edges.edges.is_empty() {
-                outln!();
-                table(
-                    &["edge", "enterable hexes", "impassable"],
-                    edges
-                        .edges
-                        .iter()
-                        .map(|e| {
-                            vec![
-                                e.edge.to_string(),
-                                e.hexes.join(" "),
-                                if e.impassable.is_empty() {
-                                    "-".to_string()
-                                } else {
-                                    e.impassable.join(" ")
-                                },
-                            ]
-                        })
-                        .collect(),
-                    "",
-                );
-            }
-            if !edges.named_edges.is_empty() {
-                outln!();
-                table(
-                    &["named edge", "side"],
-                    edges
-                        .named_edges
-                        .iter()
-                        .map(|e| vec![e.name.clone(), e.side.to_string()])
-                        .collect(),
-                    "",
-                );
-            }
-            outln!();
-            table(
-                &["label", "hex", "on edge"],
-                edges
-                    .labels
-                    .iter()
-                    .map(|l| {
-                        let on: Vec<String> = l.edges.iter().map(ToString::to_string).collect();
-                        vec![l.text.clone(), l.hex.clone(), none_if_empty(&on)]
-                    })
-                    .collect(),
-                "no labels",
-            );
-            outln!();
-            table(
-                &["entries: scenario", "side", "turn", "at"],
-                edges
-                    .entries
-                    .iter()
-                    .map(|e| {
-                        vec![
-                            e.scenario.clone(),
-                            e.side.clone(),
-                            e.turn.to_string(),
-                            e.at.join(" "),
-                        ]
-                    })
-                    .collect(),
-                "no scenario on this map brings units in during play",
-            );
-        }
+        ListWhat::Edges { map } => edges(json, &catalog.edges(&map)?)?,
     }
-    if unreadable > 0 {
+    // A JSON listing is the whole of the output: the warning goes with the columns.
+    if !json && unreadable > 0 {
         errln!(
             "muster: {unreadable} file(s) of the project could not be read and are not listed; run `muster validate`"
         );
@@ -271,13 +115,148 @@ pub fn run(
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_json<T: Serialize>(key: &str, list: &T) -> Result<ExitCode, String> {
+/// Counters, with the army first when they are of every army, and their totals.
+fn counters(json: bool, list: &[CounterEntry], every_army: bool) -> Result<(), String> {
+    let columns = Columns::new(vec![
+        column("id", |c: &CounterEntry| c.id.clone()),
+        column("name", |c| c.name.clone()),
+        column("kind", |c| c.kind.clone()),
+        column("strength", |c| match c.reduced {
+            Some(r) => format!("{}/{r}", c.strength),
+            None => c.strength.to_string(),
+        }),
+        column("copies", |c| c.copies.to_string()),
+    ])
+    .first_if(every_army, column("army", |c| c.army.clone()));
+    show(json, "counters", list, &columns, "no counters")?;
+    if !json && !list.is_empty() {
+        outln!(
+            "\n{} designs, {} counters (strength: full/reduced)",
+            list.len(),
+            list.iter().map(|c| usize::from(c.copies)).sum::<usize>()
+        );
+    }
+    Ok(())
+}
+
+/// A map's edges, named edges, labels and the entries of its scenarios.
+fn edges(json: bool, edges: &MapEdges) -> Result<(), String> {
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(edges).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    outln!("map `{}` ({})", edges.map, edges.system);
+    if !edges.edges.is_empty() {
+        outln!();
+        Columns::new(vec![
+            column("edge", |e: &EdgeHexes| e.edge.to_string()),
+            column("enterable hexes", |e| e.hexes.join(" ")),
+            column("impassable", |e| {
+                if e.impassable.is_empty() {
+                    "-".to_string()
+                } else {
+                    e.impassable.join(" ")
+                }
+            }),
+        ])
+        .print(&edges.edges, "");
+    }
+    if !edges.named_edges.is_empty() {
+        outln!();
+        Columns::new(vec![
+            column("named edge", |e: &NamedEdgeEntry| e.name.clone()),
+            column("side", |e| e.side.to_string()),
+        ])
+        .print(&edges.named_edges, "");
+    }
+    outln!();
+    Columns::new(vec![
+        column("label", |l: &LabelEntry| l.text.clone()),
+        column("hex", |l| l.hex.clone()),
+        column("on edge", |l| {
+            let on: Vec<String> = l.edges.iter().map(ToString::to_string).collect();
+            none_if_empty(&on)
+        }),
+    ])
+    .print(&edges.labels, "no labels");
+    outln!();
+    Columns::new(vec![
+        column("entries: scenario", |e: &EntryUse| e.scenario.clone()),
+        column("side", |e| e.side.clone()),
+        column("turn", |e| e.turn.to_string()),
+        column("at", |e| e.at.join(" ")),
+    ])
+    .print(
+        &edges.entries,
+        "no scenario on this map brings units in during play",
+    );
+    Ok(())
+}
+
+/// A listing: `{"key": [...]}` in JSON, else aligned columns (`empty` when there is
+/// no entry).
+fn show<T: Serialize>(
+    json: bool,
+    key: &str,
+    list: &[T],
+    columns: &Columns<T>,
+    empty: &str,
+) -> Result<(), String> {
+    if json {
+        print_json(key, &list)
+    } else {
+        columns.print(list, empty);
+        Ok(())
+    }
+}
+
+/// One column of a listing: its header and how its cell is read from an entry.
+struct Column<T> {
+    header: &'static str,
+    cell: fn(&T) -> String,
+}
+
+fn column<T>(header: &'static str, cell: fn(&T) -> String) -> Column<T> {
+    Column { header, cell }
+}
+
+/// The columns of a listing, in order.
+struct Columns<T>(Vec<Column<T>>);
+
+impl<T> Columns<T> {
+    fn new(columns: Vec<Column<T>>) -> Self {
+        Columns(columns)
+    }
+
+    /// `column` first, when `shown` (a column the listing's filter would make the same
+    /// on every row is left out).
+    fn first_if(mut self, shown: bool, column: Column<T>) -> Self {
+        if shown {
+            self.0.insert(0, column);
+        }
+        self
+    }
+
+    /// One row per entry under the headers, or `empty` when there is no entry.
+    fn print(&self, entries: &[T], empty: &str) {
+        let headers: Vec<&str> = self.0.iter().map(|c| c.header).collect();
+        let rows = (entries.iter())
+            .map(|entry| self.0.iter().map(|c| (c.cell)(entry)).collect())
+            .collect();
+        table(&headers, rows, empty);
+    }
+}
+
+fn print_json<T: Serialize>(key: &str, list: &T) -> Result<(), String> {
     let value = serde_json::json!({ key: list });
     outln!(
         "{}",
         serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn none_if_empty(list: &[String]) -> String {

@@ -4,13 +4,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use muster_db::load::Document;
-use muster_db::project::Resolution;
+use muster_db::project::{Db, Resolution};
 use muster_db::{Diagnostic, Severity};
 use muster_model::FileKind;
 use muster_render::{MarkTarget, Options, Rendered};
 
 use crate::io::{err, errln, out, outln};
-use crate::project::display_name;
+use crate::project::{Project, display_name};
 use crate::render;
 
 /// What `-o` asks for, by its extension.
@@ -84,24 +84,7 @@ pub fn run(
     let options = Options { turn, units };
     let rendered = muster_render::render(&db, index, &diagnostics, &options);
     let name = display_name(cwd);
-    let output = match output {
-        Some(o) => o,
-        None => {
-            let id = match db.doc(index) {
-                Some(Document::Scenario(s)) => s.id.clone(),
-                Some(Document::Map(m)) => m.id.clone(),
-                _ => input
-                    .file_stem()
-                    .map_or("board".to_string(), |s| s.to_string_lossy().into_owned()),
-            };
-            let dir = project
-                .config
-                .compile_out
-                .clone()
-                .unwrap_or_else(|| project.root.join("target").join("muster"));
-            dir.join(format!("{}.svg", crate::project::file_safe(&id, "board")))
-        }
-    };
+    let output = output.unwrap_or_else(|| board_output(&project, &db, index, input));
     if !to_stdout
         && let Some(why) = crate::project::overwrites_input(&project.root, &db, input, &output)
     {
@@ -142,6 +125,24 @@ pub fn run(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where the board of file `index` is drawn without `-o`: `<id>.svg` in `[compile] out`,
+/// else in the project's `target/muster/`.
+fn board_output(project: &Project, db: &Db, index: usize, input: &Path) -> PathBuf {
+    let id = match db.doc(index) {
+        Some(Document::Scenario(s)) => s.id.clone(),
+        Some(Document::Map(m)) => m.id.clone(),
+        _ => input
+            .file_stem()
+            .map_or("board".to_string(), |s| s.to_string_lossy().into_owned()),
+    };
+    let dir = project
+        .config
+        .compile_out
+        .clone()
+        .unwrap_or_else(|| project.root.join("target").join("muster"));
+    dir.join(format!("{}.svg", crate::project::file_safe(&id, "board")))
 }
 
 /// `15 x 12 hexes, 32 counters, 1 diagnostic on the board`.

@@ -4,7 +4,9 @@
 use muster_db::load::Document;
 use muster_db::project::{Db, Resolution};
 use muster_db::{Diagnostic, Severity};
-use muster_ide::summary::{ScenarioSummary, SetupLine};
+use muster_ide::summary::{
+    ReinforcementLine, ScenarioSummary, SetupLine, SideSummary, TableSummary, ZonedSummary,
+};
 use muster_model::FileKind;
 use serde::Serialize;
 
@@ -145,7 +147,44 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
         out += &warning(errors, true);
         out += "\n\n";
     }
-    out += &format!("{} ({})\n", e(&s.name), e(&s.id));
+    out += &heading(s);
+    for side in &s.sides {
+        out += &format!("\n{} [{}]\n", e(&side.name), e(&side.id));
+        if side.zoned.is_none() && side.table.is_none() {
+            out += &forces(side);
+        }
+        for r in &side.reinforcements {
+            out += &reinforcement(r);
+        }
+        if let Some(t) = &side.morale_threshold {
+            out += &format!("  morale threshold: {}\n", e(&t.to_string()));
+        }
+        if let Some(z) = &side.zoned {
+            out += &zoned(side, z);
+        }
+        if let Some(t) = &side.table {
+            out += &table(side, t);
+        }
+        if let Some(l) = side.could_lose {
+            out += &format!("  could lose in all: {l}\n");
+        }
+    }
+    out += &scenario_rules(s);
+    out += &format!(
+        "\nassumed values (not printed in the rulebook): {}\n",
+        s.assumed.len()
+    );
+    if list_assumed {
+        for a in &s.assumed {
+            out += &format!("  {} `{}`: {}\n", e(&a.item), e(&a.field), e(&a.reason));
+        }
+    }
+    out
+}
+
+/// The scenario's name, map and turns.
+fn heading(s: &ScenarioSummary) -> String {
+    let mut out = format!("{} ({})\n", e(&s.name), e(&s.id));
     if let Some(m) = &s.map {
         out += &format!("map: {} ({})\n", e(&m.id), e(&m.size));
     }
@@ -158,170 +197,181 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
         e(&s.deploys_first),
         e(&s.plays_first)
     );
-    for side in &s.sides {
-        out += &format!("\n{} [{}]\n", e(&side.name), e(&side.id));
-        if side.zoned.is_none() && side.table.is_none() {
+    out
+}
+
+/// A side of a counters-on-hexes game: commanders, units by kind and by design, setup.
+fn forces(side: &SideSummary) -> String {
+    let mut out = format!(
+        "  commanders: {}\n",
+        if side.commanders.is_empty() {
+            "none".to_string()
+        } else {
+            join(&side.commanders, |c| e(c).into_owned())
+        }
+    );
+    out += &format!(
+        "  combat units: {} (total strength {})\n",
+        side.combat_units, side.combat_strength
+    );
+    if side.baggage > 0 {
+        out += &format!("  baggage: {}\n", side.baggage);
+    }
+    out += "  by kind: ";
+    out += &join(&side.by_kind, |k| format!("{} {}", k.count, e(&k.name)));
+    out += "\n  units:\n";
+    for u in &side.by_unit {
+        out += &format!(
+            "    {} x {} ({}, strength {})\n",
+            u.count,
+            e(&u.name),
+            e(&u.kind),
+            u.strength
+        );
+    }
+    if !side.setup.is_empty() {
+        out += "  setup (counter id \"name\": where):\n";
+        out += &placed_setup(&side.setup, "    ");
+    }
+    out
+}
+
+/// Units that enter on a turn, and where.
+fn reinforcement(r: &ReinforcementLine) -> String {
+    format!(
+        "  reinforcements turn {}: {} entering at {}\n",
+        r.turn,
+        join(&r.units, |u| {
+            let count = if u.count > 1 {
+                format!("{} x ", u.count)
+            } else {
+                String::new()
+            };
+            format!("{count}{} \"{}\"", e(&u.counter), e(&u.name))
+        }),
+        r.entry.iter().map(|x| e(x)).collect::<Vec<_>>().join(" / ")
+    )
+}
+
+/// A side deployed in zones: its units, leaders, victory points and levels, zones and a
+/// sample deployment.
+fn zoned(side: &SideSummary, z: &ZonedSummary) -> String {
+    let mut out = format!(
+        "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
+        join(&z.units, |u| format!("{} {}", u.count, e(&u.name))),
+        if z.leaders.is_empty() {
+            "none".to_string()
+        } else {
+            join(&z.leaders, |u| format!("{} {}", u.count, e(&u.name)))
+        },
+        z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+        z.vp_printed,
+        z.panic_level,
+        z.panic_percent,
+        z.stacking_limit
+    );
+    out += "  deployment:\n";
+    for (k, zone) in z.zones.iter().enumerate() {
+        let units: Vec<&SetupLine> = side.setup.iter().filter(|l| l.group == k + 1).collect();
+        out += &format!(
+            "    {}{}: {}; {}\n",
+            e(&zone.group),
+            zone.hexes
+                .map_or(String::new(), |h| format!(" [{h} hexes]")),
+            if units.is_empty() {
+                "no units".to_string()
+            } else {
+                join(&units, |u| format!("{} {}", u.count, e(&u.counter)))
+            },
+            e(&zone.placement)
+        );
+    }
+    if !z.sample.is_empty() {
+        out += "  sample deployment:\n";
+        for st in &z.sample {
             out += &format!(
-                "  commanders: {}\n",
-                if side.commanders.is_empty() {
-                    "none".to_string()
-                } else {
-                    join(&side.commanders, |c| e(c).into_owned())
-                }
+                "    {}: {}",
+                e(&st.hex),
+                join(&st.units, |u| format!("{} {}", u.count, e(&u.name)))
             );
-            out += &format!(
-                "  combat units: {} (total strength {})\n",
-                side.combat_units, side.combat_strength
-            );
-            if side.baggage > 0 {
-                out += &format!("  baggage: {}\n", side.baggage);
-            }
-            out += "  by kind: ";
-            out += &join(&side.by_kind, |k| format!("{} {}", k.count, e(&k.name)));
-            out += "\n  units:\n";
-            for u in &side.by_unit {
+            if !st.aboard.is_empty() {
                 out += &format!(
-                    "    {} x {} ({}, strength {})\n",
-                    u.count,
-                    e(&u.name),
-                    e(&u.kind),
-                    u.strength
+                    " carrying {}",
+                    join(&st.aboard, |u| format!("{} {}", u.count, e(&u.name)))
                 );
             }
-            if !side.setup.is_empty() {
-                out += "  setup (counter id \"name\": where):\n";
-                out += &placed_setup(&side.setup, "    ");
-            }
-        }
-        for r in &side.reinforcements {
-            out += &format!(
-                "  reinforcements turn {}: {} entering at {}\n",
-                r.turn,
-                join(&r.units, |u| {
-                    let count = if u.count > 1 {
-                        format!("{} x ", u.count)
-                    } else {
-                        String::new()
-                    };
-                    format!("{count}{} \"{}\"", e(&u.counter), e(&u.name))
-                }),
-                r.entry.iter().map(|x| e(x)).collect::<Vec<_>>().join(" / ")
-            );
-        }
-        if let Some(t) = &side.morale_threshold {
-            out += &format!("  morale threshold: {}\n", e(&t.to_string()));
-        }
-        if let Some(z) = &side.zoned {
-            out += &format!(
-                "  units: {}\n  leaders: {}\n  victory points: {} computed, {} printed\n  panic level: {} ({}% of VP)\n  stacking limit: {}\n",
-                join(&z.units, |u| format!("{} {}", u.count, e(&u.name))),
-                if z.leaders.is_empty() {
-                    "none".to_string()
-                } else {
-                    join(&z.leaders, |u| format!("{} {}", u.count, e(&u.name)))
-                },
-                z.vp_computed.map_or("?".to_string(), |v| v.to_string()),
-                z.vp_printed,
-                z.panic_level,
-                z.panic_percent,
-                z.stacking_limit
-            );
-            out += "  deployment:\n";
-            for (k, zone) in z.zones.iter().enumerate() {
-                let units: Vec<&SetupLine> =
-                    side.setup.iter().filter(|l| l.group == k + 1).collect();
-                out += &format!(
-                    "    {}{}: {}; {}\n",
-                    e(&zone.group),
-                    zone.hexes
-                        .map_or(String::new(), |h| format!(" [{h} hexes]")),
-                    if units.is_empty() {
-                        "no units".to_string()
-                    } else {
-                        join(&units, |u| format!("{} {}", u.count, e(&u.counter)))
-                    },
-                    e(&zone.placement)
-                );
-            }
-            if !z.sample.is_empty() {
-                out += "  sample deployment:\n";
-                for st in &z.sample {
-                    out += &format!(
-                        "    {}: {}",
-                        e(&st.hex),
-                        join(&st.units, |u| format!("{} {}", u.count, e(&u.name)))
-                    );
-                    if !st.aboard.is_empty() {
-                        out += &format!(
-                            " carrying {}",
-                            join(&st.aboard, |u| format!("{} {}", u.count, e(&u.name)))
-                        );
-                    }
-                    out += "\n";
-                }
-            }
-        }
-        if let Some(t) = &side.table {
-            for troop in &t.troops {
-                out += &format!(
-                    "  {} x {} ({} bases)\n",
-                    troop.units,
-                    e(&troop.troop),
-                    troop.bases
-                );
-            }
-            if !t.figures.is_empty() {
-                out += &format!(
-                    "  figures: {}\n",
-                    join(&t.figures, |f| format!("{} {}", f.count, e(&f.name)))
-                );
-            }
-            if !t.leaders.is_empty() {
-                out += &format!("  leaders: {}\n", join(&t.leaders, |l| e(l).into_owned()));
-            }
-            if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
-                out += &format!(
-                    "  break point: {} computed, {} printed\n",
-                    t.break_point_computed
-                        .map_or("?".to_string(), |v| v.to_string()),
-                    t.break_point_printed
-                        .map_or("-".to_string(), |v| v.to_string())
-                );
-            }
-            if t.vp_printed.is_some() || t.vp_computed.is_some() {
-                out += &format!(
-                    "  victory points: {} computed, {} printed\n",
-                    t.vp_computed.map_or("?".to_string(), |v| v.to_string()),
-                    t.vp_printed.map_or("-".to_string(), |v| v.to_string())
-                );
-            }
-            if let Some(m) = &t.morale {
-                out += &format!("  army morale: {}\n", e(&m.to_string()));
-            }
-            for (id, area) in &t.zones {
-                out += &format!("  zone {}: {area:.0} square inches\n", e(&id.to_string()));
-            }
-            if !side.setup.is_empty() {
-                out += "  setup (id \"name\": where):\n";
-                for l in &side.setup {
-                    let figures = if l.at.is_none() {
-                        format!(" ({} figures)", l.count)
-                    } else {
-                        String::new()
-                    };
-                    out += &format!(
-                        "    {} \"{}\"{figures}: {}\n",
-                        e(&l.counter),
-                        e(&l.name),
-                        e(&l.placement)
-                    );
-                }
-            }
-        }
-        if let Some(l) = side.could_lose {
-            out += &format!("  could lose in all: {l}\n");
+            out += "\n";
         }
     }
+    out
+}
+
+/// A side of a tabletop game: troops and bases, figures, leaders, break point, victory
+/// points, morale, zones and setup.
+fn table(side: &SideSummary, t: &TableSummary) -> String {
+    let mut out = String::new();
+    for troop in &t.troops {
+        out += &format!(
+            "  {} x {} ({} bases)\n",
+            troop.units,
+            e(&troop.troop),
+            troop.bases
+        );
+    }
+    if !t.figures.is_empty() {
+        out += &format!(
+            "  figures: {}\n",
+            join(&t.figures, |f| format!("{} {}", f.count, e(&f.name)))
+        );
+    }
+    if !t.leaders.is_empty() {
+        out += &format!("  leaders: {}\n", join(&t.leaders, |l| e(l).into_owned()));
+    }
+    if t.break_point_printed.is_some() || t.break_point_computed.is_some() {
+        out += &format!(
+            "  break point: {} computed, {} printed\n",
+            t.break_point_computed
+                .map_or("?".to_string(), |v| v.to_string()),
+            t.break_point_printed
+                .map_or("-".to_string(), |v| v.to_string())
+        );
+    }
+    if t.vp_printed.is_some() || t.vp_computed.is_some() {
+        out += &format!(
+            "  victory points: {} computed, {} printed\n",
+            t.vp_computed.map_or("?".to_string(), |v| v.to_string()),
+            t.vp_printed.map_or("-".to_string(), |v| v.to_string())
+        );
+    }
+    if let Some(m) = &t.morale {
+        out += &format!("  army morale: {}\n", e(&m.to_string()));
+    }
+    for (id, area) in &t.zones {
+        out += &format!("  zone {}: {area:.0} square inches\n", e(&id.to_string()));
+    }
+    if !side.setup.is_empty() {
+        out += "  setup (id \"name\": where):\n";
+        for l in &side.setup {
+            let figures = if l.at.is_none() {
+                format!(" ({} figures)", l.count)
+            } else {
+                String::new()
+            };
+            out += &format!(
+                "    {} \"{}\"{figures}: {}\n",
+                e(&l.counter),
+                e(&l.name),
+                e(&l.placement)
+            );
+        }
+    }
+    out
+}
+
+/// What the scenario adds to the game: neutral units, victory, special rules, the rules
+/// in play and the system's notes.
+fn scenario_rules(s: &ScenarioSummary) -> String {
+    let mut out = String::new();
     if !s.neutral_setup.is_empty() {
         out += "\nneutral units (counter id \"name\": where):\n";
         out += &placed_setup(&s.neutral_setup, "  ");
@@ -353,15 +403,6 @@ pub fn human(s: &ScenarioSummary, errors: &Errors, list_assumed: bool) -> String
         out += "\nsystem notes:\n";
         for note in &s.notes {
             out += &format!("  - {}\n", e(note));
-        }
-    }
-    out += &format!(
-        "\nassumed values (not printed in the rulebook): {}\n",
-        s.assumed.len()
-    );
-    if list_assumed {
-        for a in &s.assumed {
-            out += &format!("  {} `{}`: {}\n", e(&a.item), e(&a.field), e(&a.reason));
         }
     }
     out

@@ -1,7 +1,7 @@
 //! `muster watch`: validate once, then again after every save. The decision of what to
 //! re-check is `muster_ide::watch::plan` (pure, unit-tested); this module is the thin
 //! loop around notify's debouncer, the screen and Ctrl-C. With `--serve`, each round is
-//! also published to the live preview (`serve.rs`).
+//! also published to the live preview (`serve/`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -251,17 +251,8 @@ pub fn run(
         .compile_dir
         .or_else(|| project.config.compile_out.clone());
     let root = project.root.clone();
-    // Compiled tables never go where muster reads data, as with `compile -o`.
     if let Some(dir) = &compile_dir {
-        let target = crate::project::real_path(dir);
-        for data in project::DATA_DIRS {
-            if target.starts_with(crate::project::real_path(&root.join(data))) {
-                return Err(format!(
-                    "refusing to compile into `{}`: it is under `{data}/`, where muster reads data; give `--compile` a folder outside `scenarios/` and `maps/`, such as `target/muster`",
-                    dir.display()
-                ));
-            }
-        }
+        outside_data(dir, &root)?;
     }
     // Bind before anything else: a busy port is an error before watching starts.
     let preview = match &options.serve {
@@ -295,24 +286,7 @@ pub fn run(
     let (tx, rx) = channel();
     let mut debouncer = new_debouncer(Duration::from_millis(options.debounce_ms), None, tx)
         .map_err(|e| format!("cannot watch files: {e}"))?;
-    // Watch folders, not files: editors replace files by renaming over them.
-    debouncer
-        .watch(&root, RecursiveMode::NonRecursive)
-        .map_err(|e| format!("cannot watch `{}`: {e}", root.display()))?;
-    let mut watched: Vec<PathBuf> = project::DATA_DIRS.iter().map(|d| root.join(d)).collect();
-    for p in paths {
-        let p = normalize(p);
-        watched.push(if p.is_dir() {
-            p
-        } else {
-            p.parent().map_or(root.clone(), Path::to_path_buf)
-        });
-    }
-    for dir in watched.iter().filter(|d| d.is_dir()) {
-        debouncer
-            .watch(dir, RecursiveMode::Recursive)
-            .map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
-    }
+    let mut watched = watch_folders(&mut debouncer, &root, paths)?;
 
     state.round(None);
     watch_referenced(&state, &mut debouncer, &mut watched);
@@ -348,6 +322,48 @@ pub fn run(
     }
     outln!("[watch] stopped");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Compiled tables never go where muster reads data, as with `compile -o`.
+fn outside_data(dir: &Path, root: &Path) -> Result<(), String> {
+    let target = crate::project::real_path(dir);
+    for data in project::DATA_DIRS {
+        if target.starts_with(crate::project::real_path(&root.join(data))) {
+            return Err(format!(
+                "refusing to compile into `{}`: it is under `{data}/`, where muster reads data; give `--compile` a folder outside `scenarios/` and `maps/`, such as `target/muster`",
+                dir.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Watches the root, the data folders and the folders of the paths given (folders, not
+/// files: editors replace files by renaming over them), and returns the folders
+/// watched recursively.
+fn watch_folders<W: notify::Watcher, C: notify_debouncer_full::FileIdCache>(
+    debouncer: &mut notify_debouncer_full::Debouncer<W, C>,
+    root: &Path,
+    paths: &[PathBuf],
+) -> Result<Vec<PathBuf>, String> {
+    debouncer
+        .watch(root, RecursiveMode::NonRecursive)
+        .map_err(|e| format!("cannot watch `{}`: {e}", root.display()))?;
+    let mut watched: Vec<PathBuf> = project::DATA_DIRS.iter().map(|d| root.join(d)).collect();
+    for p in paths {
+        let p = normalize(p);
+        watched.push(if p.is_dir() {
+            p
+        } else {
+            p.parent().map_or(root.to_path_buf(), Path::to_path_buf)
+        });
+    }
+    for dir in watched.iter().filter(|d| d.is_dir()) {
+        debouncer
+            .watch(dir, RecursiveMode::Recursive)
+            .map_err(|e| format!("cannot watch `{}`: {e}", dir.display()))?;
+    }
+    Ok(watched)
 }
 
 /// Watches the folders of files referenced by path from outside the data folders, so

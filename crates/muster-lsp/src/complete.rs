@@ -130,86 +130,17 @@ fn side_ids(tree: &Tree) -> Vec<(String, Option<String>)> {
 
 /// The ids a string of class `class` may hold.
 fn ids(db: &Db, refs: &Refs, tree: &Tree, class: Class, steps: &[String]) -> Vec<CompletionItem> {
+    let system = refs.system;
     match class {
-        Class::Counter => {
-            let Some(sheet) = refs.sheet else {
-                return Vec::new();
-            };
-            let army = side_army(tree, steps);
-            let kind_name = |k: &str| {
-                refs.system
-                    .and_then(|s| s.unit_kinds.iter().find(|u| u.id == k))
-                    .map_or(k.to_string(), |u| u.name.clone())
-            };
-            sheet
-                .armies
-                .iter()
-                .filter(|a| army.as_deref().is_none_or(|id| a.id == id))
-                .flat_map(|a| &a.counters)
-                .map(|c| {
-                    item(
-                        c.id.clone(),
-                        CompletionItemKind::VALUE,
-                        Some(format!(
-                            "{} — {}, strength {}",
-                            c.name,
-                            kind_name(&c.kind),
-                            c.strength
-                        )),
-                    )
-                })
-                .collect()
-        }
+        Class::Counter => counter_ids(refs, tree, steps),
         Class::Side => side_ids(tree)
             .into_iter()
             .map(|(id, name)| item(id, CompletionItemKind::ENUM_MEMBER, name))
             .collect(),
-        Class::Terrain => refs
-            .system
-            .map(|s| {
-                s.terrain
-                    .iter()
-                    .map(|t| {
-                        item(
-                            t.id.clone(),
-                            CompletionItemKind::VALUE,
-                            Some(t.name.clone()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Class::Feature => refs
-            .system
-            .map(|s| {
-                s.hexside_features
-                    .iter()
-                    .map(|f| {
-                        item(
-                            f.id.clone(),
-                            CompletionItemKind::VALUE,
-                            Some(f.name.clone()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Class::UnitKind => refs
-            .system
-            .map(|s| {
-                s.unit_kinds
-                    .iter()
-                    .map(|k| {
-                        item(
-                            k.id.clone(),
-                            CompletionItemKind::VALUE,
-                            Some(k.name.clone()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Class::Hook => muster_semantic::hooks::hooks_of(refs.system.map(|s| s.id.as_str()))
+        Class::Terrain => values(system.map(|s| &s.terrain), |t| (&t.id, &t.name)),
+        Class::Feature => values(system.map(|s| &s.hexside_features), |f| (&f.id, &f.name)),
+        Class::UnitKind => values(system.map(|s| &s.unit_kinds), |k| (&k.id, &k.name)),
+        Class::Hook => muster_semantic::hooks::hooks_of(system.map(|s| s.id.as_str()))
             .into_iter()
             .map(|h| {
                 item(
@@ -219,37 +150,8 @@ fn ids(db: &Db, refs: &Refs, tree: &Tree, class: Class, steps: &[String]) -> Vec
                 )
             })
             .collect(),
-        Class::Army => refs
-            .sheet
-            .map(|s| {
-                s.armies
-                    .iter()
-                    .map(|a| {
-                        item(
-                            a.id.clone(),
-                            CompletionItemKind::VALUE,
-                            Some(a.name.clone()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        Class::Hex => refs
-            .map
-            .map(|m| {
-                m.table()
-                    .hexes
-                    .iter()
-                    .map(|h| {
-                        item(
-                            h.id.clone(),
-                            CompletionItemKind::VALUE,
-                            Some(h.terrain.clone()),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        Class::Army => values(refs.sheet.map(|s| &s.armies), |a| (&a.id, &a.name)),
+        Class::Hex => values(refs.map.map(|m| &m.table().hexes), |h| (&h.id, &h.terrain)),
         Class::FileRef(kind) => db
             .files
             .iter()
@@ -259,6 +161,53 @@ fn ids(db: &Db, refs: &Refs, tree: &Tree, class: Class, steps: &[String]) -> Vec
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A value item per entry of `list` (none without the list), labelled with its id and
+/// detailed with its name.
+fn values<T>(
+    list: Option<&Vec<T>>,
+    id_name: impl Fn(&T) -> (&String, &String),
+) -> Vec<CompletionItem> {
+    list.into_iter()
+        .flatten()
+        .map(|entry| {
+            let (id, name) = id_name(entry);
+            item(id.clone(), CompletionItemKind::VALUE, Some(name.clone()))
+        })
+        .collect()
+}
+
+/// The counters of the side's army (of every army when the side is not known), with
+/// their name, kind and strength.
+fn counter_ids(refs: &Refs, tree: &Tree, steps: &[String]) -> Vec<CompletionItem> {
+    let Some(sheet) = refs.sheet else {
+        return Vec::new();
+    };
+    let army = side_army(tree, steps);
+    let kind_name = |k: &str| {
+        refs.system
+            .and_then(|s| s.unit_kinds.iter().find(|u| u.id == k))
+            .map_or(k.to_string(), |u| u.name.clone())
+    };
+    sheet
+        .armies
+        .iter()
+        .filter(|a| army.as_deref().is_none_or(|id| a.id == id))
+        .flat_map(|a| &a.counters)
+        .map(|c| {
+            item(
+                c.id.clone(),
+                CompletionItemKind::VALUE,
+                Some(format!(
+                    "{} — {}, strength {}",
+                    c.name,
+                    kind_name(&c.kind),
+                    c.strength
+                )),
+            )
+        })
+        .collect()
 }
 
 /// The last significant token ending at or before `offset`, and whether an identifier
@@ -326,6 +275,31 @@ fn variant_items(place: &Place, schema: &'static Value) -> Vec<CompletionItem> {
         .collect()
 }
 
+/// What completing in a document needs: the project, the files the document refers
+/// to, its tree and its kind.
+struct Doc<'a> {
+    db: &'a Db,
+    refs: Refs<'a>,
+    tree: &'a Tree,
+    kind: FileKind,
+}
+
+impl Doc<'_> {
+    /// The ids a string at `steps` may hold, each written as a quoted string.
+    fn quoted_ids(&self, steps: &[String]) -> Vec<CompletionItem> {
+        let Some(class) = cursor::classify(self.kind, steps, &cursor::HookRefs::default()) else {
+            return Vec::new();
+        };
+        ids(self.db, &self.refs, self.tree, class, steps)
+            .into_iter()
+            .map(|mut it| {
+                it.insert_text = Some(format!("\"{}\"", it.label));
+                it
+            })
+            .collect()
+    }
+}
+
 /// The completions at `offset` of a document.
 pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<CompletionItem> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -333,35 +307,18 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
     let Some(kind) = cursor::kind_of(&tree, name) else {
         return Vec::new();
     };
-    let refs = Refs::new(db, path, &tree, kind);
-    let lines = Lines::new(text);
+    let doc = Doc {
+        db,
+        refs: Refs::new(db, path, &tree, kind),
+        tree: &tree,
+        kind,
+    };
     // Inside a string: the ids it may hold, replacing what is typed.
     if let Some(node) = cursor::string_at(&tree, offset)
         && node.range().start < offset
         && (offset < node.range().end || !node.text().ends_with('"') || node.text().len() == 1)
     {
-        let place = cursor::place_of(kind, node);
-        let hooks = match db.index_of(path).and_then(|i| db.doc(i)) {
-            Some(Document::Scenario(s)) => cursor::hook_refs(s),
-            _ => cursor::HookRefs::default(),
-        };
-        let Some(class) = cursor::classify(kind, &place.steps, &hooks) else {
-            return Vec::new();
-        };
-        let r = node.range();
-        let closed = node.text().len() > 1 && node.text().ends_with('"');
-        let inner = r.start + 1..if closed { r.end - 1 } else { r.end };
-        let range = lines.range(&inner);
-        return ids(db, &refs, &tree, class, &place.steps)
-            .into_iter()
-            .map(|mut it| {
-                it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
-                    range,
-                    it.label.clone(),
-                )));
-                it
-            })
-            .collect();
+        return in_string(&doc, path, node, &Lines::new(text));
     }
     let (last, word) = before(&tree, offset);
     let Some(outer) = container(&tree, word.unwrap_or(offset)) else {
@@ -369,128 +326,147 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
     };
     match last {
         // `field: |`: the values the field takes.
-        Some((TokenKind::Colon, colon, _)) => {
-            let key_node = tree.node_at(colon.saturating_sub(1));
-            let field = if key_node.kind() == NodeKind::Field {
-                key_node
-            } else {
-                match key_node.parent() {
-                    Some(p) if p.kind() == NodeKind::Field => p,
-                    _ => return Vec::new(),
-                }
-            };
-            let place = cursor::place_of(kind, field);
-            let Some(schema) = place.schema else {
-                return Vec::new();
-            };
-            let mut out = variant_items(&place, schema);
-            if schema.get("type").and_then(Value::as_str) == Some("boolean") {
-                out.extend(
-                    ["true", "false"]
-                        .map(|b| item(b.to_string(), CompletionItemKind::KEYWORD, None)),
-                );
-            }
-            let nullable = schema
-                .get("type")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.iter().any(|x| x == "null"));
-            if nullable {
-                out.push(item("None".to_string(), CompletionItemKind::KEYWORD, None));
-            }
-            if let Some(class) = cursor::classify(kind, &place.steps, &cursor::HookRefs::default())
-            {
-                out.extend(
-                    ids(db, &refs, &tree, class, &place.steps)
-                        .into_iter()
-                        .map(|mut it| {
-                            it.insert_text = Some(format!("\"{}\"", it.label));
-                            it
-                        }),
-                );
-            }
-            out
-        }
+        Some((TokenKind::Colon, colon, _)) => field_values(&doc, colon),
         // `(` or `,` inside a struct: the fields not yet written.
         Some((TokenKind::LParen | TokenKind::Comma, _, _)) if outer.kind() != NodeKind::List => {
-            let place = cursor::place_of(kind, outer);
-            let Some(mut schema) = place.schema else {
-                return Vec::new();
-            };
-            if let Some(name) = outer.name()
-                && let Some(v) = cursor::variants(place.root, schema)
-                    .into_iter()
-                    .find(|v| v.name == name)
-            {
-                let Some(content) = v.content else {
-                    return Vec::new();
-                };
-                schema = cursor::resolve(place.root, content);
-            }
-            let written: Vec<&str> = outer.fields().map(|(k, _)| k).collect();
-            let Some(props) = schema.get("properties").and_then(Value::as_object) else {
-                return Vec::new();
-            };
-            let required: Vec<&str> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            props
-                .iter()
-                .filter(|(k, _)| {
-                    !written.contains(&k.as_str())
-                        || Some(k.as_str()) == word.map(|w| &text[w..offset])
-                })
-                .map(|(k, v)| {
-                    let v = cursor::resolve(place.root, v);
-                    let mut it = item(
-                        k.clone(),
-                        CompletionItemKind::FIELD,
-                        Some(
-                            if required.contains(&k.as_str()) {
-                                "required"
-                            } else {
-                                "optional"
-                            }
-                            .to_string(),
-                        ),
-                    );
-                    it.documentation = v
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(|d| Documentation::String(d.to_string()));
-                    it.insert_text = Some(format!("{k}: "));
-                    it
-                })
-                .collect()
+            unwritten_fields(&doc, outer, word.map(|w| &text[w..offset]))
         }
         // An element of a list: variants, or ids.
         Some((TokenKind::LBracket | TokenKind::Comma, _, _)) if outer.kind() == NodeKind::List => {
-            let place = cursor::place_of(kind, outer);
-            let Some(list) = place.schema else {
-                return Vec::new();
-            };
-            let Some(items) = list.get("items") else {
-                return Vec::new();
-            };
-            let items = cursor::resolve(place.root, items);
-            let mut out = variant_items(&place, items);
-            let mut steps = place.steps.clone();
-            steps.push(outer.child_count_public().to_string());
-            if let Some(class) = cursor::classify(kind, &steps, &cursor::HookRefs::default()) {
-                out.extend(
-                    ids(db, &refs, &tree, class, &steps)
-                        .into_iter()
-                        .map(|mut it| {
-                            it.insert_text = Some(format!("\"{}\"", it.label));
-                            it
-                        }),
-                );
-            }
-            out
+            list_elements(&doc, outer)
         }
         _ => Vec::new(),
     }
+}
+
+/// The ids the string `node` may hold (hook parameters too), each replacing the
+/// string's text.
+fn in_string(doc: &Doc, path: &Path, node: Node<'_>, lines: &Lines) -> Vec<CompletionItem> {
+    let place = cursor::place_of(doc.kind, node);
+    let hooks = match doc.db.index_of(path).and_then(|i| doc.db.doc(i)) {
+        Some(Document::Scenario(s)) => cursor::hook_refs(s),
+        _ => cursor::HookRefs::default(),
+    };
+    let Some(class) = cursor::classify(doc.kind, &place.steps, &hooks) else {
+        return Vec::new();
+    };
+    let r = node.range();
+    let closed = node.text().len() > 1 && node.text().ends_with('"');
+    let inner = r.start + 1..if closed { r.end - 1 } else { r.end };
+    let range = lines.range(&inner);
+    ids(doc.db, &doc.refs, doc.tree, class, &place.steps)
+        .into_iter()
+        .map(|mut it| {
+            it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
+                range,
+                it.label.clone(),
+            )));
+            it
+        })
+        .collect()
+}
+
+/// After `field:` (the colon at `colon`): the variants, booleans, `None` and ids the
+/// field takes.
+fn field_values(doc: &Doc, colon: usize) -> Vec<CompletionItem> {
+    let key_node = doc.tree.node_at(colon.saturating_sub(1));
+    let field = if key_node.kind() == NodeKind::Field {
+        key_node
+    } else {
+        match key_node.parent() {
+            Some(p) if p.kind() == NodeKind::Field => p,
+            _ => return Vec::new(),
+        }
+    };
+    let place = cursor::place_of(doc.kind, field);
+    let Some(schema) = place.schema else {
+        return Vec::new();
+    };
+    let mut out = variant_items(&place, schema);
+    if schema.get("type").and_then(Value::as_str) == Some("boolean") {
+        out.extend(
+            ["true", "false"].map(|b| item(b.to_string(), CompletionItemKind::KEYWORD, None)),
+        );
+    }
+    let nullable = schema
+        .get("type")
+        .and_then(Value::as_array)
+        .is_some_and(|t| t.iter().any(|x| x == "null"));
+    if nullable {
+        out.push(item("None".to_string(), CompletionItemKind::KEYWORD, None));
+    }
+    out.extend(doc.quoted_ids(&place.steps));
+    out
+}
+
+/// Inside the struct `outer`: the fields not yet written (and the one being typed,
+/// `typed`), each marked required or optional.
+fn unwritten_fields(doc: &Doc, outer: Node<'_>, typed: Option<&str>) -> Vec<CompletionItem> {
+    let place = cursor::place_of(doc.kind, outer);
+    let Some(mut schema) = place.schema else {
+        return Vec::new();
+    };
+    if let Some(name) = outer.name()
+        && let Some(v) = cursor::variants(place.root, schema)
+            .into_iter()
+            .find(|v| v.name == name)
+    {
+        let Some(content) = v.content else {
+            return Vec::new();
+        };
+        schema = cursor::resolve(place.root, content);
+    }
+    let written: Vec<&str> = outer.fields().map(|(k, _)| k).collect();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    props
+        .iter()
+        .filter(|(k, _)| !written.contains(&k.as_str()) || Some(k.as_str()) == typed)
+        .map(|(k, v)| {
+            let v = cursor::resolve(place.root, v);
+            let mut it = item(
+                k.clone(),
+                CompletionItemKind::FIELD,
+                Some(
+                    if required.contains(&k.as_str()) {
+                        "required"
+                    } else {
+                        "optional"
+                    }
+                    .to_string(),
+                ),
+            );
+            it.documentation = v
+                .get("description")
+                .and_then(Value::as_str)
+                .map(|d| Documentation::String(d.to_string()));
+            it.insert_text = Some(format!("{k}: "));
+            it
+        })
+        .collect()
+}
+
+/// A new element of the list `outer`: the variants its items take, or ids.
+fn list_elements(doc: &Doc, outer: Node<'_>) -> Vec<CompletionItem> {
+    let place = cursor::place_of(doc.kind, outer);
+    let Some(list) = place.schema else {
+        return Vec::new();
+    };
+    let Some(items) = list.get("items") else {
+        return Vec::new();
+    };
+    let items = cursor::resolve(place.root, items);
+    let mut out = variant_items(&place, items);
+    let mut steps = place.steps.clone();
+    steps.push(outer.child_count_public().to_string());
+    out.extend(doc.quoted_ids(&steps));
+    out
 }
 
 trait ChildCount {

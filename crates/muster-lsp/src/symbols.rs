@@ -71,121 +71,139 @@ pub fn document_symbols(tree: &Tree, kind: FileKind, lines: &Lines) -> Vec<Docum
     let Some(top) = tree.value() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
     match kind {
-        FileKind::Scenario => {
-            for side in list(top, "sides") {
-                let mut groups = Vec::new();
-                if let Some(forces) = side.field("forces").and_then(|f| f.value) {
-                    let setup = list(forces, "setup");
-                    for (i, g) in setup.into_iter().enumerate() {
-                        let at = g
-                            .field("at")
-                            .and_then(|f| f.value)
-                            .map(|a| a.text().split_whitespace().collect::<Vec<_>>().join(" "));
-                        groups.push(symbol(
-                            lines,
-                            format!("group {}: {}", i + 1, group_name(g)),
-                            at,
-                            SymbolKind::ARRAY,
-                            g,
-                            Vec::new(),
-                        ));
-                    }
-                }
-                out.push(symbol(
+        FileKind::Scenario => scenario_symbols(top, lines),
+        FileKind::Map => map_symbols(top, lines),
+        FileKind::Counters => counter_symbols(top, lines),
+        FileKind::System => system_symbols(top, lines),
+    }
+}
+
+/// A scenario's sides with their setup groups, its reinforcements and special rules.
+fn scenario_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for side in list(top, "sides") {
+        let mut groups = Vec::new();
+        if let Some(forces) = side.field("forces").and_then(|f| f.value) {
+            let setup = list(forces, "setup");
+            for (i, g) in setup.into_iter().enumerate() {
+                let at = g
+                    .field("at")
+                    .and_then(|f| f.value)
+                    .map(|a| a.text().split_whitespace().collect::<Vec<_>>().join(" "));
+                groups.push(symbol(
                     lines,
-                    text_of(side, "name").unwrap_or_default(),
-                    text_of(side, "id"),
-                    SymbolKind::CLASS,
-                    side,
-                    groups,
-                ));
-            }
-            for r in list(top, "reinforcements") {
-                out.push(symbol(
-                    lines,
-                    format!(
-                        "reinforcements T{} ({})",
-                        text_of(r, "turn").unwrap_or_default(),
-                        text_of(r, "side").unwrap_or_default()
-                    ),
-                    Some(group_name(r)),
-                    SymbolKind::EVENT,
-                    r,
-                    Vec::new(),
-                ));
-            }
-            for rule in list(top, "special_rules") {
-                out.push(symbol(
-                    lines,
-                    format!("rule {}", text_of(rule, "hook").unwrap_or_default()),
-                    None,
-                    SymbolKind::FUNCTION,
-                    rule,
+                    format!("group {}: {}", i + 1, group_name(g)),
+                    at,
+                    SymbolKind::ARRAY,
+                    g,
                     Vec::new(),
                 ));
             }
         }
-        FileKind::Map => {
-            for o in list(top, "overlays") {
-                let what = o.name().unwrap_or("overlay").to_string();
-                let detail = text_of(o, "terrain")
-                    .or_else(|| text_of(o, "feature"))
-                    .or_else(|| text_of(o, "text"))
-                    .or_else(|| text_of(o, "hex"));
-                out.push(symbol(
+        out.push(symbol(
+            lines,
+            text_of(side, "name").unwrap_or_default(),
+            text_of(side, "id"),
+            SymbolKind::CLASS,
+            side,
+            groups,
+        ));
+    }
+    for r in list(top, "reinforcements") {
+        out.push(symbol(
+            lines,
+            format!(
+                "reinforcements T{} ({})",
+                text_of(r, "turn").unwrap_or_default(),
+                text_of(r, "side").unwrap_or_default()
+            ),
+            Some(group_name(r)),
+            SymbolKind::EVENT,
+            r,
+            Vec::new(),
+        ));
+    }
+    for rule in list(top, "special_rules") {
+        out.push(symbol(
+            lines,
+            format!("rule {}", text_of(rule, "hook").unwrap_or_default()),
+            None,
+            SymbolKind::FUNCTION,
+            rule,
+            Vec::new(),
+        ));
+    }
+    out
+}
+
+/// A map's overlays.
+fn map_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for o in list(top, "overlays") {
+        let what = o.name().unwrap_or("overlay").to_string();
+        let detail = text_of(o, "terrain")
+            .or_else(|| text_of(o, "feature"))
+            .or_else(|| text_of(o, "text"))
+            .or_else(|| text_of(o, "hex"));
+        out.push(symbol(
+            lines,
+            what,
+            detail,
+            SymbolKind::FIELD,
+            o,
+            Vec::new(),
+        ));
+    }
+    out
+}
+
+/// A counter sheet's armies with their counters.
+fn counter_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for army in list(top, "armies") {
+        let counters = list(army, "counters")
+            .into_iter()
+            .map(|c| {
+                symbol(
                     lines,
-                    what,
-                    detail,
-                    SymbolKind::FIELD,
-                    o,
+                    text_of(c, "id").unwrap_or_default(),
+                    text_of(c, "name"),
+                    SymbolKind::CONSTANT,
+                    c,
                     Vec::new(),
-                ));
-            }
-        }
-        FileKind::Counters => {
-            for army in list(top, "armies") {
-                let counters = list(army, "counters")
-                    .into_iter()
-                    .map(|c| {
-                        symbol(
-                            lines,
-                            text_of(c, "id").unwrap_or_default(),
-                            text_of(c, "name"),
-                            SymbolKind::CONSTANT,
-                            c,
-                            Vec::new(),
-                        )
-                    })
-                    .collect();
-                out.push(symbol(
-                    lines,
-                    text_of(army, "name").unwrap_or_default(),
-                    text_of(army, "id"),
-                    SymbolKind::CLASS,
-                    army,
-                    counters,
-                ));
-            }
-        }
-        FileKind::System => {
-            for (field, kind) in [
-                ("unit_kinds", SymbolKind::ENUM_MEMBER),
-                ("terrain", SymbolKind::CONSTANT),
-                ("hexside_features", SymbolKind::CONSTANT),
-            ] {
-                for n in list(top, field) {
-                    out.push(symbol(
-                        lines,
-                        text_of(n, "id").unwrap_or_default(),
-                        text_of(n, "name"),
-                        kind,
-                        n,
-                        Vec::new(),
-                    ));
-                }
-            }
+                )
+            })
+            .collect();
+        out.push(symbol(
+            lines,
+            text_of(army, "name").unwrap_or_default(),
+            text_of(army, "id"),
+            SymbolKind::CLASS,
+            army,
+            counters,
+        ));
+    }
+    out
+}
+
+/// A system's unit kinds, terrain and hexside features.
+fn system_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
+    let mut out = Vec::new();
+    for (field, kind) in [
+        ("unit_kinds", SymbolKind::ENUM_MEMBER),
+        ("terrain", SymbolKind::CONSTANT),
+        ("hexside_features", SymbolKind::CONSTANT),
+    ] {
+        for n in list(top, field) {
+            out.push(symbol(
+                lines,
+                text_of(n, "id").unwrap_or_default(),
+                text_of(n, "name"),
+                kind,
+                n,
+                Vec::new(),
+            ));
         }
     }
     out

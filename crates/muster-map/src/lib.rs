@@ -243,26 +243,96 @@ pub fn compile_for(
     let grid =
         grid_of(source).unwrap_or(HexGrid::new(0, 0, muster_hex::HexLayout::EvenColumnsDown));
     let mut terrain = hex_terrain(&grid, source);
-    let mut sides: BTreeMap<(HexId, HexId), (BTreeSet<String>, bool)> = BTreeMap::new();
-    let mut labels = Vec::new();
-    let mut flows = Vec::new();
-    let on_grid = |s: &String| HexId::parse(s).ok().filter(|h| grid.contains(*h));
+    let Drawn {
+        mut sides,
+        labels,
+        flows,
+    } = drawn(&grid, source);
+    if let Some((_, mods)) = scenario {
+        let ignored = Ignored::new(mods);
+        for slot in terrain.values_mut() {
+            if ignored.ignores(slot) {
+                *slot = source.base.clone();
+            }
+        }
+        for (features, _) in sides.values_mut() {
+            features.retain(|f| !ignored.ignores(f));
+        }
+        // A hexside left with no feature is no longer listed, unless access blocks it.
+        sides.retain(|_, (features, access_blocked)| !features.is_empty() || *access_blocked);
+    }
+    let terrain_entries = terrain_entries(system, &terrain);
+    let hexes = terrain
+        .iter()
+        .map(|(h, t)| HexEntry {
+            id: h.to_string(),
+            terrain: t.clone(),
+            edges: grid.edges_of(*h),
+        })
+        .collect();
+    let hexsides = sides
+        .into_iter()
+        .map(|(side, (features, access_blocked))| {
+            hexside_entry(system, side, features, access_blocked)
+        })
+        .collect();
+    TerrainTable {
+        format_version: muster_model::FORMAT_VERSION,
+        map: source.id.clone(),
+        system: system.id.clone(),
+        source_hash: source_hash.to_string(),
+        grid: TableGrid {
+            columns: grid.columns,
+            rows: grid.rows,
+            layout: grid.layout,
+            id_scheme: "CCRR".to_string(),
+        },
+        terrain: terrain_entries,
+        hexes,
+        hexsides,
+        labels,
+        flows,
+        scenario: scenario.map(|(id, _)| id.to_string()),
+    }
+}
 
+/// The features of each hexside (in a set) and whether access blocks it.
+type Sides = BTreeMap<(HexId, HexId), (BTreeSet<String>, bool)>;
+
+/// What the overlays other than terrain put on a hex map: hexside features and access
+/// blocks, labels and river courses. Entries off the grid, or hexsides between hexes
+/// that are not adjacent, are skipped (the validator reports them).
+struct Drawn {
+    sides: Sides,
+    labels: Vec<LabelEntry>,
+    flows: Vec<Vec<String>>,
+}
+
+fn drawn(grid: &HexGrid, source: &MapSource) -> Drawn {
+    let mut drawn = Drawn {
+        sides: BTreeMap::new(),
+        labels: Vec::new(),
+        flows: Vec::new(),
+    };
+    let on_grid = |s: &String| HexId::parse(s).ok().filter(|h| grid.contains(*h));
+    let feature_on = |sides: &mut Sides, a: &String, b: &String, feature: &String| {
+        if let (Some(a), Some(b)) = (on_grid(a), on_grid(b))
+            && grid.adjacent(a, b)
+        {
+            sides
+                .entry(side_key(a, b))
+                .or_default()
+                .0
+                .insert(feature.clone());
+        }
+    };
     for overlay in &source.overlays {
         match overlay {
-            // Resolved hex by hex above, the last overlay covering a hex winning.
+            // Resolved hex by hex (`hex_terrain`), the last overlay covering a hex winning.
             Overlay::Terrain { .. } => {}
             Overlay::Path { feature, hexes } => {
                 for pair in hexes.windows(2) {
-                    if let (Some(a), Some(b)) = (on_grid(&pair[0]), on_grid(&pair[1]))
-                        && grid.adjacent(a, b)
-                    {
-                        sides
-                            .entry(side_key(a, b))
-                            .or_default()
-                            .0
-                            .insert(feature.clone());
-                    }
+                    feature_on(&mut drawn.sides, &pair[0], &pair[1], feature);
                 }
             }
             Overlay::Hexsides {
@@ -270,15 +340,7 @@ pub fn compile_for(
                 sides: list,
             } => {
                 for (a, b) in list {
-                    if let (Some(a), Some(b)) = (on_grid(a), on_grid(b))
-                        && grid.adjacent(a, b)
-                    {
-                        sides
-                            .entry(side_key(a, b))
-                            .or_default()
-                            .0
-                            .insert(feature.clone());
-                    }
+                    feature_on(&mut drawn.sides, a, b, feature);
                 }
             }
             Overlay::Access { hex, from } => {
@@ -286,13 +348,13 @@ pub fn compile_for(
                 let allowed: Vec<HexId> = from.iter().filter_map(on_grid).collect();
                 for n in grid.neighbours(hex) {
                     if !allowed.contains(&n) {
-                        sides.entry(side_key(hex, n)).or_default().1 = true;
+                        drawn.sides.entry(side_key(hex, n)).or_default().1 = true;
                     }
                 }
             }
             Overlay::Label { hex, text } => {
                 if let Some(h) = on_grid(hex) {
-                    labels.push(LabelEntry {
+                    drawn.labels.push(LabelEntry {
                         hex: h.to_string(),
                         text: text.clone(),
                     });
@@ -305,18 +367,29 @@ pub fn compile_for(
                     .map(|h| h.to_string())
                     .collect();
                 if !course.is_empty() {
-                    flows.push(course);
+                    drawn.flows.push(course);
                 }
             }
             Overlay::Feature { .. } => {}
         }
     }
-    if let Some((_, mods)) = scenario {
-        // One test for hex terrain and hexside features alike: a road is terrain the
-        // scenario may ignore (see `TerrainModification`).
-        // The lists become sets once, before the loops over hexes and hexsides: an id is
-        // ignored when an `Ignore` lists it or an `IgnoreAllExcept` does not (it is kept
-        // only if every `IgnoreAllExcept` lists it).
+    drawn
+}
+
+/// The terrain and hexside feature ids a scenario's modifications ignore. One test for
+/// hex terrain and hexside features alike: a road is terrain the scenario may ignore
+/// (see `TerrainModification`).
+struct Ignored<'a> {
+    ignore: HashSet<&'a str>,
+    /// The ids every `IgnoreAllExcept` lists, if there is one.
+    keep: Option<HashSet<&'a str>>,
+}
+
+impl<'a> Ignored<'a> {
+    /// The lists become sets once, before the loops over hexes and hexsides: an id is
+    /// ignored when an `Ignore` lists it or an `IgnoreAllExcept` does not (it is kept
+    /// only if every `IgnoreAllExcept` lists it).
+    fn new(mods: &'a [TerrainModification]) -> Self {
         let mut ignore: HashSet<&str> = HashSet::new();
         let mut keep: Option<HashSet<&str>> = None;
         for m in mods {
@@ -338,24 +411,20 @@ pub fn compile_for(
                 }
             }
         }
-        let ignored = |id: &String| {
-            count_work(1);
-            ignore.contains(id.as_str()) || keep.as_ref().is_some_and(|k| !k.contains(id.as_str()))
-        };
-        for slot in terrain.values_mut() {
-            if ignored(slot) {
-                *slot = source.base.clone();
-            }
-        }
-        for (features, _) in sides.values_mut() {
-            features.retain(|f| !ignored(f));
-        }
-        // A hexside left with no feature is no longer listed, unless access blocks it.
-        sides.retain(|_, (features, access_blocked)| !features.is_empty() || *access_blocked);
+        Ignored { ignore, keep }
     }
 
+    fn ignores(&self, id: &str) -> bool {
+        count_work(1);
+        self.ignore.contains(id) || self.keep.as_ref().is_some_and(|k| !k.contains(id))
+    }
+}
+
+/// The system's terrain types that some hex of the map has, with their movement cost
+/// and combat effects.
+fn terrain_entries(system: &RulesSystem, terrain: &BTreeMap<HexId, String>) -> Vec<TerrainEntry> {
     let used: BTreeSet<&String> = terrain.values().collect();
-    let terrain_entries = system
+    system
         .terrain
         .iter()
         .filter(|t| used.contains(&t.id))
@@ -375,69 +444,44 @@ pub fn compile_for(
             prohibited: t.prohibited.clone(),
             allowed: t.allowed.clone(),
         })
-        .collect();
+        .collect()
+}
 
-    let hexes = terrain
+/// A hexside with what its features do, by the system's hexside feature types: a
+/// crossing (bridge) lifts the blocks of the others; extra costs add up.
+fn hexside_entry(
+    system: &RulesSystem,
+    (a, b): (HexId, HexId),
+    features: BTreeSet<String>,
+    access_blocked: bool,
+) -> HexsideEntry {
+    let kinds: Vec<_> = features
         .iter()
-        .map(|(h, t)| HexEntry {
-            id: h.to_string(),
-            terrain: t.clone(),
-            edges: grid.edges_of(*h),
-        })
+        .filter_map(|f| system.hexside_features.iter().find(|k| &k.id == f))
         .collect();
-
-    let hexsides = sides
-        .into_iter()
-        .map(|((a, b), (features, access_blocked))| {
-            let kinds: Vec<_> = features
-                .iter()
-                .filter_map(|f| system.hexside_features.iter().find(|k| &k.id == f))
-                .collect();
-            let crossing = kinds.iter().any(|k| k.crossing);
-            let mut extra = None;
-            let mut cost_override = None;
-            for k in &kinds {
-                match k.movement {
-                    Some(MoveCost::Extra(p)) => extra = Some(extra.unwrap_or(0.0) + p),
-                    Some(MoveCost::Points(p)) => cost_override = Some(p),
-                    _ => {}
-                }
-            }
-            HexsideEntry {
-                a: a.to_string(),
-                b: b.to_string(),
-                blocks_movement: access_blocked
-                    || (!crossing && kinds.iter().any(|k| k.blocks_movement)),
-                blocks_zoc: !crossing && kinds.iter().any(|k| k.blocks_zoc),
-                features: features.into_iter().collect(),
-                extra_cost: extra,
-                cost_override,
-                die_modifier: kinds
-                    .iter()
-                    .flat_map(|k| k.combat.iter())
-                    .map(die_mod)
-                    .sum(),
-            }
-        })
-        .collect();
-
-    TerrainTable {
-        format_version: muster_model::FORMAT_VERSION,
-        map: source.id.clone(),
-        system: system.id.clone(),
-        source_hash: source_hash.to_string(),
-        grid: TableGrid {
-            columns: grid.columns,
-            rows: grid.rows,
-            layout: grid.layout,
-            id_scheme: "CCRR".to_string(),
-        },
-        terrain: terrain_entries,
-        hexes,
-        hexsides,
-        labels,
-        flows,
-        scenario: scenario.map(|(id, _)| id.to_string()),
+    let crossing = kinds.iter().any(|k| k.crossing);
+    let mut extra = None;
+    let mut cost_override = None;
+    for k in &kinds {
+        match k.movement {
+            Some(MoveCost::Extra(p)) => extra = Some(extra.unwrap_or(0.0) + p),
+            Some(MoveCost::Points(p)) => cost_override = Some(p),
+            _ => {}
+        }
+    }
+    HexsideEntry {
+        a: a.to_string(),
+        b: b.to_string(),
+        blocks_movement: access_blocked || (!crossing && kinds.iter().any(|k| k.blocks_movement)),
+        blocks_zoc: !crossing && kinds.iter().any(|k| k.blocks_zoc),
+        features: features.into_iter().collect(),
+        extra_cost: extra,
+        cost_override,
+        die_modifier: kinds
+            .iter()
+            .flat_map(|k| k.combat.iter())
+            .map(die_mod)
+            .sum(),
     }
 }
 

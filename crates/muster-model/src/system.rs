@@ -469,40 +469,70 @@ pub struct ArmyMoraleScoring {
     pub baggage_bonus: u8,
 }
 
-/// A kind of terrain feature on an open table and what it does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TableFeatureType {
-    pub id: String,
-    pub name: String,
-    pub class: FeatureClass,
-    /// Inches of movement spent per inch moved (1.0 = open ground); `None` = impassable.
-    pub movement_factor: Option<f64>,
-    /// Gives cover from missiles.
-    #[serde(default)]
-    pub cover: bool,
-    /// Unit kinds that may not enter.
-    #[serde(default)]
-    pub forbidden: Vec<String>,
-    /// Troop types that move at another factor here (Irregulars at full speed in rough
-    /// ground, Knights at 4 in very rough).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub troop_factors: Vec<TroopFactor>,
-    /// Flat inches spent to cross (linear obstacles) or to pass (choke points, on top of
-    /// the distance moved).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crossing_cost: Option<f64>,
-    /// Linear obstacles: a move that crosses the line is made at this factor over its
-    /// whole length (inches spent per inch moved; the raid's obstacles halve movement:
-    /// 2.0). A line has no length to move along, so `movement_factor` never applies to
-    /// crossing it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crossing_factor: Option<f64>,
-    /// The factor applies only to units in march formation (roads).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub march_only: bool,
-    #[serde(default, skip_serializing_if = "Assumed::is_empty")]
-    pub assumed: Assumed,
+/// Declares a struct of an open-table feature with the fields that say how troops move
+/// through and across it, written once for the system's [`TableFeatureType`] and the
+/// compiled table's [`CompiledFeature`](crate::table::CompiledFeature), which copies
+/// them from it. The struct's own fields come first; those in `between` come after the
+/// movement factor and cover, those in `after` at the end (the order is the serialized
+/// order).
+macro_rules! feature_with_movement {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $($before:tt)*
+        }
+        between { $($between:tt)* }
+        after { $($after:tt)* }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($before)*
+            /// Inches of movement spent per inch moved (1.0 = open ground); `None` = impassable.
+            pub movement_factor: Option<f64>,
+            /// Gives cover from missiles.
+            #[serde(default)]
+            pub cover: bool,
+            $($between)*
+            /// Unit kinds that may not enter.
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub forbidden: Vec<String>,
+            /// Troop types that move at another factor here (Irregulars at full speed in rough
+            /// ground, Knights at 4 in very rough).
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub troop_factors: Vec<$crate::system::TroopFactor>,
+            /// Flat inches spent to cross (linear obstacles) or to pass (choke points, on top of
+            /// the distance moved).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub crossing_cost: Option<f64>,
+            /// Linear obstacles: a move that crosses the line is made at this factor over its
+            /// whole length (inches spent per inch moved; the raid's obstacles halve movement:
+            /// 2.0). A line has no length to move along, so `movement_factor` never applies to
+            /// crossing it.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub crossing_factor: Option<f64>,
+            /// The factor applies only to units in march formation (roads).
+            #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+            pub march_only: bool,
+            $($after)*
+        }
+    };
+}
+pub(crate) use feature_with_movement;
+
+feature_with_movement! {
+    /// A kind of terrain feature on an open table and what it does.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct TableFeatureType {
+        pub id: String,
+        pub name: String,
+        pub class: FeatureClass,
+    }
+    between {}
+    after {
+        #[serde(default, skip_serializing_if = "Assumed::is_empty")]
+        pub assumed: Assumed,
+    }
 }
 
 /// A troop type's own movement factor in a kind of terrain.

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::map::{NamedEdge, Shape};
-use crate::system::FeatureClass;
+use crate::system::{FeatureClass, feature_with_movement};
 use crate::{Edge, HexLayout};
 
 /// A compiled map. Hexes and hexsides are sorted, so the JSON is byte-identical on
@@ -139,32 +139,21 @@ pub struct TableTerrain {
     pub raster: Raster,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CompiledFeature {
-    pub feature: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    pub class: FeatureClass,
-    pub shape: Shape,
-    /// Inches spent per inch moved; `None` = impassable.
-    pub movement_factor: Option<f64>,
-    pub cover: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub level: Option<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub forbidden: Vec<String>,
-    /// Troop types with their own factor here.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub troop_factors: Vec<crate::system::TroopFactor>,
-    /// Flat inches to cross or pass.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crossing_cost: Option<f64>,
-    /// A move that crosses the line is made at this factor throughout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crossing_factor: Option<f64>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub march_only: bool,
+feature_with_movement! {
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct CompiledFeature {
+        pub feature: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        pub class: FeatureClass,
+        pub shape: Shape,
+    }
+    between {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub level: Option<u8>,
+    }
+    after {}
 }
 
 /// Cells of `cell` inches, row-major from the north-west corner; each holds the index

@@ -954,23 +954,30 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for FieldAccess<
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let Some((value, key)) = self.pending.take() else {
-            return Err(DeError::new(DeErrorKind::Custom(
-                "value requested before key".to_string(),
-            )));
-        };
-        let de = ValueDe {
-            cx: self.cx,
-            id: value.id,
-        };
-        let path_key = key.clone();
-        self.cx
-            .record(SpanKey::Key(key), value.id, || seed.deserialize(de))
-            .map_err(|e| {
-                e.or_at(value.range())
-                    .in_path(PathSegment::Field(path_key.into_owned()))
-            })
+        pending_value(self.cx, &mut self.pending, seed)
     }
+}
+
+/// The value of the key a map access has just read (a struct's field or a map's
+/// entry): deserialized where it stands, its span recorded under the key, and an error
+/// in it placed at it, under the key in the error's path.
+fn pending_value<'de, V: DeserializeSeed<'de>>(
+    cx: &Ctx<'de>,
+    pending: &mut Option<(Node<'de>, Cow<'de, str>)>,
+    seed: V,
+) -> Result<V::Value> {
+    let Some((value, key)) = pending.take() else {
+        return Err(DeError::new(DeErrorKind::Custom(
+            "value requested before key".to_string(),
+        )));
+    };
+    let de = ValueDe { cx, id: value.id };
+    let path_key = key.clone();
+    cx.record(SpanKey::Key(key), value.id, || seed.deserialize(de))
+        .map_err(|e| {
+            e.or_at(value.range())
+                .in_path(PathSegment::Field(path_key.into_owned()))
+        })
 }
 
 /// A borrowed field name handed to serde's field visitor.
@@ -1030,22 +1037,7 @@ impl<'a, 'de, I: Iterator<Item = Node<'de>>> de::MapAccess<'de> for EntryAccess<
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let Some((value, key)) = self.pending.take() else {
-            return Err(DeError::new(DeErrorKind::Custom(
-                "value requested before key".to_string(),
-            )));
-        };
-        let de = ValueDe {
-            cx: self.cx,
-            id: value.id,
-        };
-        let path_key = key.clone();
-        self.cx
-            .record(SpanKey::Key(key), value.id, || seed.deserialize(de))
-            .map_err(|e| {
-                e.or_at(value.range())
-                    .in_path(PathSegment::Field(path_key.into_owned()))
-            })
+        pending_value(self.cx, &mut self.pending, seed)
     }
 }
 

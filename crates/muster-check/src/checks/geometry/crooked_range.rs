@@ -1,7 +1,7 @@
-use muster_hex::{HexGrid, HexId, RangeError};
+use muster_hex::RangeError;
 
 use muster_db::declare_check;
-use muster_db::report::{Report, Sink};
+use muster_db::report::Sink;
 use muster_semantic::FileCx;
 
 declare_check! {
@@ -26,19 +26,10 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for r in cx.range_refs() {
-        let (Ok(a), Ok(b)) = (HexId::parse(r.from), HexId::parse(r.to)) else {
-            continue;
-        };
-        if HexGrid::straight_range(a, b) == Err(RangeError::NotInLine) {
-            sink.push(
-                Report::new(
-                    &META,
-                    r.place,
-                    format!("range `{a}` to `{b}` is not a straight column or row"),
-                )
-                .help("list the hexes with `Hexes([...])` or fix the end that is wrong"),
-            );
-        }
-    }
+    super::ranges_that_are(cx, sink, &META, RangeError::NotInLine, |a, b| {
+        (
+            format!("range `{a}` to `{b}` is not a straight column or row"),
+            "list the hexes with `Hexes([...])` or fix the end that is wrong".to_string(),
+        )
+    });
 }

@@ -1,7 +1,7 @@
-use muster_hex::{HexGrid, HexId, RangeError};
+use muster_hex::RangeError;
 
 use muster_db::declare_check;
-use muster_db::report::{Report, Sink};
+use muster_db::report::Sink;
 use muster_semantic::FileCx;
 
 declare_check! {
@@ -25,19 +25,10 @@ declare_check! {
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
-    for r in cx.range_refs() {
-        let (Ok(a), Ok(b)) = (HexId::parse(r.from), HexId::parse(r.to)) else {
-            continue;
-        };
-        if HexGrid::straight_range(a, b) == Err(RangeError::Reversed) {
-            sink.push(
-                Report::new(
-                    &META,
-                    r.place,
-                    format!("range `{a}` to `{b}` runs backwards"),
-                )
-                .help(format!("write it as `{b}` to `{a}`")),
-            );
-        }
-    }
+    super::ranges_that_are(cx, sink, &META, RangeError::Reversed, |a, b| {
+        (
+            format!("range `{a}` to `{b}` runs backwards"),
+            format!("write it as `{b}` to `{a}`"),
+        )
+    });
 }
