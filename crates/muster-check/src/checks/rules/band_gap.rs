@@ -97,59 +97,7 @@ fn table_band_problems(t: usize, table: &ResultTable) -> Vec<Report> {
         _ => {}
     }
     for (b, pair) in table.bands.windows(2).enumerate() {
-        let (prev, next): (&ResultBand, &ResultBand) = (&pair[0], &pair[1]);
-        let at = base.field("bands").index(b + 1).field("from");
-        let prev_at = base.field("bands").index(b);
-        match (prev.to, next.from) {
-            (None, _) => out.push(
-                Report::new(&META,
-                    base.field("bands").index(b + 1),
-                    format!("band {} of table `{}` overlaps the band before it, which has no upper bound", b + 2, table.id),
-                )
-                .label(prev_at, "no upper bound")
-                .help("give the earlier band a `to`, or remove this one"),
-            ),
-            (Some(_), None) => out.push(
-                Report::new(&META,
-                    base.field("bands").index(b + 1),
-                    format!("band {} of table `{}` has no lower bound, so it overlaps the bands before it", b + 2, table.id),
-                )
-                .help("only the first band may leave out `from`"),
-            ),
-            (Some(to), Some(from)) if i32::from(from) > i32::from(to) + 1 => out.push(
-                Report::new(&META,
-                    at,
-                    format!(
-                        "table `{}` gives no result for {}",
-                        table.id,
-                        if i32::from(from) == i32::from(to) + 2 {
-                            format!("a value of {}", i32::from(to) + 1)
-                        } else {
-                            format!("values {} to {}", i32::from(to) + 1, i32::from(from) - 1)
-                        }
-                    ),
-                )
-                .label(prev_at.field("to"), "the band before ends here")
-                .help(format!("start this band at {}", i32::from(to) + 1)),
-            ),
-            (Some(to), Some(from)) if from <= to => out.push(
-                Report::new(&META,
-                    at,
-                    format!(
-                        "table `{}` gives two results for {}",
-                        table.id,
-                        if from == to {
-                            format!("a value of {from}")
-                        } else {
-                            format!("values {from} to {to}")
-                        }
-                    ),
-                )
-                .label(prev_at.field("to"), "the band before ends here")
-                .help(format!("start this band at {}", i32::from(to) + 1)),
-            ),
-            _ => {}
-        }
+        band_pair_problems(&base, table, b, &pair[0], &pair[1], &mut out);
     }
     let last = table.bands.len() - 1;
     if let Some(to) = table.bands[last].to {
@@ -209,61 +157,7 @@ fn ratio_problems(ratios: &[ForceRatio]) -> Vec<Report> {
         );
     }
     for (i, pair) in ratios.windows(2).enumerate() {
-        let (prev, next) = (&pair[0], &pair[1]);
-        let at = base.index(i + 1).field("from");
-        let Some(to) = prev.to else {
-            out.push(
-                Report::new(
-                    &META,
-                    base.index(i + 1),
-                    format!(
-                        "force ratio `{}` overlaps `{}`, which has no upper bound",
-                        next.name, prev.name
-                    ),
-                )
-                .label(base.index(i), "no upper bound"),
-            );
-            continue;
-        };
-        let boundary_in_prev = prev.to_inclusive;
-        let boundary_in_next = !next.from_exclusive;
-        if next.from > to || (next.from == to && !boundary_in_prev && !boundary_in_next) {
-            out.push(
-                Report::new(&META,
-                    at,
-                    format!(
-                        "no force ratio covers {} between `{}` and `{}`",
-                        if next.from > to {
-                            format!("ratios from {to} to {}", next.from)
-                        } else {
-                            format!("a ratio of exactly {to}")
-                        },
-                        prev.name,
-                        next.name
-                    ),
-                )
-                .label(base.index(i).field("to"), "the ratio before ends here")
-                .help("make each band start where the one before ends, the boundary in exactly one of them"),
-            );
-        } else if next.from < to || (boundary_in_prev && boundary_in_next) {
-            out.push(
-                Report::new(&META,
-                    at,
-                    format!(
-                        "force ratios `{}` and `{}` both cover {}",
-                        prev.name,
-                        next.name,
-                        if next.from < to {
-                            format!("ratios from {} to {to}", next.from)
-                        } else {
-                            format!("a ratio of exactly {to}")
-                        }
-                    ),
-                )
-                .label(base.index(i).field("to"), "the ratio before ends here")
-                .help("make each band start where the one before ends, the boundary in exactly one of them"),
-            );
-        }
+        ratio_pair_problems(&base, i, &pair[0], &pair[1], &mut out);
     }
     if let Some(last) = ratios.last()
         && let Some(to) = last.to
@@ -312,4 +206,143 @@ pub fn band_problems(system: &RulesSystem) -> Vec<Report> {
         }
     }
     out
+}
+
+/// A gap or an overlap between two bands of a table, `b` and the one after it.
+fn band_pair_problems(
+    base: &Place,
+    table: &ResultTable,
+    b: usize,
+    prev: &ResultBand,
+    next: &ResultBand,
+    out: &mut Vec<Report>,
+) {
+    let at = base.field("bands").index(b + 1).field("from");
+    let prev_at = base.field("bands").index(b);
+    match (prev.to, next.from) {
+        (None, _) => out.push(
+            Report::new(
+                &META,
+                base.field("bands").index(b + 1),
+                format!(
+                    "band {} of table `{}` overlaps the band before it, which has no upper bound",
+                    b + 2,
+                    table.id
+                ),
+            )
+            .label(prev_at, "no upper bound")
+            .help("give the earlier band a `to`, or remove this one"),
+        ),
+        (Some(_), None) => out.push(
+            Report::new(
+                &META,
+                base.field("bands").index(b + 1),
+                format!(
+                    "band {} of table `{}` has no lower bound, so it overlaps the bands before it",
+                    b + 2,
+                    table.id
+                ),
+            )
+            .help("only the first band may leave out `from`"),
+        ),
+        (Some(to), Some(from)) if i32::from(from) > i32::from(to) + 1 => out.push(
+            Report::new(
+                &META,
+                at,
+                format!(
+                    "table `{}` gives no result for {}",
+                    table.id,
+                    if i32::from(from) == i32::from(to) + 2 {
+                        format!("a value of {}", i32::from(to) + 1)
+                    } else {
+                        format!("values {} to {}", i32::from(to) + 1, i32::from(from) - 1)
+                    }
+                ),
+            )
+            .label(prev_at.field("to"), "the band before ends here")
+            .help(format!("start this band at {}", i32::from(to) + 1)),
+        ),
+        (Some(to), Some(from)) if from <= to => out.push(
+            Report::new(
+                &META,
+                at,
+                format!(
+                    "table `{}` gives two results for {}",
+                    table.id,
+                    if from == to {
+                        format!("a value of {from}")
+                    } else {
+                        format!("values {from} to {to}")
+                    }
+                ),
+            )
+            .label(prev_at.field("to"), "the band before ends here")
+            .help(format!("start this band at {}", i32::from(to) + 1)),
+        ),
+        _ => {}
+    }
+}
+
+/// A gap or an overlap between two force ratios, `i` and the one after it.
+fn ratio_pair_problems(
+    base: &Place,
+    i: usize,
+    prev: &ForceRatio,
+    next: &ForceRatio,
+    out: &mut Vec<Report>,
+) {
+    let at = base.index(i + 1).field("from");
+    let Some(to) = prev.to else {
+        out.push(
+            Report::new(
+                &META,
+                base.index(i + 1),
+                format!(
+                    "force ratio `{}` overlaps `{}`, which has no upper bound",
+                    next.name, prev.name
+                ),
+            )
+            .label(base.index(i), "no upper bound"),
+        );
+        return;
+    };
+    let boundary_in_prev = prev.to_inclusive;
+    let boundary_in_next = !next.from_exclusive;
+    if next.from > to || (next.from == to && !boundary_in_prev && !boundary_in_next) {
+        out.push(
+            Report::new(&META,
+                at,
+                format!(
+                    "no force ratio covers {} between `{}` and `{}`",
+                    if next.from > to {
+                        format!("ratios from {to} to {}", next.from)
+                    } else {
+                        format!("a ratio of exactly {to}")
+                    },
+                    prev.name,
+                    next.name
+                ),
+            )
+            .label(base.index(i).field("to"), "the ratio before ends here")
+            .help("make each band start where the one before ends, the boundary in exactly one of them"),
+        );
+    } else if next.from < to || (boundary_in_prev && boundary_in_next) {
+        out.push(
+            Report::new(&META,
+                at,
+                format!(
+                    "force ratios `{}` and `{}` both cover {}",
+                    prev.name,
+                    next.name,
+                    if next.from < to {
+                        format!("ratios from {} to {to}", next.from)
+                    } else {
+                        format!("a ratio of exactly {to}")
+                    }
+                ),
+            )
+            .label(base.index(i).field("to"), "the ratio before ends here")
+            .help("make each band start where the one before ends, the boundary in exactly one of them"),
+        );
+    }
 }
