@@ -2,7 +2,7 @@ use super::allowance_words;
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_model::rules::{Action, Allowance};
+use muster_model::rules::{Action, Allowance, Permission};
 use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
 use muster_semantic::rules::permission_for;
@@ -44,6 +44,14 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 pub fn permission_conflicts(system: &RulesSystem) -> Vec<Report> {
     let perms = &system.rules.permissions;
     let mut out = Vec::new();
+    excepted_and_covered(perms, &mut out);
+    contradictions(perms, &mut out);
+    counter_charge_without_charge(system, &mut out);
+    out
+}
+
+/// Names both covered and excepted by the same entry.
+fn excepted_and_covered(perms: &[Permission], out: &mut Vec<Report>) {
     for (i, p) in perms.iter().enumerate() {
         for (k, e) in p.except.iter().enumerate() {
             if p.troops.contains(e) {
@@ -62,6 +70,11 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Report> {
             }
         }
     }
+}
+
+/// Entries for the same troop name, action and status, without a condition, that give
+/// different allowances.
+fn contradictions(perms: &[Permission], out: &mut Vec<Report>) {
     for (j, b) in perms.iter().enumerate() {
         if b.condition.is_some() {
             continue;
@@ -107,6 +120,10 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Report> {
             }
         }
     }
+}
+
+/// Troop types bound or allowed to counter-charge that may never charge.
+fn counter_charge_without_charge(system: &RulesSystem, out: &mut Vec<Report>) {
     for kind in &system.unit_kinds {
         let Some((ci, counter)) = permission_for(system, &kind.id, Action::CounterCharge, None)
         else {
@@ -144,5 +161,4 @@ pub fn permission_conflicts(system: &RulesSystem) -> Vec<Report> {
             );
         }
     }
-    out
 }

@@ -1,6 +1,7 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
+use muster_model::rules::LineOfSight;
 use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
 use std::collections::BTreeMap;
@@ -51,6 +52,14 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Report> {
     };
     let base = Place::rules().field("line_of_sight");
     let mut out = Vec::new();
+    elevation_problems(los, &base, &mut out);
+    occupied_problems(los, &base, &mut out);
+    out
+}
+
+/// Elevations listed twice, two elevations taking every terrain not listed, and terrain
+/// at two elevations.
+fn elevation_problems(los: &LineOfSight, base: &Place, out: &mut Vec<Report>) {
     let mut catch_all: Option<usize> = None;
     let mut placed: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, e) in los.elevations.iter().enumerate() {
@@ -101,6 +110,11 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Report> {
             }
         }
     }
+}
+
+/// Two occupied-hex rules for one elevation, occupied-hex rules where units block
+/// nothing, and lower units ruled twice.
+fn occupied_problems(los: &LineOfSight, base: &Place, out: &mut Vec<Report>) {
     for (i, o) in los.occupied_blocks.iter().enumerate() {
         if let Some(j) = los.occupied_blocks[..i]
             .iter()
@@ -142,5 +156,4 @@ pub fn sight_conflicts(system: &RulesSystem) -> Vec<Report> {
             );
         }
     }
-    out
 }

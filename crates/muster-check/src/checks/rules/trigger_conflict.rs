@@ -1,7 +1,7 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_model::rules::MoraleEvent;
+use muster_model::rules::{MoraleEvent, MoraleRules};
 use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
 use muster_semantic::rules::class_of;
@@ -43,11 +43,14 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Report> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let never = |troop: &str| {
-        m.never_test
-            .iter()
-            .position(|n| n == troop || class_of(system, troop) == Some(n.as_str()))
-    };
+    trigger_problems(system, m, &mut out);
+    modifier_problems(system, m, &mut out);
+    out
+}
+
+/// Troops both testing and exempt, troops that never test made to test, and distances
+/// at which nothing can happen.
+fn trigger_problems(system: &RulesSystem, m: &MoraleRules, out: &mut Vec<Report>) {
     for (i, t) in m.triggers.iter().enumerate() {
         let base = Place::rules().field("morale").field("triggers").index(i);
         for (k, e) in t.exempt.iter().enumerate() {
@@ -63,7 +66,7 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Report> {
             }
         }
         for (k, troop) in t.troops.iter().enumerate() {
-            if let Some(n) = never(troop) {
+            if let Some(n) = never_tests(system, m, troop) {
                 out.push(
                     Report::new(&META,
                         base.field("troops").index(k),
@@ -91,6 +94,10 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Report> {
             );
         }
     }
+}
+
+/// Modifiers of 0, and modifiers given to troops that never test.
+fn modifier_problems(system: &RulesSystem, m: &MoraleRules, out: &mut Vec<Report>) {
     for (i, md) in m.modifiers.iter().enumerate() {
         let base = Place::rules().field("morale").field("modifiers").index(i);
         if md.value == 0 {
@@ -104,7 +111,7 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Report> {
             );
         }
         for (k, troop) in md.to.iter().enumerate() {
-            if let Some(n) = never(troop) {
+            if let Some(n) = never_tests(system, m, troop) {
                 out.push(
                     Report::new(
                         &META,
@@ -122,5 +129,11 @@ pub fn trigger_conflicts(system: &RulesSystem) -> Vec<Report> {
             }
         }
     }
-    out
+}
+
+/// The entry of `never_test` that names a troop (by id or class), if any.
+fn never_tests(system: &RulesSystem, m: &MoraleRules, troop: &str) -> Option<usize> {
+    m.never_test
+        .iter()
+        .position(|n| n == troop || class_of(system, troop) == Some(n.as_str()))
 }
