@@ -9,6 +9,7 @@
 pub mod catalog;
 pub mod output;
 pub mod provenance;
+pub mod rule_words;
 pub mod schema;
 pub mod summary;
 pub mod template;

@@ -1231,7 +1231,7 @@ fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
 fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
     use muster_model::rules::{Action, Allowance, TerrainEffect};
 
-    use muster_semantic::rules as r;
+    use crate::rule_words as r;
 
     let Some(system) = cx.system else {
         return Vec::new();

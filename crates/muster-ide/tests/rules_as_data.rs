@@ -5,9 +5,13 @@ use std::path::Path;
 
 use muster_testkit::repo;
 
+use muster_check::checks::rules::defence_conflict::defence_conflicts;
+use muster_check::checks::rules::elimination_conflict::elimination_conflicts;
+use muster_check::checks::rules::follow_up_conflict::follow_up_conflicts;
 use muster_db::Db;
 use muster_db::load::Document;
 use muster_db::project::project_files;
+use muster_db::report::Loc;
 use muster_ide::summary::summarize;
 use muster_model::rules::{
     Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
@@ -17,10 +21,16 @@ use muster_model::rules::{
 use muster_model::system::{
     FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
 };
-use muster_semantic::rules::{
-    defence_conflicts, elimination_conflicts, follow_up_conflicts, permission_for, unled_sides,
-};
+use muster_semantic::rules::{permission_for, unled_sides};
 use muster_semantic::{FileCx, ScenarioCx};
+
+/// The place a report names, as a pointer.
+fn place_of(at: &Loc) -> String {
+    match at {
+        Loc::Value(place) | Loc::Key(place) => place.to_string(),
+        Loc::Span(span) => format!("{span:?}"),
+    }
+}
 
 fn bundled() -> Db {
     let display = |p: &Path| {
@@ -629,10 +639,7 @@ fn prestags_fleets_have_their_own_fire_protection() {
     });
     let found = defence_conflicts(&never_fired_on);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(
-        found[0].place.to_string(),
-        "/rules/fixed_defences/0/troops/0"
-    );
+    assert_eq!(place_of(&found[0].at), "/rules/fixed_defences/0/troops/0");
     let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
     assert!(
         hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
@@ -686,10 +693,7 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     }
     let found = elimination_conflicts(&no_riders);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(
-        found[0].place.to_string(),
-        "/rules/eliminated_with/0/troops/0"
-    );
+    assert_eq!(place_of(&found[0].at), "/rules/eliminated_with/0/troops/0");
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for line in [
         "terrain-proof defence: baggage: 1 in defence, whatever the terrain",

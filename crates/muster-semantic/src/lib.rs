@@ -2,8 +2,9 @@
 //! see it. A scenario's system, counter sheet and compiled map resolved; every unit
 //! expanded with its place; hooks parsed once; the figures the rulebooks derive
 //! (victory points, break points, morale losses); stacking occupancy, open-table
-//! geometry, and the system's typed rules (`rules`: band coverage, status ladders,
-//! permissions and their contradictions, what they mean for a scenario). The check
+//! geometry, and queries on the system's typed rules (`rules`: which kinds a troop
+//! name covers, which permission applies, every name the rules refer to, what they
+//! mean for a scenario). The check
 //! catalogue (`muster-check`) only reads from here and reports; `muster-render` and
 //! `muster-ide` read it too, never the catalogue.
 

@@ -1,7 +1,10 @@
 use muster_db::declare_check;
-use muster_db::report::Sink;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_model::rules::Proximity;
+use muster_model::system::{RulesSystem, UnitKind};
 use muster_semantic::FileCx;
-use muster_semantic::rules::elimination_conflicts;
+use muster_semantic::rules::{kinds_named, may_share_hex};
 
 declare_check! {
     /// ## What it does
@@ -31,6 +34,66 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
-        super::report(&META, elimination_conflicts(system), sink);
+        super::report(elimination_conflicts(system), sink);
     }
+}
+
+/// Troops eliminated with nobody or with themselves, and troops eliminated with the
+/// units they are stacked with that the stacking rules never let them stack with.
+pub fn elimination_conflicts(system: &RulesSystem) -> Vec<Report> {
+    let mut out = Vec::new();
+    for (i, e) in system.rules.eliminated_with.iter().enumerate() {
+        let base = Place::rules().field("eliminated_with").index(i);
+        if e.with.is_empty() {
+            out.push(
+                Report::new(&META, base.field("with"), "eliminated with nobody")
+                    .help("list the units whose elimination takes these troops"),
+            );
+        }
+        for (k, w) in e.with.iter().enumerate() {
+            if e.troops.contains(w) {
+                out.push(
+                    Report::new(
+                        &META,
+                        base.field("with").index(k),
+                        format!("`{w}` is eliminated with itself"),
+                    )
+                    .help(format!(
+                        "name in `with` the units `{w}` stands with, not `{w}` itself"
+                    )),
+                );
+            }
+        }
+        if e.reach != Proximity::Stacked {
+            continue;
+        }
+        let theirs: Vec<&UnitKind> = e.with.iter().flat_map(|w| kinds_named(system, w)).collect();
+        for (k, t) in e.troops.iter().enumerate() {
+            let mine = kinds_named(system, t);
+            if mine.is_empty() || theirs.is_empty() {
+                continue; // rules::unknown-name
+            }
+            if !mine
+                .iter()
+                .any(|m| theirs.iter().any(|o| may_share_hex(system, m, o)))
+            {
+                out.push(
+                    Report::new(&META,
+                        base.field("troops").index(k),
+                        format!(
+                            "`{t}` never shares a hex with {}, so it is never eliminated with them",
+                            e.with
+                                .iter()
+                                .map(|w| format!("`{w}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                    .label(Place::top("stacking"), "the stacking rules")
+                    .help("let the stacking rules put them together, or name units it does stack with"),
+                );
+            }
+        }
+    }
+    out
 }

@@ -1,7 +1,9 @@
 use muster_db::declare_check;
-use muster_db::report::Sink;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
-use muster_semantic::rules::exit_problems;
+use muster_semantic::rules::movements;
 
 declare_check! {
     /// ## What it does
@@ -28,6 +30,27 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
-        super::report(&META, exit_problems(system), sink);
+        super::report(exit_problems(system), sink);
     }
+}
+
+/// An exit cost no unit can pay.
+pub fn exit_problems(system: &RulesSystem) -> Vec<Report> {
+    let Some(exit) = &system.rules.exit else {
+        return Vec::new();
+    };
+    let moves = movements(system);
+    let Some(most) = moves.iter().copied().reduce(f64::max) else {
+        return Vec::new();
+    };
+    if exit.cost > most {
+        return vec![
+            Report::new(&META,
+                Place::rules().field("exit").field("cost"),
+                format!("leaving costs {} movement points, more than any unit kind has (at most {most}): no unit can ever leave", exit.cost),
+            )
+            .help("give the movement points a unit must still have to leave"),
+        ];
+    }
+    Vec::new()
 }

@@ -1,6 +1,7 @@
 //! Rules: the typed rules of a system (`rules: (...)`) must name what the system
-//! defines and must not contradict themselves. The reasoning is in
-//! `semantic::rules`; these checks report its findings.
+//! defines and must not contradict themselves. Each check holds its own findings and
+//! asks `muster_semantic::rules` what the rules mean (which kinds a troop name covers,
+//! which permission applies, every name the rules refer to).
 
 pub mod band_gap;
 pub mod defence_conflict;
@@ -21,13 +22,12 @@ pub mod trigger_conflict;
 pub mod unknown_name;
 pub mod victory_order;
 
+use muster_model::rules::Allowance;
 use muster_model::system::RulesSystem;
 
 use muster_db::load::Document;
-use muster_db::registry::CheckMeta;
 use muster_db::report::{Report, Sink};
 use muster_semantic::FileCx;
-use muster_semantic::rules::Finding;
 
 /// The system of a system file.
 fn system<'a>(cx: &FileCx<'a>) -> Option<&'a RulesSystem> {
@@ -37,13 +37,18 @@ fn system<'a>(cx: &FileCx<'a>) -> Option<&'a RulesSystem> {
     }
 }
 
-/// Reports every finding under `meta`.
-fn report(meta: &'static CheckMeta, findings: Vec<Finding>, sink: &mut Sink) {
-    for f in findings {
-        let mut r = Report::new(meta, f.place, f.message).help_opt(f.help);
-        if let Some((at, text)) = f.label {
-            r = r.label(at, text);
-        }
+/// Pushes every report.
+fn report(reports: Vec<Report>, sink: &mut Sink) {
+    for r in reports {
         sink.push(r);
+    }
+}
+
+/// An allowance in a message: `must`, `may`, `may never`.
+fn allowance_words(a: Allowance) -> &'static str {
+    match a {
+        Allowance::Must => "must",
+        Allowance::May => "may",
+        Allowance::Never => "may never",
     }
 }

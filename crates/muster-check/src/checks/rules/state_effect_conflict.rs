@@ -1,7 +1,9 @@
 use muster_db::declare_check;
-use muster_db::report::Sink;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_model::rules::{Allowance, StateEffect};
+use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
-use muster_semantic::rules::state_effect_conflicts;
 
 declare_check! {
     /// ## What it does
@@ -30,6 +32,128 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
-        super::report(&META, state_effect_conflicts(system), sink);
+        super::report(state_effect_conflicts(system), sink);
     }
+}
+
+/// The variant name of an effect, for places and duplicates.
+fn effect_variant(e: &StateEffect) -> &'static str {
+    match e {
+        StateEffect::Never(_) => "Never",
+        StateEffect::MovementShare(_) => "MovementShare",
+        StateEffect::MeleeDefenceShare(_) => "MeleeDefenceShare",
+        StateEffect::EliminatedBy(_) => "EliminatedBy",
+        StateEffect::FleeFromEnemy => "FleeFromEnemy",
+    }
+}
+
+/// Shares outside (0, 1] and one kind of share given twice in a list of effects.
+fn effect_list_problems(base: &Place, effects: &[StateEffect]) -> Vec<Report> {
+    let mut out = Vec::new();
+    for (k, e) in effects.iter().enumerate() {
+        if let StateEffect::MovementShare(f) | StateEffect::MeleeDefenceShare(f) = e {
+            if !(*f > 0.0 && *f <= 1.0) {
+                out.push(
+                    Report::new(
+                        &META,
+                        base.index(k).variant(effect_variant(e)),
+                        format!("a share of {f}: a share is above 0 and at most 1"),
+                    )
+                    .help("give the share kept, as 0.5 for half"),
+                );
+            }
+            if let Some(j) = effects[..k]
+                .iter()
+                .position(|x| effect_variant(x) == effect_variant(e))
+            {
+                out.push(
+                    Report::new(
+                        &META,
+                        base.index(k),
+                        format!("`{}` is given twice", effect_variant(e)),
+                    )
+                    .label(base.index(j), "first here")
+                    .help("give each share once"),
+                );
+            }
+        } else if let Some(j) = effects[..k].iter().position(|x| x == e) {
+            out.push(
+                Report::new(
+                    &META,
+                    base.index(k),
+                    format!("`{}` is given twice", effect_variant(e)),
+                )
+                .label(base.index(j), "first here")
+                .help("give each effect once"),
+            );
+        }
+    }
+    out
+}
+
+/// Effects of a status level that removes the unit anyway, shares outside (0, 1],
+/// effects given twice, and a `Never` effect against a permission that binds the same
+/// troop name to the action at that level.
+pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    for (i, se) in rules.status_effects.iter().enumerate() {
+        let base = Place::rules().field("status_effects").index(i);
+        if let Some(ladder) = &rules.status
+            && ladder.levels.iter().any(|l| l.id == se.status && l.removes)
+        {
+            out.push(
+                Report::new(
+                    &META,
+                    base.field("status"),
+                    format!(
+                        "status level `{}` removes the unit: its effects never apply",
+                        se.status
+                    ),
+                )
+                .help("name a level at which the unit is still in play"),
+            );
+        }
+        out.extend(effect_list_problems(&base.field("effects"), &se.effects));
+        for (k, e) in se.effects.iter().enumerate() {
+            let StateEffect::Never(action) = e else {
+                continue;
+            };
+            for (p, perm) in rules.permissions.iter().enumerate() {
+                if perm.action == *action
+                    && perm.allowed == Allowance::Must
+                    && perm.condition.is_none()
+                    && perm.status.as_deref() == Some(se.status.as_str())
+                    && perm.troops.iter().any(|t| se.troops.contains(t))
+                {
+                    out.push(
+                        Report::new(
+                            &META,
+                            base.field("effects").index(k).variant("Never"),
+                            format!(
+                                "troops at `{}` may never {}, yet a permission says they must",
+                                se.status,
+                                action.words()
+                            ),
+                        )
+                        .label(
+                            Place::rules()
+                                .field("permissions")
+                                .index(p)
+                                .field("allowed"),
+                            "must",
+                        )
+                        .help("remove one of the two"),
+                    );
+                }
+            }
+        }
+    }
+    if let Some(p) = &rules.panic {
+        out.extend(effect_list_problems(
+            &Place::rules().field("panic").field("effects"),
+            &p.effects,
+        ));
+    }
+    out
 }

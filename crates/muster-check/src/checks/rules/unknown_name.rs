@@ -1,7 +1,10 @@
 use muster_db::declare_check;
-use muster_db::report::Sink;
+use muster_db::report::{Report, Sink};
+use muster_db::suggest::did_you_mean;
+use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
-use muster_semantic::rules::unknown_names;
+use muster_semantic::rules::names::{NameKind, NameRef, defined, resolves};
+use muster_semantic::rules::{classes, name_refs};
 
 declare_check! {
     /// ## What it does
@@ -29,6 +32,94 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
-        super::report(&META, unknown_names(system), sink);
+        super::report(unknown_names(system), sink);
     }
+}
+
+/// Troop types, status levels, result tables, terrain, result codes, elevations and
+/// phases that the rules block names but the system does not define.
+pub fn unknown_names(system: &RulesSystem) -> Vec<Report> {
+    name_refs(system)
+        .into_iter()
+        .filter(|name| !resolves(system, name))
+        .map(|name| unknown(system, &name))
+        .collect()
+}
+
+/// The report for a name that does not resolve.
+fn unknown(system: &RulesSystem, name: &NameRef) -> Report {
+    let known = defined(system, name.kind);
+    let n = name.name;
+    let (message, fallback) = match name.kind {
+        NameKind::Troop => (format!("unknown troop type `{n}`"), troop_types(system)),
+        NameKind::Level if system.rules.status.is_none() => {
+            return Report::new(
+                &META,
+                name.at.clone(),
+                format!("status level `{n}` named, but the system has no status ladder"),
+            )
+            .help("give the levels in `rules: (status: (levels: [...]))`");
+        }
+        NameKind::Level => (
+            format!("unknown status level `{n}`"),
+            format!("status levels: {}", known.join(", ")),
+        ),
+        NameKind::Table => (
+            format!("unknown result table `{n}`"),
+            listed(&known, "the system has no `result_tables`", "result tables"),
+        ),
+        NameKind::Terrain => (
+            format!("unknown terrain `{n}`"),
+            format!("terrain of system `{}`: {}", system.id, known.join(", ")),
+        ),
+        NameKind::Code => {
+            return Report::new(
+                &META,
+                name.at.clone(),
+                format!("result `{n}` is not made of the combat results table's codes"),
+            )
+            .help(listed(
+                &known,
+                "the system has no `combat_results` table",
+                "result codes",
+            ));
+        }
+        NameKind::Elevation => (
+            format!("unknown elevation `{n}`"),
+            listed(
+                &known,
+                "give the elevations in `line_of_sight: (elevations: [...])`",
+                "elevations",
+            ),
+        ),
+        NameKind::Phase => (
+            format!("unknown phase `{n}`"),
+            listed(&known, "the system has no `sequence` of play", "phases"),
+        ),
+    };
+    let help = did_you_mean(n, known.iter().copied()).unwrap_or(fallback);
+    Report::new(&META, name.at.clone(), message).help(help)
+}
+
+/// `none` when the list is empty, else `what: a, b, c`.
+fn listed(known: &[&str], none: &str, what: &str) -> String {
+    if known.is_empty() {
+        none.to_string()
+    } else {
+        format!("{what}: {}", known.join(", "))
+    }
+}
+
+/// The troop types of a system, for a help line.
+fn troop_types(system: &RulesSystem) -> String {
+    let kinds: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
+    let class_list = classes(system);
+    let mut known = kinds.join(", ");
+    if !class_list.is_empty() {
+        known += &format!("; classes {}", class_list.join(", "));
+    }
+    format!(
+        "troop types of system `{}`: {known}; `*` for all",
+        system.id
+    )
 }

@@ -1,7 +1,9 @@
 use muster_db::declare_check;
-use muster_db::report::Sink;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_model::rules::VictoryOrder;
+use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
-use muster_semantic::rules::victory_order_problems;
 
 declare_check! {
     /// ## What it does
@@ -31,6 +33,46 @@ declare_check! {
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
-        super::report(&META, victory_order_problems(system), sink);
+        super::report(victory_order_problems(system), sink);
     }
+}
+
+/// Victory levels that are not in an order where "higher" means something.
+pub fn victory_order_problems(system: &RulesSystem) -> Vec<Report> {
+    let Some(order) = system.rules.victory_order else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if system.victory_levels.is_empty() {
+        out.push(
+            Report::new(
+                &META,
+                Place::rules().field("victory_order"),
+                "a victory order, but the system has no `victory_levels` to order",
+            )
+            .help("list the victory levels, lowest first, or remove the order"),
+        );
+        return out;
+    }
+    if order == VictoryOrder::HigherSatisfiesLower {
+        for (i, pair) in system.victory_levels.windows(2).enumerate() {
+            let (lower, higher) = (&pair[0], &pair[1]);
+            let above = higher.ratio > lower.ratio
+                || (higher.ratio == lower.ratio && higher.exclusive && !lower.exclusive);
+            if !above {
+                out.push(
+                    Report::new(&META,
+                        Place::top("victory_levels").index(i + 1).field("ratio"),
+                        format!(
+                            "`{}` is listed above `{}` but needs no higher a ratio ({} against {}), so a higher level cannot be told from a lower",
+                            higher.name, lower.name, higher.ratio, lower.ratio
+                        ),
+                    )
+                    .label(Place::top("victory_levels").index(i).field("ratio"), "the level below")
+                    .help("list the levels lowest first, each needing a higher ratio than the one before"),
+                );
+            }
+        }
+    }
+    out
 }

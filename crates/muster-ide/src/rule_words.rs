@@ -1,0 +1,128 @@
+//! The system's typed rules in words, for the summary: a result table, the status
+//! ladder and the sequence of play, each as one line. The summary reads the semantic
+//! rule queries through here too, so that its rules vocabulary has one door.
+
+use muster_model::rules::{
+    Actor, BandResult, BeyondFloor, ResultBand, ResultIndex, ResultTable, Rules, StatusLadder,
+};
+
+pub use muster_semantic::rules::{allowances_among, men_represented, names_any, unled_sides};
+
+fn range_words(band: &ResultBand) -> String {
+    match (band.from, band.to) {
+        (None, None) => "any".to_string(),
+        (None, Some(t)) => format!("{t} or less"),
+        (Some(f), None) => format!("{f}+"),
+        (Some(f), Some(t)) if f == t => f.to_string(),
+        (Some(f), Some(t)) => format!("{f}-{t}"),
+    }
+}
+
+fn level_name<'a>(ladder: Option<&'a StatusLadder>, id: &'a str) -> &'a str {
+    ladder
+        .and_then(|l| l.levels.iter().find(|x| x.id == id))
+        .map_or(id, |x| x.name.as_str())
+}
+
+fn result_words(r: &BandResult, ladder: Option<&StatusLadder>) -> String {
+    let levels = |n: u8| {
+        if n == 1 {
+            "1 level".to_string()
+        } else {
+            format!("{n} levels")
+        }
+    };
+    match r {
+        BandResult::NoEffect => "no effect".to_string(),
+        BandResult::LoseLevels(n) => levels(*n),
+        BandResult::BothLoseLevels(n) => format!("both lose {}", levels(*n)),
+        BandResult::ToLevel(l) => level_name(ladder, l).to_lowercase(),
+        BandResult::Code(c) => format!("`{c}`"),
+    }
+}
+
+/// A result table in words: `fire (difference): 0 or less no effect; 1-3 1 level; ...`.
+pub fn table_words(table: &ResultTable, ladder: Option<&StatusLadder>) -> String {
+    format!(
+        "{} (by {}): {}",
+        table.name,
+        match table.by {
+            ResultIndex::Difference => "difference",
+            ResultIndex::Margin => "margin",
+        },
+        table
+            .bands
+            .iter()
+            .map(|b| format!("{} {}", range_words(b), result_words(&b.result, ladder)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
+}
+
+/// The status ladder in words.
+pub fn ladder_words(ladder: &StatusLadder) -> String {
+    let mut text = ladder
+        .levels
+        .iter()
+        .map(|l| l.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" > ");
+    if let (Some(f), Some(BeyondFloor::LoseBase)) = (&ladder.floor, ladder.beyond_floor) {
+        text += &format!(
+            "; each level lost at {} costs a base",
+            level_name(Some(ladder), f)
+        );
+    }
+    if let Some(share) = ladder.removed_at_share_lost {
+        text += &format!(
+            "; removed at {}% of its bases lost",
+            (share * 100.0).round()
+        );
+    }
+    for r in &ladder.recovery {
+        text += &format!(
+            "; {} restores {}",
+            r.by,
+            r.levels
+                .iter()
+                .map(|n| format!("+{n}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
+    }
+    text
+}
+
+/// The sequence of play in words.
+pub fn sequence_words(rules: &Rules) -> Option<String> {
+    let seq = rules.sequence.as_ref()?;
+    let phases = |list: &[muster_model::rules::Phase]| {
+        list.iter()
+            .map(|p| {
+                let who = p
+                    .acts
+                    .iter()
+                    .map(|a| match a {
+                        Actor::Phasing => "phasing",
+                        Actor::NonPhasing => "non-phasing",
+                        Actor::Both => "both",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("{} ({who})", p.name)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut parts = Vec::new();
+    if !seq.start_of_turn.is_empty() {
+        parts.push(phases(&seq.start_of_turn));
+    }
+    if !seq.player_turn.is_empty() {
+        parts.push(format!("each player-turn: {}", phases(&seq.player_turn)));
+    }
+    if !seq.end_of_turn.is_empty() {
+        parts.push(format!("then {}", phases(&seq.end_of_turn)));
+    }
+    Some(parts.join("; "))
+}

@@ -1,0 +1,87 @@
+//! What a system's rules mean for one scenario: the sides that have no leader under
+//! leader control, and the men a table side's bases stand for.
+
+use muster_model::scenario::Forces;
+use muster_model::system::UnitRole;
+
+use super::covers;
+use crate::ScenarioCx;
+
+/// How a side moves under leaders' movement control when it has no leader at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnledSide {
+    pub side: usize,
+    /// Unit kinds that begin every movement phase out of control: they move at the
+    /// reduced rate all game.
+    pub reduced: Vec<String>,
+    /// Unit kinds exempt by the scenario's leadership note or always in control.
+    pub exempt: Vec<String>,
+    pub factor: f64,
+    /// The leadership note that exempts (`Mt. Ex.`), if the side has it.
+    pub note: Option<String>,
+}
+
+/// The sides of a zoned scenario that have no leader, under the system's leader
+/// control: which kinds move at the reduced rate all game (PRESTAGS 10.23; El Mansura's
+/// Arabs, `Mt. Ex.` and no leader, move their foot at half rate).
+pub fn unled_sides(cx: &ScenarioCx) -> Vec<UnledSide> {
+    let Some(system) = cx.system else {
+        return Vec::new();
+    };
+    let Some(control) = &system.rules.leader_control else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for side in cx.zoned_sides() {
+        let kinds: Vec<&str> = side.forces.units.iter().map(|u| u.kind.as_str()).collect();
+        let has_leader = kinds.iter().any(|k| {
+            cx.unit_kind(k)
+                .is_some_and(|u| u.role == UnitRole::Commander)
+        });
+        if has_leader {
+            continue;
+        }
+        let exemption = control
+            .exemption
+            .as_ref()
+            .filter(|e| side.forces.leadership.as_deref() == Some(e.note.as_str()));
+        let (exempt, reduced): (Vec<&str>, Vec<&str>) = kinds.iter().partition(|k| {
+            exemption.is_some_and(|e| covers(system, &e.troops, &[], k).is_some())
+                || covers(system, &control.always_in_control, &[], k).is_some()
+        });
+        out.push(UnledSide {
+            side: side.index,
+            reduced: reduced.into_iter().map(str::to_string).collect(),
+            exempt: exempt.into_iter().map(str::to_string).collect(),
+            factor: control.beyond_radius_factor,
+            note: exemption.map(|e| e.note.clone()),
+        });
+    }
+    out
+}
+
+/// The men a table side's units of bases stand for, fewest to most (leaders and
+/// transport not counted), by the system's representation.
+pub fn men_represented(cx: &ScenarioCx, index: usize) -> Option<(u32, u32)> {
+    let system = cx.system?;
+    let r = system.rules.representation.as_ref()?;
+    let Forces::Table(forces) = &cx.scenario.sides.get(index)?.forces else {
+        return None;
+    };
+    if forces.units.is_empty() {
+        return None;
+    }
+    let (mut min, mut max) = (0u32, 0u32);
+    for u in &forces.units {
+        let Some(kind) = cx.unit_kind(&u.troop) else {
+            continue;
+        };
+        if kind.role != UnitRole::Combat {
+            continue;
+        }
+        let range = if kind.mounted { r.mounted } else { r.foot };
+        min = min.saturating_add(range.min.saturating_mul(u32::from(u.bases)));
+        max = max.saturating_add(range.max.saturating_mul(u32::from(u.bases)));
+    }
+    Some((min, max))
+}
