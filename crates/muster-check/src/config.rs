@@ -237,8 +237,8 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
             for (code, level) in parsed.checks {
                 let key = code.span();
                 let code = code.into_inner();
-                if crate::checks::find(&code).is_none() {
-                    let codes = crate::checks::REGISTRY.iter().map(|c| c.meta.code);
+                if crate::registry::find(&code).is_none() {
+                    let codes = crate::registry::REGISTRY.iter().map(|c| c.meta.code);
                     sink.push(
                         Report::new(&UNKNOWN_CHECK, Loc::Span(key), format!("no check `{code}`"))
                             .help_opt(

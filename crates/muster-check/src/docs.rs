@@ -1,6 +1,6 @@
 //! The generated checks reference, `docs/checks.md`.
 
-use crate::checks::REGISTRY;
+use crate::registry::REGISTRY;
 use muster_semantic::hooks::HOOKS;
 
 /// The Markdown page listing every check with its documentation, and every hook.

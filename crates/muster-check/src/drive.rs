@@ -11,8 +11,8 @@ use muster_db::{Db, Diagnostic, load, project};
 use muster_semantic::{FileCx, ScenarioCx};
 use rayon::prelude::*;
 
-use crate::checks::{REGISTRY, Runner};
 use crate::{Config, suppress};
+use crate::{checks::Runner, registry::REGISTRY};
 
 /// Diagnostics for the files at `indexes` of `db`, sorted by file and position, after
 /// in-file suppressions and the project's check levels.

@@ -245,8 +245,8 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
             );
         }
         for (code, span) in &s.codes {
-            if crate::checks::find(code).is_none() {
-                let codes = crate::checks::REGISTRY.iter().map(|c| c.meta.code);
+            if crate::registry::find(code).is_none() {
+                let codes = crate::registry::REGISTRY.iter().map(|c| c.meta.code);
                 sink.push(
                     Report::new(
                         &UNKNOWN_CODE,
@@ -302,7 +302,7 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
             continue;
         }
         for (k, (code, span)) in s.codes.iter().enumerate() {
-            if !used[i][k] && crate::checks::find(code).is_some() && suppressible(code) {
+            if !used[i][k] && crate::registry::find(code).is_some() && suppressible(code) {
                 // Another `allow` of the same code for the same line took the finding.
                 let earlier = suppressions.iter().enumerate().find_map(|(j, e)| {
                     let at = e.codes.iter().position(|(c, _)| c == code)?;

@@ -3,6 +3,7 @@
 //! the designer's terms (each a regression test of a report from a new designer).
 
 use muster_testkit::copy_project;
+use muster_testkit::replace;
 
 use std::path::Path;
 
@@ -16,12 +17,6 @@ fn validate(root: &Path, targets: &[&str]) -> Vec<Diagnostic> {
     };
     let targets: Vec<_> = targets.iter().map(|t| root.join(t)).collect();
     muster_check::validate_project(root, &targets, &Config::default(), &display).1
-}
-
-fn replace(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.contains(from), "`{from}` not in {}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
 /// A system file with one missing comma is reported where the comma is missing, and

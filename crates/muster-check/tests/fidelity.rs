@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use muster_testkit::repo;
 
-use muster_check::checks::REGISTRY;
+use muster_check::registry::REGISTRY;
 use muster_db::load::{Document, load_path};
 use muster_semantic::hooks;
 use serde_json::Value;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
-use muster_check::checks::REGISTRY;
+use muster_check::registry::REGISTRY;
 use muster_db::project::{Db, data_files_under};
 
 fn fixtures_root() -> PathBuf {

@@ -1,28 +1,13 @@
 //! The one walk over the names a system's rules refer to (`muster_semantic::rules::names`)
 //! names each by the place it is written at: over every bundled system, each reference's
-//! place resolves exactly, to the quoted name itself (or its `Some(...)`). A place that restated a field name
-//! wrongly would resolve to the nearest enclosing value, or to another string.
+//! place resolves exactly, to the quoted name itself (or its `Some(...)`). A place that
+//! restated a field name wrongly would resolve to the nearest enclosing value, or to another string.
 
-mod common;
-
-use common::repo;
-
+use muster_testkit::db::bundled;
 use std::collections::BTreeSet;
-use std::path::Path;
 
-use muster_db::Db;
 use muster_db::load::Document;
-use muster_db::project::project_files;
 use muster_semantic::rules::names::{NameKind, name_refs, resolves};
-
-fn bundled() -> Db {
-    let display = |p: &Path| {
-        p.strip_prefix(repo())
-            .map(|r| r.display().to_string())
-            .unwrap_or_else(|_| p.display().to_string())
-    };
-    Db::load(&repo(), &project_files(&repo()), &display)
-}
 
 #[test]
 fn every_name_of_the_bundled_rules_is_found_at_its_place_and_resolves() {

@@ -1,26 +1,14 @@
 //! Facts of the bundled data that an audit against the rulebooks found wrong once, checked
 //! on the data as the validator loads and compiles it, so that they stay fixed.
 
-use muster_testkit::repo;
-
-use std::path::Path;
+use muster_testkit::db::bundled;
+use muster_testkit::db::index;
 
 use muster_db::Db;
 use muster_db::load::Document;
-use muster_db::project::project_files;
 use muster_model::scenario::{Forces, Scenario, ZonedForces};
 use muster_model::system::{FeatureClass, GridKind};
 use muster_model::table::TerrainTable;
-
-fn bundled() -> Db {
-    let display = |p: &Path| p.display().to_string();
-    Db::load(&repo(), &project_files(&repo()), &display)
-}
-
-fn index(db: &Db, rel: &str) -> usize {
-    db.index_of(&repo().join(rel))
-        .unwrap_or_else(|| panic!("{rel} is not loaded"))
-}
 
 fn scenario<'a>(db: &'a Db, rel: &str) -> &'a Scenario {
     match db.doc(index(db, rel)) {

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use muster_check::checks;
+use muster_check::registry;
 use muster_db::load::Document;
 use muster_db::project::Resolution;
 use muster_db::{Diagnostic, Severity};
@@ -77,7 +77,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         } => summary(&cwd, cli.root, &scenario, format, assumed),
         Command::Explain { code } => explain(&code),
         Command::Checks => {
-            for c in checks::REGISTRY {
+            for c in registry::REGISTRY {
                 outln!(
                     "{:<40} {:<8} {}",
                     c.meta.code,
@@ -297,7 +297,7 @@ fn summary(
 }
 
 fn explain(code: &str) -> Result<ExitCode, String> {
-    if let Some(meta) = checks::find(code) {
+    if let Some(meta) = registry::find(code) {
         outln!("# {} ({})\n\n{}", meta.code, meta.severity, meta.doc());
         return Ok(ExitCode::SUCCESS);
     }
@@ -311,7 +311,7 @@ fn explain(code: &str) -> Result<ExitCode, String> {
         explain_hook(hook)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let short: Vec<&str> = checks::REGISTRY
+    let short: Vec<&str> = registry::REGISTRY
         .iter()
         .map(|c| c.meta.code)
         .filter(|c| c.rsplit("::").next() == Some(code))
@@ -327,7 +327,7 @@ fn explain(code: &str) -> Result<ExitCode, String> {
             ));
         }
     }
-    let codes = checks::REGISTRY
+    let codes = registry::REGISTRY
         .iter()
         .map(|c| c.meta.code)
         .chain(hooks::HOOKS.iter().map(|h| h.id));

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{copy_project, muster, repo};
+use common::{copy_project, muster, repo, schema};
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -38,11 +38,6 @@ fn json_report(dir: &Path) -> (Value, i32) {
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     (report, out.status.code().unwrap())
-}
-
-fn schema(name: &str) -> jsonschema::Validator {
-    let text = std::fs::read_to_string(repo().join("schema").join(name)).unwrap();
-    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
 }
 
 #[test]
@@ -277,7 +272,7 @@ fn sarif_output_has_what_code_scanning_reads() {
     assert_eq!(run["tool"]["driver"]["name"], "muster");
     assert_eq!(run["columnKind"], "unicodeCodePoints");
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert_eq!(rules.len(), muster_check::checks::REGISTRY.len());
+    assert_eq!(rules.len(), muster_check::registry::REGISTRY.len());
     for rule in rules {
         assert!(!rule["id"].as_str().unwrap().is_empty());
         assert!(

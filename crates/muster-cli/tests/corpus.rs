@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{copy_project, muster, repo};
+use common::{copy_project, muster, repo, schema};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -247,11 +247,6 @@ fn miniatures_one_mistake_per_check() {
         let r = report(dir.path(), Path::new(rel));
         assert!(error_at(&r, code, line), "{rel}: {code} at {line}\n{r:#}");
     }
-}
-
-fn schema(name: &str) -> jsonschema::Validator {
-    let text = std::fs::read_to_string(repo().join("schema").join(name)).unwrap();
-    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
 }
 
 /// Terrain modifications produce the scenario's own table: Cerami ignores woods.

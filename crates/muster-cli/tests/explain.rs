@@ -171,7 +171,7 @@ fn the_help_of_explain_quotes_real_codes() {
     let own = text.split("Options:").next().unwrap();
     let quoted: Vec<&str> = own.split('`').skip(1).step_by(2).collect();
     assert!(!quoted.is_empty(), "{text}");
-    let codes: Vec<&str> = muster_check::checks::REGISTRY
+    let codes: Vec<&str> = muster_check::registry::REGISTRY
         .iter()
         .map(|c| c.meta.code)
         .collect();
@@ -197,7 +197,7 @@ fn the_help_of_explain_quotes_real_codes() {
 fn checks_lists_every_registered_code() {
     let (text, _, code) = stdout_of(&["checks"]);
     assert_eq!(code, 0);
-    for c in muster_check::checks::REGISTRY {
+    for c in muster_check::registry::REGISTRY {
         assert!(
             text.contains(c.meta.code),
             "{} missing from `muster checks`",

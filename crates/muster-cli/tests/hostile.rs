@@ -5,6 +5,7 @@
 
 mod common;
 
+use muster_testkit::replace;
 use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
@@ -29,12 +30,6 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn replace(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.contains(from), "`{from}` not in {}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
 fn mkfifo(path: &Path) {

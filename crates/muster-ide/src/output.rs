@@ -126,7 +126,7 @@ impl JsonReport {
 pub mod sarif {
     use serde::Serialize;
 
-    use muster_check::checks::REGISTRY;
+    use muster_check::registry::REGISTRY;
     use muster_db::{Diagnostic, Severity};
 
     #[derive(Serialize)]

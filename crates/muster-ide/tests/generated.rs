@@ -86,7 +86,7 @@ fn tidy_module_docs() {
 /// Every check's documentation has ruff's sections and a fenced example.
 #[test]
 fn every_check_doc_has_the_sections() {
-    for c in muster_check::checks::REGISTRY {
+    for c in muster_check::registry::REGISTRY {
         let doc = c.meta.doc();
         for section in [
             "## What it does",
@@ -106,7 +106,7 @@ fn every_check_doc_has_the_sections() {
             c.meta.code
         );
     }
-    let mut codes: Vec<_> = muster_check::checks::REGISTRY
+    let mut codes: Vec<_> = muster_check::registry::REGISTRY
         .iter()
         .map(|c| c.meta.code)
         .collect();

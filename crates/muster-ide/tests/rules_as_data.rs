@@ -1,16 +1,14 @@
 //! The rules the bundled systems print, typed (`rules: (...)` in each system file), as
 //! the validator loads them; and the summary lines that use them.
 
-use std::path::Path;
-
-use muster_testkit::repo;
+use muster_testkit::db::bundled;
+use muster_testkit::db::index;
 
 use muster_check::checks::rules::defence_conflict::defence_conflicts;
 use muster_check::checks::rules::elimination_conflict::elimination_conflicts;
 use muster_check::checks::rules::follow_up_conflict::follow_up_conflicts;
 use muster_db::Db;
 use muster_db::load::Document;
-use muster_db::project::project_files;
 use muster_db::report::Loc;
 use muster_ide::summary::summarize;
 use muster_model::rules::{
@@ -30,20 +28,6 @@ fn place_of(at: &Loc) -> String {
         Loc::Value(place) | Loc::Key(place) => place.to_string(),
         Loc::Span(span) => format!("{span:?}"),
     }
-}
-
-fn bundled() -> Db {
-    let display = |p: &Path| {
-        p.strip_prefix(repo())
-            .map(|r| r.display().to_string())
-            .unwrap_or_else(|_| p.display().to_string())
-    };
-    Db::load(&repo(), &project_files(&repo()), &display)
-}
-
-fn index(db: &Db, rel: &str) -> usize {
-    db.index_of(&repo().join(rel))
-        .unwrap_or_else(|| panic!("{rel} is not loaded"))
 }
 
 fn system<'a>(db: &'a Db, id: &str) -> &'a RulesSystem {

@@ -2,8 +2,9 @@
 //! fuzz projects): where the repository is, and temporary copies of its bundled project.
 //!
 //! This crate is never published and is only ever a dev-dependency of the workspace's
-//! crates (a plain dependency of `xtask`, itself a dev-only tool). It depends on no muster
-//! crate, so any crate's tests can use it without a cycle.
+//! crates (a plain dependency of `xtask`, itself a dev-only tool). Without its `db`
+//! feature it depends on no muster crate, so any crate's tests can use it without a
+//! cycle; with it, [`db`] loads the bundled project for the crates above `muster-db`.
 //!
 //! ```no_run
 //! let project = muster_testkit::copy_project();
@@ -11,6 +12,9 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+
+#[cfg(feature = "db")]
+pub mod db;
 
 /// The repository root (the workspace folder holding `scenarios/`, `maps/` and
 /// `schema/`), canonical, so that paths built from it compare equal to paths the tools
@@ -90,4 +94,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(try_copy_dir(&dir.path().join("absent"), &dir.path().join("to")).is_err());
     }
+}
+
+/// Replaces the first `from` in the file at `path` with `to`, failing the test when the
+/// file does not hold `from` (so that an edit meant to break a file cannot silently miss).
+pub fn replace(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "`{from}` not in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }

@@ -46,13 +46,3 @@ pub struct Registered {
     pub meta: &'static CheckMeta,
     pub runner: Runner,
 }
-
-mod registry;
-/// Every code muster reports, in order of code: generated from the declarations by
-/// `cargo xtask codegen` (see `registry.rs`), so a check is registered by existing.
-pub use registry::REGISTRY;
-
-/// The registered check with this code.
-pub fn find(code: &str) -> Option<&'static CheckMeta> {
-    REGISTRY.iter().map(|r| r.meta).find(|m| m.code == code)
-}

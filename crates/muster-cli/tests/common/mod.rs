@@ -13,3 +13,9 @@ pub fn muster() -> Command {
     cmd.env("NO_COLOR", "1");
     cmd
 }
+
+/// The validator of a committed schema under `schema/`.
+pub fn schema(name: &str) -> jsonschema::Validator {
+    let text = std::fs::read_to_string(repo().join("schema").join(name)).unwrap();
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
