@@ -418,3 +418,43 @@ fn references_build_one_line_table_per_file() {
         "{built} line tables built for {found} references"
     );
 }
+
+/// A buffer is loaded into its project once per change, not once per request: each
+/// load reads and checks the whole text, so an editor asking about places in an
+/// unchanged multi-megabyte scenario paid seconds per request.
+#[test]
+fn requests_about_an_unchanged_buffer_load_it_once() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    s.open(JENGLAND, Some(&text));
+    let requests = |s: &mut Session, text: &str| {
+        for needle in ["plays_first: \"bretons\"", "\"saxe\"", "\"0701\""] {
+            let params = s.at(JENGLAND, text, needle, needle.len() - 3);
+            for method in [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/completion",
+            ] {
+                s.request(method, params.clone());
+            }
+            let mut params = params;
+            params["context"] = json!({"includeDeclaration": true});
+            s.request("textDocument/references", params);
+        }
+    };
+    let before = muster_lsp::leaves_loaded();
+    requests(&mut s, &text);
+    let loaded = muster_lsp::leaves_loaded() - before;
+    // The buffer once, and every scenario of the project once for references.
+    assert_eq!(loaded, 2, "12 requests loaded scenarios {loaded} times");
+    // An edit is seen: the buffer is loaded again, once.
+    let text = text.replacen("plays_first", " plays_first", 1);
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND), "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let before = muster_lsp::leaves_loaded();
+    requests(&mut s, &text);
+    let loaded = muster_lsp::leaves_loaded() - before;
+    assert_eq!(loaded, 2, "after an edit, 12 requests loaded scenarios {loaded} times");
+}
