@@ -25,7 +25,7 @@ use muster_model::map::MapSource;
 use muster_model::system::RulesSystem;
 use muster_model::table::TableTerrain;
 
-pub use marks::{Mark, MarkTarget};
+pub use marks::{Mark, MarkTarget, spans_examined};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]
