@@ -151,3 +151,52 @@ fn repeated_deployment_zones_are_drawn_once() {
     );
     assert!(first_side.iter().all(|z| !z.hexes.is_empty()));
 }
+
+/// A victory goal written many times over is one mark on the board: Clontarf with one
+/// label named thousands of times in a `Control` goal, and an `Exit` goal repeated,
+/// drew (and the renderer wrote) a mark per copy, hundreds of megabytes of SVG.
+#[test]
+fn repeated_goals_are_marked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
+    let exit = "Exit(units: 10, edge: South, excluding: [\"VF\", \"2L\", \"3L\"])";
+    copy(rel, &|t| {
+        let labels = "\"J\", ".repeat(3000);
+        let exits = format!("{exit}, ").repeat(300);
+        let t = t.replacen(
+            "[[Control(labels: [\"J\"]), ",
+            &format!("[[Control(labels: [{labels}\"J\"]), {exits}"),
+            1,
+        );
+        assert!(t.contains(&labels), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let vikings = cx
+        .scenario
+        .sides
+        .iter()
+        .position(|s| s.id == "vikings")
+        .unwrap();
+    let board = cx.board(1);
+    let marks: Vec<_> = board
+        .objectives
+        .iter()
+        .filter(|o| o.side == Some(vikings))
+        .map(|o| o.text.as_str())
+        .collect();
+    assert_eq!(marks.len(), 1, "{} marks", marks.len());
+    assert_eq!(marks[0], "control J");
+    let exits = board.exit_edges.iter().filter(|e| e.side == vikings).count();
+    assert_eq!(exits, 1);
+}

@@ -11,6 +11,7 @@
 //! unit and the owner assigns them, the board takes them in the order written and marks
 //! the pieces [`PieceState::Choice`].
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use muster_hex::{Edge, HexGrid, HexId};
@@ -773,6 +774,16 @@ impl ScenarioCx<'_> {
                 | VictoryCondition::IfNeither(_) => {}
             }
         }
+        // A goal written many times over is one mark: the board stays as small as the
+        // hexes it marks, however long the list that names them.
+        let mut seen = HashSet::new();
+        board
+            .objectives
+            .retain(|o| seen.insert((o.side, o.hex, o.text.clone())));
+        let mut seen = HashSet::new();
+        board
+            .exit_edges
+            .retain(|e| seen.insert((e.side, e.edge, e.hexes.clone(), e.text.clone())));
     }
 
     fn mark_goal(&self, board: &mut Board, side: Option<usize>, goal: &Goal) {
