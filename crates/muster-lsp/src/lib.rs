@@ -156,6 +156,11 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
     }
 }
 
+/// The most diagnostics published for one file; beyond them one more says how many
+/// are left out. An editor shows no more than this usefully, and a file with hundreds of
+/// thousands of problems (a list repeated many times) would otherwise send gigabytes.
+pub const MAX_PUBLISHED: usize = 1000;
+
 /// The server's state and its handling of one message at a time (testable without a
 /// transport).
 #[derive(Default)]
@@ -300,8 +305,8 @@ impl Server {
 
     fn notification(&mut self, n: Notification) {
         // Any notification may change what a request sees: analyses made before it are
-        // stale.
-        self.ws.generation += 1;
+        // stale, and dropped (a closed buffer's must not stay in memory).
+        self.ws.forget_analyses();
         match n.method.as_str() {
             "textDocument/didOpen" => {
                 let Ok(p) = params::<DidOpenTextDocumentParams>(n.params) else {
@@ -383,12 +388,29 @@ impl Server {
                         continue;
                     };
                     let lines = Lines::new(&doc.text);
-                    let diagnostics = p
+                    let mine: Vec<&muster_check::Diagnostic> = p
                         .diagnostics
                         .iter()
                         .filter(|d| muster_check::project::normalize(&d.file.path) == p.path)
+                        .collect();
+                    let mut diagnostics: Vec<lsp_types::Diagnostic> = mine
+                        .iter()
+                        .take(MAX_PUBLISHED)
                         .map(|d| diag::to_lsp(d, &lines, &p.uri, &p.free_hexes))
                         .collect();
+                    if let Some(first) = mine.get(MAX_PUBLISHED) {
+                        diagnostics.push(lsp_types::Diagnostic {
+                            range: lines.range(&first.span),
+                            severity: Some(lsp_types::DiagnosticSeverity::INFORMATION),
+                            source: Some("muster".to_string()),
+                            message: format!(
+                                "{} more problems in this file are not shown here, from this \
+                                 one on; `muster validate` lists them all",
+                                mine.len() - MAX_PUBLISHED
+                            ),
+                            ..lsp_types::Diagnostic::default()
+                        });
+                    }
                     out.push(diagnostics_message(PublishDiagnosticsParams {
                         uri: p.uri,
                         diagnostics,

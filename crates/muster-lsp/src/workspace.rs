@@ -332,6 +332,13 @@ impl Workspace {
         out
     }
 
+    /// Makes every analysis stale and drops it.
+    pub fn forget_analyses(&mut self) {
+        self.generation += 1;
+        self.analysis = None;
+        self.scenarios = None;
+    }
+
     /// The analysis of an open buffer, loaded when the buffer or its project changed
     /// since the last one (`None` for a buffer that is not open).
     pub fn analysis(&mut self, path: &Path) -> Option<&Analysis> {

@@ -458,3 +458,23 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
     let loaded = muster_lsp::leaves_loaded() - before;
     assert_eq!(loaded, 2, "after an edit, 12 requests loaded scenarios {loaded} times");
 }
+
+/// A file with thousands of problems publishes the first `MAX_PUBLISHED` and one more
+/// saying how many are left out: all of them, each a JSON object with its related
+/// places, came to gigabytes for a list repeated a few hundred thousand times.
+#[test]
+fn a_file_with_thousands_of_problems_publishes_a_bounded_list() {
+    let mut s = Session::new();
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    let unknown = "(units: [(counter: \"nobody\", count: 1)], at: Hexes([\"0903\"])), ";
+    let text = std::fs::read_to_string(s.root.join(JENGLAND))
+        .unwrap()
+        .replacen(group, &format!("{group} {}", unknown.repeat(1500)), 1);
+    let published = s.open(JENGLAND, Some(&text));
+    let max = muster_lsp::MAX_PUBLISHED;
+    assert_eq!(published.len(), max + 1, "{} published", published.len());
+    let last = published[max]["message"].as_str().unwrap();
+    assert!(last.contains("more problems"), "{last}");
+    let more: usize = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(more >= 500, "{last}");
+}
