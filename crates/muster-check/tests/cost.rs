@@ -197,6 +197,52 @@ fn repeated_goals_are_marked_once() {
         .collect();
     assert_eq!(marks.len(), 1, "{} marks", marks.len());
     assert_eq!(marks[0], "control J");
-    let exits = board.exit_edges.iter().filter(|e| e.side == vikings).count();
+    let exits = board
+        .exit_edges
+        .iter()
+        .filter(|e| e.side == vikings)
+        .count();
     assert_eq!(exits, 1);
+}
+
+/// The sides that field each counter are found once per check, not by reading every
+/// set-up group again for each counter a special rule names: thousands of hooks naming
+/// counters in a scenario of thousands of groups took seconds.
+#[test]
+fn hooks_find_the_sides_of_their_counters_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/lrf/lrf.system.ron", &|t| t);
+    copy("scenarios/lrf/lrf.counters.ron", &|t| t);
+    copy("maps/lrf/jengland.map.ron", &|t| t);
+    let rel = "scenarios/lrf/jengland.scenario.ron";
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    copy(rel, &|t| {
+        let groups = format!("{group} ").repeat(500);
+        let hooks = "(hook: \"evasion\", params: {\"counters\": [\"saxe\"], \"roll_at_least\": 5, \"retreat_hexes\": [1, 2]}, text: \"x\"), ".repeat(500);
+        let t = t.replacen(group, &groups, 1);
+        let t = t.replacen("special_rules: [", &format!("special_rules: [{hooks}"), 1);
+        assert!(t.contains(&hooks), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    assert!(cx.groups.len() >= 500, "{} groups", cx.groups.len());
+    assert!(cx.hooks().len() >= 500, "{} hooks", cx.hooks().len());
+    let mut sink = muster_check::report::Sink::new(&cx.file.loaded.file);
+    let before = muster_check::checks::hooks::fielded_work();
+    muster_check::checks::hooks::counter_wrong_side::run(&cx, &mut sink);
+    muster_check::checks::hooks::counter_not_in_scenario::run(&cx, &mut sink);
+    let work = muster_check::checks::hooks::fielded_work() - before;
+    let once = cx.groups.len() + cx.scenario.reinforcements.len();
+    assert!(
+        work <= 2 * once,
+        "{work} groups read, {once} in the scenario"
+    );
 }

@@ -28,6 +28,7 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let side_index = |id: &str| cx.scenario.sides.iter().position(|s| s.id == id);
+    let fielded_by = super::Fielded::of(cx);
     for hook in cx.hooks() {
         let id = hook.spec.id;
         // The first counter of a one-side list decides the side.
@@ -36,7 +37,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let RefKind::Counter { id: counter, side } = r.kind else {
                 continue;
             };
-            let fielded = super::fielded_by(cx, counter);
+            let fielded = fielded_by.sides(counter);
             if fielded.is_empty() {
                 continue;
             }
