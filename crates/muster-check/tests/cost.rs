@@ -246,3 +246,41 @@ fn hooks_find_the_sides_of_their_counters_in_one_pass() {
         "{work} groups read, {once} in the scenario"
     );
 }
+
+/// A sample listing the same unit on one hex thousands of times is a stack of at most
+/// `MAX_DRAWN_COPIES` counters that count them all: a counter per line drew (and the
+/// HTML page carried) hundreds of megabytes.
+#[test]
+fn a_stack_of_thousands_of_alike_units_is_drawn_as_a_few_counters() {
+    use muster_check::semantic::board::MAX_DRAWN_COPIES;
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/4-4-paris.scenario.ron";
+    let line = "(hex: \"2024\", units: [(kind: \"IB\", count: 2)]),";
+    copy(rel, &|t| {
+        let many = "(kind: \"IB\", count: 2), ".repeat(3000);
+        let t = t.replacen(line, &format!("(hex: \"2024\", units: [{many}]),"), 1);
+        assert!(t.contains(&many), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let board = cx.board(1);
+    let hex = muster_hex::HexId::parse("2024").unwrap();
+    let stack: Vec<_> = board.pieces.iter().filter(|p| p.hex == hex).collect();
+    assert!(
+        stack.len() <= usize::from(MAX_DRAWN_COPIES),
+        "{} counters on one hex",
+        stack.len()
+    );
+    let units: u32 = stack.iter().map(|p| u32::from(p.count)).sum();
+    assert_eq!(units, 6000, "the stack counts every unit");
+}
