@@ -364,7 +364,8 @@ impl Workspace {
                 db.index_of(path)
             };
             let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let tree = muster_syntax::parse(&text, muster_syntax::Dialect::from_file_name(file_name));
+            let tree =
+                muster_syntax::parse(&text, muster_syntax::Dialect::from_file_name(file_name));
             let kind = crate::cursor::kind_of(&tree, file_name);
             let hooks = match index.and_then(|i| db.doc(i)) {
                 Some(muster_check::load::Document::Scenario(s)) => crate::cursor::hook_refs(s),
@@ -416,6 +417,8 @@ impl Workspace {
                 leaves,
             });
         }
-        self.scenarios.as_ref().map(|s| (&s.db, s.leaves.as_slice()))
+        self.scenarios
+            .as_ref()
+            .map(|s| (&s.db, s.leaves.as_slice()))
     }
 }

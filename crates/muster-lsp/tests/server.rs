@@ -456,7 +456,10 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
     let before = muster_lsp::leaves_loaded();
     requests(&mut s, &text);
     let loaded = muster_lsp::leaves_loaded() - before;
-    assert_eq!(loaded, 2, "after an edit, 12 requests loaded scenarios {loaded} times");
+    assert_eq!(
+        loaded, 2,
+        "after an edit, 12 requests loaded scenarios {loaded} times"
+    );
 }
 
 /// A file with thousands of problems publishes the first `MAX_PUBLISHED` and one more
