@@ -19,16 +19,32 @@
 //! inside the server, where its panics are caught, is a finding), `cost` (below).
 //!
 //! `cost` looks for inputs that cost more than their size. Its mutations grow a file: a
-//! list element repeated up to many thousand times, a line repeated, a bracketed value
-//! put inside itself again and again (`AnyOf([AnyOf([..])])`), on top of the mutations
-//! above, with inputs up to 4 MiB. The inputs whose CPU time per byte is highest become
-//! seeds of their own, so the campaign climbs towards the expensive paths. A mutant
-//! scenario goes in turn through the checks, the board (SVG and HTML page) with the
-//! summary, and the language server; a mutant map is compiled and checked; any other
-//! file is loaded. A run over one second of CPU time (the process's, so that work
-//! spread over threads counts) or with a peak RSS above 500 MB (the peak is started
-//! again before each run, on Linux) is a finding. The one
-//! second is meant for an optimised build: run the campaign as
+//! list element repeated, a line repeated, a bracketed value put inside itself again
+//! and again (`AnyOf([AnyOf([..])])`), on top of the mutations above, with inputs up to
+//! 4 MiB. One *execution* of `cost` is: draw a target size (in one of the octaves from
+//! 512 B–1 KiB up to 2–4 MiB, each 0.7 times as likely as the one below: about one
+//! target in 230 is of 2–4 MiB, one in 100 over 1 MiB, and most are small and quick;
+//! the campaign prints how many inputs of each size it ran), take a seed or a grown input no larger than
+//! that, apply one or two mutations (three in four growing, up to the target size), and
+//! run the result once through one command chosen at random for its kind, in process:
+//! a scenario through the checks (`checks`), the board as SVG at turns 1 and 4 and as an
+//! HTML page after a full validation (`render`), the summary (`summary`), or an editor
+//! visit in the language server (`lsp`: open, hover, completion, definition, references
+//! and code actions at three places, symbols, folding, close); a map through the
+//! compiler (`compile`) or the checks (`map-checks`); any other file through the
+//! loader. The run is measured in the CPU time of its process (so that work spread over
+//! threads counts) and its peak RSS (started again before each run: `clear_refs`, on
+//! Linux). A run over one second of CPU or with a peak RSS above 500 MB is a finding;
+//! so are a panic and a span outside the file, and a run that does not end within 30 s
+//! (300 s unoptimised; saved, and its worker stops). The grown inputs whose CPU time per byte is highest
+//! in their octave of size become seeds of their own, so the campaign climbs towards
+//! the expensive paths at every size.
+//!
+//! The campaign runs one worker process per core (`--workers N` to choose), each the
+//! xtask binary itself with `--worker K` and a seed of its own, for the whole time; a
+//! worker prints its report as one JSON line, and the campaign sums them: executions,
+//! findings, executions by size and by command, the costliest run and the highest
+//! peak. The one second is meant for an optimised build: run the campaign as
 //! `cargo run --release -p xtask -- fuzz --time 600 cost`. In an unoptimised build
 //! (`cargo xtask fuzz cost`, `cargo xtask ci`) the limit is ten seconds, as for the
 //! other targets, and inputs stay under 1 MiB.
@@ -43,10 +59,8 @@ use muster_check::project::{Db, project_files};
 use muster_syntax::{Dialect, TokenKind};
 
 const TARGETS: [&str; 6] = ["loader", "checks", "compile", "render", "lsp", "cost"];
-/// The targets `cargo xtask ci` runs: all but `cost`, whose findings on multi-MB inputs
-/// (the language server re-analysing on every request, render of large sample
-/// deployments) are still open; run it by hand, optimised.
-pub const CI_TARGETS: [&str; 5] = ["loader", "checks", "compile", "render", "lsp"];
+/// The targets `cargo xtask ci` runs: all of them.
+pub const CI_TARGETS: [&str; 6] = ["loader", "checks", "compile", "render", "lsp", "cost"];
 /// A run slower than this is a finding: one second for an optimised build, as the
 /// limit says; an unoptimised build (`cargo xtask`, which CI runs) is about ten times
 /// slower, so it gets ten.
@@ -65,11 +79,33 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let mut seconds = 10u64;
     let mut seed = 0x6d75_7374_6572u64;
     let mut targets: Vec<String> = Vec::new();
+    let mut workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut worker = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--time" => seconds = it.next().and_then(|s| s.parse().ok()).ok_or("--time S")?,
             "--seed" => seed = it.next().and_then(|s| s.parse().ok()).ok_or("--seed N")?,
+            "--workers" => {
+                workers = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&n| n > 0)
+                    .ok_or("--workers N")?;
+            }
+            // A saved input run once through one command, measured: for profiling a
+            // finding (`--replay FILE COMMAND`).
+            "--replay" => {
+                let (Some(file), Some(command)) = (it.next(), it.next()) else {
+                    return Err("--replay FILE COMMAND".to_string());
+                };
+                return replay(root, Path::new(file), command);
+            }
+            // One worker process of the `cost` campaign, started by the campaign itself:
+            // it prints its report as one JSON line.
+            "--worker" => {
+                worker = Some(it.next().and_then(|s| s.parse().ok()).ok_or("--worker K")?);
+            }
             t if TARGETS.contains(&t) => targets.push(t.to_string()),
             other => {
                 return Err(format!(
@@ -83,6 +119,15 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         targets = TARGETS.iter().map(|t| t.to_string()).collect();
     }
     let seeds = seeds(root)?;
+    if let Some(k) = worker {
+        let pool = cost_pool(&seeds);
+        let report = cost_worker(root, &pool, Duration::from_secs(seconds), seed, k)?;
+        println!(
+            "{COST_REPORT}{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
     println!(
         "fuzz: {} seeds, {seconds} s per target, seed {seed}",
         seeds.len()
@@ -91,7 +136,11 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     println!("|---|---|---|---|");
     let mut failed = false;
     for target in &targets {
-        let outcome = campaign(root, target, &seeds, Duration::from_secs(seconds), seed)?;
+        let outcome = if target == "cost" {
+            cost_campaign(seconds, seed, workers)?
+        } else {
+            campaign(root, target, &seeds, Duration::from_secs(seconds), seed)?
+        };
         println!(
             "| {target} | {} | {:.0} | {} |",
             outcome.executions,
@@ -170,9 +219,6 @@ fn campaign(
         .collect();
     if pool.is_empty() {
         return Err(format!("no seeds for `{target}`"));
-    }
-    if target == "cost" {
-        return cost_campaign(root, &pool, time, seed);
     }
     let harness = Harness::new(root, target)?;
     // The watchdog: a run that takes longer than `SLOW` is saved and ends the campaign
@@ -287,10 +333,18 @@ struct Harness {
     /// The language server of the `lsp` target, kept across executions as an editor
     /// session would be.
     server: Option<Mutex<muster_lsp::Server>>,
+    /// SVGs drawn by the `cost` target's render commands, to check once the run is over.
+    drawn: Mutex<Vec<String>>,
 }
 
 impl Harness {
     fn new(root: &Path, target: &str) -> Result<Harness, String> {
+        Self::new_in(root, target, &root.join("target/fuzz/project"))
+    }
+
+    /// [`Harness::new`] with the project copy at `project` (each worker of the `cost`
+    /// campaign has its own).
+    fn new_in(root: &Path, target: &str, project: &Path) -> Result<Harness, String> {
         let mut harness = Harness {
             target: target.to_string(),
             db: None,
@@ -300,13 +354,14 @@ impl Harness {
             scratch: PathBuf::new(),
             systems: Vec::new(),
             server: None,
+            drawn: Mutex::new(Vec::new()),
         };
         let display = |p: &Path| p.display().to_string();
         match target {
             "checks" | "render" | "lsp" | "cost" => {
                 // A copy of the bundled project: mutants are written into it, never
                 // into the repository's own data.
-                let project = root.join("target/fuzz/project");
+                let project = project.to_path_buf();
                 let _ = std::fs::remove_dir_all(&project);
                 for sub in ["scenarios", "maps"] {
                     crate::copy_dir(&root.join(sub), &project.join(sub))
@@ -333,6 +388,16 @@ impl Harness {
             _ => {}
         }
         Ok(harness)
+    }
+
+    /// Whether the SVGs drawn since the last call are well-formed XML.
+    fn check_drawn(&self) -> Result<(), String> {
+        let drawn = std::mem::take(&mut *self.drawn.lock().unwrap_or_else(|p| p.into_inner()));
+        for svg in drawn {
+            roxmltree::Document::parse(&svg)
+                .map_err(|e| format!("the SVG is not well-formed: {e}"))?;
+        }
+        Ok(())
     }
 
     /// One execution; `Err` describes a span outside the file.
@@ -400,6 +465,37 @@ impl Harness {
                                 let _ =
                                     muster_render::html::page(&drawn, &diagnostics, &name_of, None);
                             }
+                        }
+                        Ok(())
+                    },
+                )
+            }),
+            // `muster render` (turn 1, SVG) and `muster render --turn 4 -o page.html`:
+            // drawn within the run, their SVG checked after it (`check_drawn`), outside
+            // what the run is measured on.
+            "render-svg" | "render-page" => self.in_project(&self.scratch, bytes, |db, display| {
+                db.with_leaves(
+                    std::slice::from_ref(&self.scratch),
+                    display,
+                    &muster_check::project::Overlay::new(),
+                    |db, at| {
+                        let config = muster_check::Config::default();
+                        let diagnostics = muster_check::validate(db, at, &config);
+                        spans_inside(&diagnostics)?;
+                        let turn = if target == "render-svg" { 1 } else { 4 };
+                        for &index in at {
+                            let options = muster_render::Options { turn, units: true };
+                            let drawn = muster_render::render(db, index, &diagnostics, &options);
+                            if target == "render-page" {
+                                let name_of = |d: &muster_check::Diagnostic| d.file.name.clone();
+                                let page =
+                                    muster_render::html::page(&drawn, &diagnostics, &name_of, None);
+                                std::hint::black_box(page);
+                            }
+                            self.drawn
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .push(drawn.svg);
                         }
                         Ok(())
                     },
@@ -720,8 +816,20 @@ const COST_MAX_BYTES: usize = if cfg!(debug_assertions) {
 } else {
     4 * 1024 * 1024
 };
-/// Grown inputs kept as seeds of their own, the costliest per byte.
-const COST_POOL: usize = 48;
+/// Sizes are counted by octave: an input of `n` bytes is in octave `ilog2(n)` (4 MiB is
+/// octave 22).
+const OCTAVES: usize = 23;
+/// The smallest size an execution grows its input to: 1 KiB (octave 10).
+const COST_MIN_OCTAVE: u32 = 10;
+/// How much less often each octave of target size is drawn than the one below it: the
+/// runs of 2–4 MiB are about one in 350, the runs under 64 KiB more than half.
+const COST_OCTAVE_RATIO: f64 = 0.7;
+/// Grown inputs kept as seeds of their own per octave, the costliest per byte.
+const COST_POOL_PER_OCTAVE: usize = 6;
+/// The line a `cost` worker prints its report on.
+const COST_REPORT: &str = "cost-worker: ";
+/// A run longer than this (wall clock) stops its worker: a hang, saved as a reproducer.
+const COST_HANG: Duration = Duration::from_secs(if cfg!(debug_assertions) { 300 } else { 30 });
 
 /// Starts the count of the peak resident set again (Linux: `5` in `clear_refs`), so that
 /// the peak read after a run is that run's and not the campaign's.
@@ -755,80 +863,342 @@ fn process_cpu() -> Duration {
     })
 }
 
-/// The `cost` campaign: growing mutations, the costliest inputs per byte kept as new
-/// seeds, every run measured in CPU time and peak memory.
-fn cost_campaign(
+/// What one worker of the `cost` campaign measured (printed as JSON on one line).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct CostReport {
+    executions: u64,
+    findings: Vec<String>,
+    /// Executions by the octave of their input's size (`by_size[k]`: 2^k to 2^(k+1)
+    /// bytes).
+    by_size: Vec<u64>,
+    /// Executions by command.
+    by_command: std::collections::BTreeMap<String, u64>,
+    largest: usize,
+    /// The costliest run: CPU milliseconds, its input's size and its command.
+    max_cpu_ms: u64,
+    max_cpu_at: String,
+    /// The highest peak resident set of a run, in kB, and that run.
+    max_rss_kb: i64,
+    max_rss_at: String,
+}
+
+impl CostReport {
+    fn merge(&mut self, other: CostReport) {
+        self.executions += other.executions;
+        self.findings.extend(other.findings);
+        self.by_size.resize(OCTAVES, 0);
+        for (k, n) in other.by_size.iter().enumerate().take(OCTAVES) {
+            self.by_size[k] += n;
+        }
+        for (c, n) in other.by_command {
+            *self.by_command.entry(c).or_default() += n;
+        }
+        self.largest = self.largest.max(other.largest);
+        if other.max_cpu_ms > self.max_cpu_ms || self.max_cpu_at.is_empty() {
+            self.max_cpu_ms = other.max_cpu_ms;
+            self.max_cpu_at = other.max_cpu_at;
+        }
+        if other.max_rss_kb > self.max_rss_kb || self.max_rss_at.is_empty() {
+            self.max_rss_kb = other.max_rss_kb;
+            self.max_rss_at = other.max_rss_at;
+        }
+    }
+}
+
+/// Runs a saved input (`finding-<hash>-<name>`) once through `command` (one of the
+/// `cost` target's) and prints its CPU time and peak RSS.
+fn replay(root: &Path, file: &Path, command: &str) -> Result<(), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let saved = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    // The seed's name after the kind of finding and the hash.
+    let name = saved.splitn(3, '-').nth(2).unwrap_or(saved);
+    let project = root.join("target/fuzz/project-replay");
+    let harness = Harness::new_in(root, "cost", &project)?;
+    reset_peak_rss();
+    let before = process_cpu();
+    let result = harness.run_as(command, name, &bytes);
+    let cpu = process_cpu().saturating_sub(before);
+    let result = result.and_then(|()| harness.check_drawn());
+    println!(
+        "{command} on {} bytes ({name}): {} ms of CPU, peak RSS {} MB, {result:?}",
+        bytes.len(),
+        cpu.as_millis(),
+        run_peak_rss_kb() / 1024
+    );
+    let _ = std::fs::remove_dir_all(&project);
+    Ok(())
+}
+
+/// The seeds of the `cost` target: every seed.
+fn cost_pool(seeds: &[(String, Vec<u8>)]) -> Vec<&(String, Vec<u8>)> {
+    seeds.iter().collect()
+}
+
+/// The `cost` campaign: one worker process per core (`--workers N`), each running
+/// [`cost_worker`] for the whole time with a seed of its own; their reports summed.
+fn cost_campaign(seconds: u64, seed: u64, workers: usize) -> Result<Outcome, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("the fuzzer's own path: {e}"))?;
+    let begin = Instant::now();
+    let children: Vec<(usize, std::process::Child)> = (0..workers)
+        .map(|k| {
+            let child = std::process::Command::new(&exe)
+                .arg("fuzz")
+                .args(["--time", &seconds.to_string()])
+                .args([
+                    "--seed",
+                    &seed
+                        .wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                        .to_string(),
+                ])
+                .args(["--worker", &k.to_string(), "cost"])
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("starting cost worker {k}: {e}"))?;
+            Ok((k, child))
+        })
+        .collect::<Result<_, String>>()?;
+    let mut total = CostReport::default();
+    for (k, child) in children {
+        let out = child
+            .wait_with_output()
+            .map_err(|e| format!("cost worker {k}: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let report = text
+            .lines()
+            .find_map(|l| l.strip_prefix(COST_REPORT))
+            .and_then(|json| serde_json::from_str::<CostReport>(json).ok());
+        match report {
+            Some(report) if out.status.success() => total.merge(report),
+            Some(report) => {
+                total.merge(report);
+                total
+                    .findings
+                    .push(format!("cost worker {k} failed: {}", out.status));
+            }
+            None => total.findings.push(format!(
+                "cost worker {k} stopped without a report ({}); see its message above",
+                out.status
+            )),
+        }
+    }
+    println!(
+        "cost: {workers} workers; largest input {} bytes; costliest run {} ms of CPU ({}); highest peak RSS {} MB ({})",
+        total.largest,
+        total.max_cpu_ms,
+        total.max_cpu_at,
+        total.max_rss_kb / 1024,
+        total.max_rss_at
+    );
+    let sizes: Vec<String> = total
+        .by_size
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{}: {n}", octave_name(k)))
+        .collect();
+    println!("cost: executions by input size: {}", sizes.join(", "));
+    let commands: Vec<String> = total
+        .by_command
+        .iter()
+        .map(|(c, n)| format!("{c}: {n}"))
+        .collect();
+    println!("cost: executions by command: {}", commands.join(", "));
+    Ok(Outcome {
+        executions: total.executions,
+        seconds: begin.elapsed().as_secs_f64(),
+        findings: total.findings,
+    })
+}
+
+/// `2^k` bytes in words: `4 KiB`, `2 MiB`.
+fn octave_name(k: usize) -> String {
+    match k {
+        0..10 => format!("{} B", 1u64 << k),
+        10..20 => format!("{} KiB", 1u64 << (k - 10)),
+        _ => format!("{} MiB", 1u64 << (k - 20)),
+    }
+}
+
+fn octave_of(len: usize) -> usize {
+    (len.max(1).ilog2() as usize).min(OCTAVES - 1)
+}
+
+/// The size one execution grows its input to: an octave from 1 KiB to
+/// [`COST_MAX_BYTES`], each [`COST_OCTAVE_RATIO`] times as likely as the one below, and
+/// a size in it.
+fn target_size(rng: &mut fastrand::Rng) -> usize {
+    let top = COST_MAX_BYTES.ilog2();
+    let weights: Vec<f64> = (COST_MIN_OCTAVE..=top)
+        .map(|k| COST_OCTAVE_RATIO.powi((k - COST_MIN_OCTAVE) as i32))
+        .collect();
+    let mut x = rng.f64() * weights.iter().sum::<f64>();
+    let mut octave = top;
+    for (k, w) in (COST_MIN_OCTAVE..=top).zip(&weights) {
+        if x < *w {
+            octave = k;
+            break;
+        }
+        x -= w;
+    }
+    let low = 1usize << (octave - 1);
+    let high = 1usize << octave;
+    rng.usize(low..=high).min(COST_MAX_BYTES)
+}
+
+/// The commands a mutant of that file name goes through, one per execution.
+fn cost_commands(name: &str) -> &'static [&'static str] {
+    if name.ends_with(".scenario.ron") || name.ends_with(".scenario.json") {
+        &["checks", "render-svg", "render-page", "summary", "lsp"]
+    } else if name.ends_with(".map.ron") || name.ends_with(".map.json") {
+        &["compile", "map-checks"]
+    } else {
+        &["loader"]
+    }
+}
+
+/// One worker of the `cost` campaign: growing mutations up to a size drawn per
+/// execution, the costliest inputs per byte of each size kept as new seeds, every run
+/// measured in CPU time and peak memory.
+fn cost_worker(
     root: &Path,
     seeds: &[&(String, Vec<u8>)],
     time: Duration,
     seed: u64,
-) -> Result<Outcome, String> {
+    worker: usize,
+) -> Result<CostReport, String> {
     let mut rng = fastrand::Rng::with_seed(seed ^ 0x636f_7374);
-    let harness = Harness::new(root, "cost")?;
+    let project = root.join("target/fuzz").join(format!("project-{worker}"));
+    let harness = Harness::new_in(root, "cost", &project)?;
+    // The watchdog: a run that does not end is saved and stops the worker (a thread
+    // cannot be stopped from outside).
+    let current = Arc::new(Mutex::new(Current {
+        name: String::new(),
+        bytes: Vec::new(),
+    }));
+    let started = Arc::new(AtomicU64::new(0));
+    let epoch = Instant::now();
+    {
+        let (current, started, root) = (
+            Arc::clone(&current),
+            Arc::clone(&started),
+            root.to_path_buf(),
+        );
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(200));
+                let since = started.load(Ordering::Relaxed);
+                let now = epoch.elapsed().as_millis() as u64;
+                if since != 0 && now.saturating_sub(since) > COST_HANG.as_millis() as u64 {
+                    let c = current.lock().unwrap_or_else(|p| p.into_inner());
+                    let saved = save(&root, "cost", "timeout", &c.name, &c.bytes);
+                    eprintln!(
+                        "fuzz: a run of `cost` took over {} s; {saved}",
+                        COST_HANG.as_secs()
+                    );
+                    std::process::exit(2);
+                }
+            }
+        });
+    }
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    // Grown inputs with their CPU nanoseconds per byte.
-    let mut grown: Vec<(String, Vec<u8>, f64)> = Vec::new();
-    let mut outcome = Outcome::default();
-    let (mut largest, mut costliest) = (0usize, Duration::ZERO);
+    // Grown inputs by octave, with their CPU nanoseconds per byte.
+    let mut grown: Vec<Vec<(String, Vec<u8>, f64)>> = vec![Vec::new(); OCTAVES];
+    let mut report = CostReport {
+        by_size: vec![0; OCTAVES],
+        ..CostReport::default()
+    };
     let begin = Instant::now();
     // Up to a hundred findings, each saved: a campaign measures how often runs are slow.
-    while begin.elapsed() < time && outcome.findings.len() < 100 {
-        let (name, original) = if grown.is_empty() || rng.bool() {
+    while begin.elapsed() < time && report.findings.len() < 100 {
+        let target = target_size(&mut rng);
+        // A seed or, half the time, a grown input no larger than the target.
+        let kept: Vec<&(String, Vec<u8>, f64)> = grown[..=octave_of(target)]
+            .iter()
+            .flatten()
+            .filter(|(_, b, _)| b.len() <= target)
+            .collect();
+        let (name, mut bytes) = if kept.is_empty() || rng.bool() {
             let (n, b) = seeds[rng.usize(..seeds.len())];
             (n.clone(), b.clone())
         } else {
-            let (n, b, _) = &grown[rng.usize(..grown.len())];
+            let (n, b, _) = kept[rng.usize(..kept.len())];
             (n.clone(), b.clone())
         };
-        let mut bytes = original;
+        let from = bytes.len();
         for _ in 0..rng.usize(1..3) {
             bytes = if rng.u8(..4) == 0 {
                 mutate(&mut rng, &bytes)
             } else {
-                grow(&mut rng, &bytes, COST_MAX_BYTES)
+                grow(&mut rng, &bytes, target)
             };
         }
         bytes.truncate(COST_MAX_BYTES);
-        let path = if name.ends_with(".scenario.ron") {
-            ["checks", "render", "summary", "lsp"][(outcome.executions % 4) as usize]
-        } else if name.ends_with(".map.ron") {
-            ["compile", "map-checks"][(outcome.executions % 2) as usize]
-        } else {
-            "loader"
-        };
+        let commands = cost_commands(&name);
+        let command = commands[rng.usize(..commands.len())];
+        {
+            let mut c = current.lock().unwrap_or_else(|p| p.into_inner());
+            c.name.clone_from(&name);
+            c.bytes.clone_from(&bytes);
+        }
         reset_peak_rss();
+        started.store(epoch.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
         let cpu_before = process_cpu();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            harness.run_as(path, &name, &bytes)
+            harness.run_as(command, &name, &bytes)
         }));
         let cpu = process_cpu().saturating_sub(cpu_before);
-        outcome.executions += 1;
-        largest = largest.max(bytes.len());
-        costliest = costliest.max(cpu);
+        started.store(0, Ordering::Relaxed);
+        let rss = run_peak_rss_kb();
+        let result = result.map(|r| r.and_then(|()| harness.check_drawn()));
+        report.executions += 1;
+        report.by_size[octave_of(bytes.len())] += 1;
+        *report.by_command.entry(command.to_string()).or_default() += 1;
+        report.largest = report.largest.max(bytes.len());
+        let at = || format!("{} bytes, {command}, from {name}", bytes.len());
+        if cpu.as_millis() as u64 >= report.max_cpu_ms {
+            report.max_cpu_ms = cpu.as_millis() as u64;
+            report.max_cpu_at = at();
+        }
+        if rss >= report.max_rss_kb {
+            report.max_rss_kb = rss;
+            report.max_rss_at = at();
+        }
         let problem = match result {
             Err(_) => Some("panic".to_string()),
             Ok(Err(span)) => Some(format!("span outside the file: {span}")),
             Ok(Ok(())) if cpu > SLOW => Some(format!(
-                "slow ({} ms of CPU for {} bytes, {path})",
+                "slow ({} ms of CPU for {} bytes, {command})",
                 cpu.as_millis(),
                 bytes.len()
             )),
             Ok(Ok(())) => None,
         }
-        .or_else(|| (run_peak_rss_kb() > MAX_RSS_KB).then(|| "peak RSS above 500 MB".to_string()));
+        .or_else(|| {
+            (rss > MAX_RSS_KB).then(|| {
+                format!(
+                    "peak RSS {} MB, above 500 MB ({} bytes, {command})",
+                    rss / 1024,
+                    bytes.len()
+                )
+            })
+        });
         if let Some(problem) = problem {
             let saved = save(root, "cost", "finding", &name, &bytes);
             // The peak is each run's own, so the campaign goes on after one.
-            outcome.findings.push(format!("{problem}; {saved}"));
+            report.findings.push(format!("{problem}; {saved}"));
             continue;
         }
-        // Keep the input if it is among the costliest per byte.
+        // Keep the input if it is among the costliest per byte of its size.
         let score = cpu.as_nanos() as f64 / bytes.len().max(1) as f64;
-        if bytes.len() > original_len(seeds, &name) {
-            if grown.len() < COST_POOL {
-                grown.push((name, bytes, score));
-            } else if let Some(low) = grown
+        if bytes.len() > from {
+            let pool = &mut grown[octave_of(bytes.len())];
+            if pool.len() < COST_POOL_PER_OCTAVE {
+                pool.push((name, bytes, score));
+            } else if let Some(low) = pool
                 .iter_mut()
                 .min_by(|a, b| a.2.total_cmp(&b.2))
                 .filter(|low| low.2 < score)
@@ -838,33 +1208,21 @@ fn cost_campaign(
         }
     }
     std::panic::set_hook(previous_hook);
-    outcome.seconds = begin.elapsed().as_secs_f64();
-    println!(
-        "cost: largest input {largest} bytes, costliest run {} ms of CPU",
-        costliest.as_millis()
-    );
-    Ok(outcome)
+    let _ = std::fs::remove_dir_all(&project);
+    Ok(report)
 }
 
-/// The size of the seed of that name (grown inputs are kept only when larger).
-fn original_len(seeds: &[&(String, Vec<u8>)], name: &str) -> usize {
-    seeds
-        .iter()
-        .find(|(n, _)| n == name)
-        .map_or(0, |(_, b)| b.len())
-}
-
-/// How many copies a growing mutation makes: mostly a few, sometimes thousands, never
-/// more than `room` bytes of `unit`-byte copies.
+/// How many copies a growing mutation makes: from one to as many as fill `room` bytes
+/// with `unit`-byte copies, spread evenly over the powers of two, and the whole room one
+/// time in four (the execution's target size is drawn beforehand, so filling the room
+/// reaches it).
 fn copies(rng: &mut fastrand::Rng, unit: usize, room: usize) -> usize {
     let most = room / unit.max(1);
-    // One time in eight a large number, so that most runs stay quick.
-    let wanted = if rng.u8(..8) == 0 {
-        1usize << rng.u32(6..18)
-    } else {
-        1usize << rng.u32(1..6)
-    };
-    wanted.min(most)
+    if most == 0 || rng.u8(..4) == 0 {
+        return most;
+    }
+    let bits = usize::BITS - most.leading_zeros();
+    (1usize << rng.u32(0..bits)).min(most)
 }
 
 /// A mutation that grows the text: a list element repeated, a line repeated, or a
