@@ -134,10 +134,11 @@ pub fn place_on_hexes(
                 && let Some(hex) = hex_at(d).filter(|h| map.contains(*h))
             {
                 target = MarkTarget::Hex(hex);
-            } else if in_scenario && let Some(pieces) = &pieces {
-                if let Some(p) = pieces.first_overlapping(&d.span) {
-                    target = MarkTarget::Counter(p);
-                }
+            } else if in_scenario
+                && let Some(pieces) = &pieces
+                && let Some(p) = pieces.first_overlapping(&d.span)
+            {
+                target = MarkTarget::Counter(p);
             }
             Mark {
                 diagnostic: i,

@@ -58,7 +58,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                 place,
                                 format!(
                                     "hook `{id}` is about a neutral unit, but `{counter}` is fielded by side {}",
-                                    sides_of(&fielded)
+                                    sides_of(fielded)
                                 ),
                             )
                             .help("name one of the scenario's `neutrals`"),
@@ -76,7 +76,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                 place,
                                 format!(
                                     "hook `{id}` is about side `{side_id}`, but `{counter}` is fielded by {}",
-                                    sides_of(&fielded)
+                                    sides_of(fielded)
                                 ),
                             )
                             .help(format!("name a unit of side `{side_id}`")),
@@ -97,7 +97,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                         place,
                                         format!(
                                             "hook `{id}` is about one side's units, but `{counter}` is fielded by {} and `{first}` by {}",
-                                            sides_of(&fielded),
+                                            sides_of(fielded),
                                             cx.side_name(Some(*side))
                                         ),
                                     )

@@ -42,7 +42,7 @@ impl<'a> Fielded<'a> {
         };
         for g in &cx.groups {
             for u in &g.units {
-                add(&u.counter_id, g.side);
+                add(u.counter_id, g.side);
             }
         }
         for r in &cx.scenario.reinforcements {
