@@ -19,16 +19,32 @@
 //! inside the server, where its panics are caught, is a finding), `cost` (below).
 //!
 //! `cost` looks for inputs that cost more than their size. Its mutations grow a file: a
-//! list element repeated up to many thousand times, a line repeated, a bracketed value
-//! put inside itself again and again (`AnyOf([AnyOf([..])])`), on top of the mutations
-//! above, with inputs up to 4 MiB. The inputs whose CPU time per byte is highest become
-//! seeds of their own, so the campaign climbs towards the expensive paths. A mutant
-//! scenario goes in turn through the checks, the board (SVG and HTML page) with the
-//! summary, and the language server; a mutant map is compiled and checked; any other
-//! file is loaded. A run over one second of CPU time (the process's, so that work
-//! spread over threads counts) or with a peak RSS above 500 MB (the peak is started
-//! again before each run, on Linux) is a finding. The one
-//! second is meant for an optimised build: run the campaign as
+//! list element repeated, a line repeated, a bracketed value put inside itself again
+//! and again (`AnyOf([AnyOf([..])])`), on top of the mutations above, with inputs up to
+//! 4 MiB. One *execution* of `cost` is: draw a target size (in one of the octaves from
+//! 512 B–1 KiB up to 2–4 MiB, each 0.7 times as likely as the one below: about one
+//! target in 230 is of 2–4 MiB, one in 100 over 1 MiB, and most are small and quick;
+//! the campaign prints how many inputs of each size it ran), take a seed or a grown input no larger than
+//! that, apply one or two mutations (three in four growing, up to the target size), and
+//! run the result once through one command chosen at random for its kind, in process:
+//! a scenario through the checks (`checks`), the board as SVG at turns 1 and 4 and as an
+//! HTML page after a full validation (`render`), the summary (`summary`), or an editor
+//! visit in the language server (`lsp`: open, hover, completion, definition, references
+//! and code actions at three places, symbols, folding, close); a map through the
+//! compiler (`compile`) or the checks (`map-checks`); any other file through the
+//! loader. The run is measured in the CPU time of its process (so that work spread over
+//! threads counts) and its peak RSS (started again before each run: `clear_refs`, on
+//! Linux). A run over one second of CPU or with a peak RSS above 500 MB is a finding;
+//! so are a panic and a span outside the file, and a run that does not end within 30 s
+//! (300 s unoptimised; saved, and its worker stops). The grown inputs whose CPU time per byte is highest
+//! in their octave of size become seeds of their own, so the campaign climbs towards
+//! the expensive paths at every size.
+//!
+//! The campaign runs one worker process per core (`--workers N` to choose), each the
+//! xtask binary itself with `--worker K` and a seed of its own, for the whole time; a
+//! worker prints its report as one JSON line, and the campaign sums them: executions,
+//! findings, executions by size and by command, the costliest run and the highest
+//! peak. The one second is meant for an optimised build: run the campaign as
 //! `cargo run --release -p xtask -- fuzz --time 600 cost`. In an unoptimised build
 //! (`cargo xtask fuzz cost`, `cargo xtask ci`) the limit is ten seconds, as for the
 //! other targets, and inputs stay under 1 MiB.
@@ -42,10 +58,13 @@ use muster_db::load::{Document, load_bytes};
 use muster_db::project::{Db, project_files};
 use muster_syntax::{Dialect, TokenKind};
 
+mod cost;
+use cost::*;
+
 const TARGETS: [&str; 6] = ["loader", "checks", "compile", "render", "lsp", "cost"];
-/// The targets `cargo xtask ci` runs: all but `cost`, whose findings on multi-MB inputs
-/// (the language server re-analysing on every request, render of large sample
-/// deployments) are still open; run it by hand, optimised.
+/// The targets `cargo xtask ci` runs: all but `cost`, whose 600 s campaign still finds
+/// runs over the limit on inputs of one to four MiB (checks, render, compile and the
+/// language server); run it by hand, optimised.
 pub const CI_TARGETS: [&str; 5] = ["loader", "checks", "compile", "render", "lsp"];
 /// A run slower than this is a finding: one second for an optimised build, as the
 /// limit says; an unoptimised build (`cargo xtask`, which CI runs) is about ten times
@@ -65,11 +84,33 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let mut seconds = 10u64;
     let mut seed = 0x6d75_7374_6572u64;
     let mut targets: Vec<String> = Vec::new();
+    let mut workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut worker = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--time" => seconds = it.next().and_then(|s| s.parse().ok()).ok_or("--time S")?,
             "--seed" => seed = it.next().and_then(|s| s.parse().ok()).ok_or("--seed N")?,
+            "--workers" => {
+                workers = it
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .filter(|&n| n > 0)
+                    .ok_or("--workers N")?;
+            }
+            // A saved input run once through one command, measured: for profiling a
+            // finding (`--replay FILE COMMAND`).
+            "--replay" => {
+                let (Some(file), Some(command)) = (it.next(), it.next()) else {
+                    return Err("--replay FILE COMMAND".to_string());
+                };
+                return replay(root, Path::new(file), command);
+            }
+            // One worker process of the `cost` campaign, started by the campaign itself:
+            // it prints its report as one JSON line.
+            "--worker" => {
+                worker = Some(it.next().and_then(|s| s.parse().ok()).ok_or("--worker K")?);
+            }
             t if TARGETS.contains(&t) => targets.push(t.to_string()),
             other => {
                 return Err(format!(
@@ -83,6 +124,15 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         targets = TARGETS.iter().map(|t| t.to_string()).collect();
     }
     let seeds = seeds(root)?;
+    if let Some(k) = worker {
+        let pool = cost_pool(&seeds);
+        let report = cost_worker(root, &pool, Duration::from_secs(seconds), seed, k)?;
+        println!(
+            "{COST_REPORT}{}",
+            serde_json::to_string(&report).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
     println!(
         "fuzz: {} seeds, {seconds} s per target, seed {seed}",
         seeds.len()
@@ -91,7 +141,11 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     println!("|---|---|---|---|");
     let mut failed = false;
     for target in &targets {
-        let outcome = campaign(root, target, &seeds, Duration::from_secs(seconds), seed)?;
+        let outcome = if target == "cost" {
+            cost_campaign(seconds, seed, workers)?
+        } else {
+            campaign(root, target, &seeds, Duration::from_secs(seconds), seed)?
+        };
         println!(
             "| {target} | {} | {:.0} | {} |",
             outcome.executions,
@@ -170,9 +224,6 @@ fn campaign(
         .collect();
     if pool.is_empty() {
         return Err(format!("no seeds for `{target}`"));
-    }
-    if target == "cost" {
-        return cost_campaign(root, &pool, time, seed);
     }
     let harness = Harness::new(root, target)?;
     // The watchdog: a run that takes longer than `SLOW` is saved and ends the campaign
@@ -287,10 +338,18 @@ struct Harness {
     /// The language server of the `lsp` target, kept across executions as an editor
     /// session would be.
     server: Option<Mutex<muster_lsp::Server>>,
+    /// SVGs drawn by the `cost` target's render commands, to check once the run is over.
+    drawn: Mutex<Vec<String>>,
 }
 
 impl Harness {
     fn new(root: &Path, target: &str) -> Result<Harness, String> {
+        Self::new_in(root, target, &root.join("target/fuzz/project"))
+    }
+
+    /// [`Harness::new`] with the project copy at `project` (each worker of the `cost`
+    /// campaign has its own).
+    fn new_in(root: &Path, target: &str, project: &Path) -> Result<Harness, String> {
         let mut harness = Harness {
             target: target.to_string(),
             db: None,
@@ -300,13 +359,14 @@ impl Harness {
             scratch: PathBuf::new(),
             systems: Vec::new(),
             server: None,
+            drawn: Mutex::new(Vec::new()),
         };
         let display = |p: &Path| p.display().to_string();
         match target {
             "checks" | "render" | "lsp" | "cost" => {
                 // A copy of the bundled project: mutants are written into it, never
                 // into the repository's own data.
-                let project = root.join("target/fuzz/project");
+                let project = project.to_path_buf();
                 let _ = std::fs::remove_dir_all(&project);
                 for sub in ["scenarios", "maps"] {
                     crate::copy_dir(&root.join(sub), &project.join(sub))
@@ -333,6 +393,16 @@ impl Harness {
             _ => {}
         }
         Ok(harness)
+    }
+
+    /// Whether the SVGs drawn since the last call are well-formed XML.
+    fn check_drawn(&self) -> Result<(), String> {
+        let drawn = std::mem::take(&mut *self.drawn.lock().unwrap_or_else(|p| p.into_inner()));
+        for svg in drawn {
+            roxmltree::Document::parse(&svg)
+                .map_err(|e| format!("the SVG is not well-formed: {e}"))?;
+        }
+        Ok(())
     }
 
     /// One execution; `Err` describes a span outside the file.
@@ -400,6 +470,37 @@ impl Harness {
                                 let _ =
                                     muster_render::html::page(&drawn, &diagnostics, &name_of, None);
                             }
+                        }
+                        Ok(())
+                    },
+                )
+            }),
+            // `muster render` (turn 1, SVG) and `muster render --turn 4 -o page.html`:
+            // drawn within the run, their SVG checked after it (`check_drawn`), outside
+            // what the run is measured on.
+            "render-svg" | "render-page" => self.in_project(&self.scratch, bytes, |db, display| {
+                db.with_leaves(
+                    std::slice::from_ref(&self.scratch),
+                    display,
+                    &muster_db::project::Overlay::new(),
+                    |db, at| {
+                        let config = muster_check::Config::default();
+                        let diagnostics = muster_check::validate(db, at, &config);
+                        spans_inside(&diagnostics)?;
+                        let turn = if target == "render-svg" { 1 } else { 4 };
+                        for &index in at {
+                            let options = muster_render::Options { turn, units: true };
+                            let drawn = muster_render::render(db, index, &diagnostics, &options);
+                            if target == "render-page" {
+                                let name_of = |d: &muster_db::Diagnostic| d.file.name.clone();
+                                let page =
+                                    muster_render::html::page(&drawn, &diagnostics, &name_of, None);
+                                std::hint::black_box(page);
+                            }
+                            self.drawn
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .push(drawn.svg);
                         }
                         Ok(())
                     },
@@ -712,286 +813,4 @@ fn byte_mutation(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
         _ => out[at] = rng.u8(..),
     }
     out
-}
-
-/// The largest input of the `cost` target: the size muster promises to handle in time.
-const COST_MAX_BYTES: usize = if cfg!(debug_assertions) {
-    1024 * 1024
-} else {
-    4 * 1024 * 1024
-};
-/// Grown inputs kept as seeds of their own, the costliest per byte.
-const COST_POOL: usize = 48;
-
-/// Starts the count of the peak resident set again (Linux: `5` in `clear_refs`), so that
-/// the peak read after a run is that run's and not the campaign's.
-fn reset_peak_rss() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// The peak resident set since [`reset_peak_rss`], in kB (`VmHWM`), or the process's
-/// peak where that cannot be read.
-fn run_peak_rss_kb() -> i64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or_else(max_rss_kb)
-}
-
-/// CPU time of the whole process so far (every thread: checks may run in parallel).
-fn process_cpu() -> Duration {
-    use nix::sys::resource::{UsageWho, getrusage};
-    getrusage(UsageWho::RUSAGE_SELF).map_or(Duration::ZERO, |u| {
-        let t = |tv: nix::sys::time::TimeVal| {
-            Duration::from_secs(tv.tv_sec().max(0) as u64)
-                + Duration::from_micros(tv.tv_usec().max(0) as u64)
-        };
-        t(u.user_time()) + t(u.system_time())
-    })
-}
-
-/// The `cost` campaign: growing mutations, the costliest inputs per byte kept as new
-/// seeds, every run measured in CPU time and peak memory.
-fn cost_campaign(
-    root: &Path,
-    seeds: &[&(String, Vec<u8>)],
-    time: Duration,
-    seed: u64,
-) -> Result<Outcome, String> {
-    let mut rng = fastrand::Rng::with_seed(seed ^ 0x636f_7374);
-    let harness = Harness::new(root, "cost")?;
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    // Grown inputs with their CPU nanoseconds per byte.
-    let mut grown: Vec<(String, Vec<u8>, f64)> = Vec::new();
-    let mut outcome = Outcome::default();
-    let (mut largest, mut costliest) = (0usize, Duration::ZERO);
-    let begin = Instant::now();
-    // Up to a hundred findings, each saved: a campaign measures how often runs are slow.
-    while begin.elapsed() < time && outcome.findings.len() < 100 {
-        let (name, original) = if grown.is_empty() || rng.bool() {
-            let (n, b) = seeds[rng.usize(..seeds.len())];
-            (n.clone(), b.clone())
-        } else {
-            let (n, b, _) = &grown[rng.usize(..grown.len())];
-            (n.clone(), b.clone())
-        };
-        let mut bytes = original;
-        for _ in 0..rng.usize(1..3) {
-            bytes = if rng.u8(..4) == 0 {
-                mutate(&mut rng, &bytes)
-            } else {
-                grow(&mut rng, &bytes, COST_MAX_BYTES)
-            };
-        }
-        bytes.truncate(COST_MAX_BYTES);
-        let path = if name.ends_with(".scenario.ron") {
-            ["checks", "render", "summary", "lsp"][(outcome.executions % 4) as usize]
-        } else if name.ends_with(".map.ron") {
-            ["compile", "map-checks"][(outcome.executions % 2) as usize]
-        } else {
-            "loader"
-        };
-        reset_peak_rss();
-        let cpu_before = process_cpu();
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            harness.run_as(path, &name, &bytes)
-        }));
-        let cpu = process_cpu().saturating_sub(cpu_before);
-        outcome.executions += 1;
-        largest = largest.max(bytes.len());
-        costliest = costliest.max(cpu);
-        let problem = match result {
-            Err(_) => Some("panic".to_string()),
-            Ok(Err(span)) => Some(format!("span outside the file: {span}")),
-            Ok(Ok(())) if cpu > SLOW => Some(format!(
-                "slow ({} ms of CPU for {} bytes, {path})",
-                cpu.as_millis(),
-                bytes.len()
-            )),
-            Ok(Ok(())) => None,
-        }
-        .or_else(|| (run_peak_rss_kb() > MAX_RSS_KB).then(|| "peak RSS above 500 MB".to_string()));
-        if let Some(problem) = problem {
-            let saved = save(root, "cost", "finding", &name, &bytes);
-            // The peak is each run's own, so the campaign goes on after one.
-            outcome.findings.push(format!("{problem}; {saved}"));
-            continue;
-        }
-        // Keep the input if it is among the costliest per byte.
-        let score = cpu.as_nanos() as f64 / bytes.len().max(1) as f64;
-        if bytes.len() > original_len(seeds, &name) {
-            if grown.len() < COST_POOL {
-                grown.push((name, bytes, score));
-            } else if let Some(low) = grown
-                .iter_mut()
-                .min_by(|a, b| a.2.total_cmp(&b.2))
-                .filter(|low| low.2 < score)
-            {
-                *low = (name, bytes, score);
-            }
-        }
-    }
-    std::panic::set_hook(previous_hook);
-    outcome.seconds = begin.elapsed().as_secs_f64();
-    println!(
-        "cost: largest input {largest} bytes, costliest run {} ms of CPU",
-        costliest.as_millis()
-    );
-    Ok(outcome)
-}
-
-/// The size of the seed of that name (grown inputs are kept only when larger).
-fn original_len(seeds: &[&(String, Vec<u8>)], name: &str) -> usize {
-    seeds
-        .iter()
-        .find(|(n, _)| n == name)
-        .map_or(0, |(_, b)| b.len())
-}
-
-/// How many copies a growing mutation makes: mostly a few, sometimes thousands, never
-/// more than `room` bytes of `unit`-byte copies.
-fn copies(rng: &mut fastrand::Rng, unit: usize, room: usize) -> usize {
-    let most = room / unit.max(1);
-    // One time in eight a large number, so that most runs stay quick.
-    let wanted = if rng.u8(..8) == 0 {
-        1usize << rng.u32(6..18)
-    } else {
-        1usize << rng.u32(1..6)
-    };
-    wanted.min(most)
-}
-
-/// A mutation that grows the text: a list element repeated, a line repeated, or a
-/// bracketed value put inside itself. The result is at most `max` bytes.
-fn grow(rng: &mut fastrand::Rng, bytes: &[u8], max: usize) -> Vec<u8> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return bytes.to_vec();
-    };
-    let room = max.saturating_sub(text.len());
-    let tree = muster_syntax::parse(text, Dialect::Ron);
-    let tokens: Vec<(TokenKind, std::ops::Range<usize>)> = tree
-        .tokens()
-        .filter(|t| !t.kind.is_trivia())
-        .map(|t| (t.kind, t.range()))
-        .collect();
-    // Matching brackets: for each opening token, the index of its closing one.
-    let mut close = vec![None; tokens.len()];
-    let mut stack = Vec::new();
-    for (i, (_, r)) in tokens.iter().enumerate() {
-        match &text[r.clone()] {
-            "(" | "[" | "{" => stack.push(i),
-            ")" | "]" | "}" => {
-                if let Some(open) = stack.pop() {
-                    close[open] = Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    let groups: Vec<(usize, usize)> = close
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| c.map(|c| (i, c)))
-        .collect();
-    if groups.is_empty() || room == 0 {
-        return bytes.to_vec();
-    }
-    let splice = |at: std::ops::Range<usize>, with: &str| {
-        let mut out = String::with_capacity(text.len() + with.len());
-        out.push_str(&text[..at.start]);
-        out.push_str(with);
-        out.push_str(&text[at.end..]);
-        out.into_bytes()
-    };
-    match rng.u8(..3) {
-        0 => {
-            // A list's first element, repeated.
-            let lists: Vec<&(usize, usize)> = groups
-                .iter()
-                .filter(|(o, c)| &text[tokens[*o].1.clone()] == "[" && c > &(o + 1))
-                .collect();
-            let Some(&&(open, end)) = lists.get(rng.usize(..lists.len().max(1))) else {
-                return bytes.to_vec();
-            };
-            // The element runs to the first comma at its own depth, or the list's end.
-            let mut depth = 0;
-            let mut last = end;
-            for (k, (_, r)) in tokens.iter().enumerate().take(end).skip(open + 1) {
-                match &text[r.clone()] {
-                    "(" | "[" | "{" => depth += 1,
-                    ")" | "]" | "}" => depth -= 1,
-                    "," if depth == 0 => {
-                        last = k;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            let element = &text[tokens[open + 1].1.start..tokens[last - 1].1.end];
-            let unit = format!("{element}, ");
-            let n = copies(rng, unit.len(), room);
-            let at = tokens[open + 1].1.start;
-            splice(at..at, &unit.repeat(n))
-        }
-        1 => {
-            // A line, repeated.
-            let lines: Vec<&str> = text.split_inclusive('\n').collect();
-            let k = rng.usize(..lines.len().max(1));
-            let line = lines.get(k).copied().unwrap_or_default();
-            let n = copies(rng, line.len(), room);
-            let mut out = String::with_capacity(text.len() + line.len() * n);
-            for (i, l) in lines.iter().enumerate() {
-                out.push_str(l);
-                if i == k {
-                    for _ in 0..n {
-                        out.push_str(line);
-                    }
-                }
-            }
-            out.into_bytes()
-        }
-        _ => {
-            // A bracketed value put in place of a bracketed value inside it, again and
-            // again: the text between them nests one level deeper each time.
-            let (outer_open, outer_close) = groups[rng.usize(..groups.len())];
-            let inner: Vec<&(usize, usize)> = groups
-                .iter()
-                .filter(|(o, c)| *o > outer_open && *c < outer_close)
-                .collect();
-            let Some(&&(inner_open, inner_close)) = inner.get(rng.usize(..inner.len().max(1)))
-            else {
-                return bytes.to_vec();
-            };
-            // The value is the name before the bracket, when there is one (`AnyOf(..)`).
-            let start = if outer_open > 0 && tokens[outer_open - 1].0 == TokenKind::Ident {
-                tokens[outer_open - 1].1.start
-            } else {
-                tokens[outer_open].1.start
-            };
-            let inner_start = if inner_open > 0 && tokens[inner_open - 1].0 == TokenKind::Ident {
-                tokens[inner_open - 1].1.start
-            } else {
-                tokens[inner_open].1.start
-            };
-            let prefix = &text[start..inner_start];
-            let suffix = &text[tokens[inner_close].1.end..tokens[outer_close].1.end];
-            let inner_text = &text[inner_start..tokens[inner_close].1.end];
-            let n = copies(rng, prefix.len() + suffix.len(), room).min(200);
-            let mut nested = String::new();
-            for _ in 0..n {
-                nested.push_str(prefix);
-            }
-            nested.push_str(inner_text);
-            for _ in 0..n {
-                nested.push_str(suffix);
-            }
-            splice(inner_start..tokens[inner_close].1.end, &nested)
-        }
-    }
 }

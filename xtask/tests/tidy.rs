@@ -601,3 +601,88 @@ fn no_test_helper_is_defined_twice() {
         twice.join("\n")
     );
 }
+
+#[test]
+fn the_architecture_is_short_and_names_real_tests() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    assert!(
+        text.len() <= 12 * 1024,
+        "ARCHITECTURE.md is {} bytes",
+        text.len()
+    );
+    let invariants = text
+        .split("\n## Invariants")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("an Invariants section");
+    // Every source file of the workspace, to find the tests the invariants name.
+    let sources: String = packages()
+        .iter()
+        .flat_map(|p| rust_files(p))
+        .filter(|(rel, _)| !rel.contains("/target/"))
+        .map(|(_, path)| std::fs::read_to_string(path).unwrap())
+        .collect();
+    let bullets: Vec<&str> = invariants.split("\n- ").skip(1).collect();
+    assert!(bullets.len() >= 10, "{} invariants", bullets.len());
+    let mut wrong = Vec::new();
+    for bullet in &bullets {
+        let quoted: Vec<&str> = bullet.split('`').skip(1).step_by(2).collect();
+        let names_a_test = quoted.iter().any(|q| q.ends_with(".rs") || q.contains('_'));
+        if !names_a_test {
+            wrong.push(format!(
+                "names no test: {}",
+                bullet.lines().next().unwrap_or("")
+            ));
+        }
+        for q in quoted {
+            let is_test_name = q.matches('_').count() >= 2
+                && q.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+            if is_test_name && !sources.contains(&format!("fn {q}(")) {
+                wrong.push(format!("no test `{q}`"));
+            }
+            if q.ends_with(".rs") && !q.contains('<') {
+                let found = packages().iter().any(|p| {
+                    rust_files(p)
+                        .iter()
+                        .any(|(rel, _)| rel.ends_with(q.trim_start_matches("muster-")))
+                });
+                if !found {
+                    wrong.push(format!("no file `{q}`"));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md invariants:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn contributing_says_how_to_add_a_check_a_hook_and_a_file_kind() {
+    let text = std::fs::read_to_string(root().join("CONTRIBUTING.md")).unwrap();
+    for section in [
+        "## Adding a check",
+        "## Adding a hook",
+        "## Adding a file kind",
+    ] {
+        assert!(text.contains(section), "CONTRIBUTING.md lacks {section}");
+    }
+    // The steps name the scaffolder and the tests that keep them true: those exist.
+    let main = std::fs::read_to_string(root().join("xtask/src/main.rs")).unwrap();
+    assert!(text.contains("cargo xtask new-check") && main.contains("\"new-check\""));
+    let sources: String = packages()
+        .iter()
+        .flat_map(|p| rust_files(p))
+        .map(|(_, path)| std::fs::read_to_string(path).unwrap())
+        .collect();
+    for q in text.split('`').skip(1).step_by(2) {
+        let is_test_name =
+            q.matches('_').count() >= 2 && q.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+        assert!(
+            !is_test_name || sources.contains(&format!("fn {q}(")),
+            "CONTRIBUTING.md names `{q}`, which is no function"
+        );
+    }
+}

@@ -3,12 +3,10 @@
 //! copies, and gives the hexes of one copy; a deployment zone repeated by many groups is
 //! drawn once.
 
-use std::path::Path;
-
-use muster_db::project::{Db, data_files_under};
 use muster_model::scenario::Zone;
 use muster_semantic::{FileCx, ScenarioCx};
 
+use muster_testkit::db::load;
 use muster_testkit::repo;
 
 /// A project holding the PRESTAGS system, its map and Clontarf with the Vikings' two
@@ -32,13 +30,6 @@ fn clontarf_with(fleet: &str, shore: &str) -> tempfile::TempDir {
         )
     });
     dir
-}
-
-fn load(root: &Path) -> Db {
-    let display = |p: &Path| p.display().to_string();
-    let mut files = data_files_under(&root.join("scenarios"));
-    files.extend(data_files_under(&root.join("maps")));
-    Db::load(root, &files, &display)
 }
 
 fn zones<'a>(cx: &'a ScenarioCx<'a>) -> Vec<&'a Zone> {
@@ -148,4 +139,137 @@ fn repeated_deployment_zones_are_drawn_once() {
         first_side.iter().map(|z| &z.label).collect::<Vec<_>>()
     );
     assert!(first_side.iter().all(|z| !z.hexes.is_empty()));
+}
+
+/// A victory goal written many times over is one mark on the board: Clontarf with one
+/// label named thousands of times in a `Control` goal, and an `Exit` goal repeated,
+/// drew (and the renderer wrote) a mark per copy, hundreds of megabytes of SVG.
+#[test]
+fn repeated_goals_are_marked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
+    let exit = "Exit(units: 10, edge: South, excluding: [\"VF\", \"2L\", \"3L\"])";
+    copy(rel, &|t| {
+        let labels = "\"J\", ".repeat(3000);
+        let exits = format!("{exit}, ").repeat(300);
+        let t = t.replacen(
+            "[[Control(labels: [\"J\"]), ",
+            &format!("[[Control(labels: [{labels}\"J\"]), {exits}"),
+            1,
+        );
+        assert!(t.contains(&labels), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let vikings = cx
+        .scenario
+        .sides
+        .iter()
+        .position(|s| s.id == "vikings")
+        .unwrap();
+    let board = cx.board(1);
+    let marks: Vec<_> = board
+        .objectives
+        .iter()
+        .filter(|o| o.side == Some(vikings))
+        .map(|o| o.text.as_str())
+        .collect();
+    assert_eq!(marks.len(), 1, "{} marks", marks.len());
+    assert_eq!(marks[0], "control J");
+    let exits = board
+        .exit_edges
+        .iter()
+        .filter(|e| e.side == vikings)
+        .count();
+    assert_eq!(exits, 1);
+}
+
+/// The sides that field each counter are found once per check, not by reading every
+/// set-up group again for each counter a special rule names: thousands of hooks naming
+/// counters in a scenario of thousands of groups took seconds.
+#[test]
+fn hooks_find_the_sides_of_their_counters_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/lrf/lrf.system.ron", &|t| t);
+    copy("scenarios/lrf/lrf.counters.ron", &|t| t);
+    copy("maps/lrf/jengland.map.ron", &|t| t);
+    let rel = "scenarios/lrf/jengland.scenario.ron";
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    copy(rel, &|t| {
+        let groups = format!("{group} ").repeat(500);
+        let hooks = "(hook: \"evasion\", params: {\"counters\": [\"saxe\"], \"roll_at_least\": 5, \"retreat_hexes\": [1, 2]}, text: \"x\"), ".repeat(500);
+        let t = t.replacen(group, &groups, 1);
+        let t = t.replacen("special_rules: [", &format!("special_rules: [{hooks}"), 1);
+        assert!(t.contains(&hooks), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    assert!(cx.groups.len() >= 500, "{} groups", cx.groups.len());
+    assert!(cx.hooks().len() >= 500, "{} hooks", cx.hooks().len());
+    let mut sink = muster_db::report::Sink::new(&cx.file.loaded.file);
+    let before = muster_check::checks::hooks::fielded_work();
+    muster_check::checks::hooks::counter_wrong_side::run(&cx, &mut sink);
+    muster_check::checks::hooks::counter_not_in_scenario::run(&cx, &mut sink);
+    let work = muster_check::checks::hooks::fielded_work() - before;
+    let once = cx.groups.len() + cx.scenario.reinforcements.len();
+    assert!(
+        work <= 2 * once,
+        "{work} groups read, {once} in the scenario"
+    );
+}
+
+/// A sample listing the same unit on one hex thousands of times is a stack of at most
+/// `MAX_DRAWN_COPIES` counters that count them all: a counter per line drew (and the
+/// HTML page carried) hundreds of megabytes.
+#[test]
+fn a_stack_of_thousands_of_alike_units_is_drawn_as_a_few_counters() {
+    use muster_semantic::board::MAX_DRAWN_COPIES;
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/4-4-paris.scenario.ron";
+    let line = "(hex: \"2024\", units: [(kind: \"IB\", count: 2)]),";
+    copy(rel, &|t| {
+        let many = "(kind: \"IB\", count: 2), ".repeat(3000);
+        let t = t.replacen(line, &format!("(hex: \"2024\", units: [{many}]),"), 1);
+        assert!(t.contains(&many), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let board = cx.board(1);
+    let hex = muster_hex::HexId::parse("2024").unwrap();
+    let stack: Vec<_> = board.pieces.iter().filter(|p| p.hex == hex).collect();
+    assert!(
+        stack.len() <= usize::from(MAX_DRAWN_COPIES),
+        "{} counters on one hex",
+        stack.len()
+    );
+    let units: u32 = stack.iter().map(|p| u32::from(p.count)).sum();
+    assert_eq!(units, 6000, "the stack counts every unit");
 }

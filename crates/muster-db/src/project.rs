@@ -424,12 +424,25 @@ impl Db {
         f: impl FnOnce(&Db, &[usize]) -> R,
     ) -> R {
         let from = self.files.len();
-        self.add_files(paths, display, None, overlay);
-        self.compile_from(from);
-        let targets: Vec<usize> = paths.iter().filter_map(|p| self.index_of(p)).collect();
+        let targets = self.add_leaves(paths, display, overlay);
         let out = f(self, &targets);
         self.truncate(from);
         out
+    }
+
+    /// Loads scenario files as leaves on top of this project, as [`Db::with_leaves`]
+    /// does, and keeps them: their indexes. The language server keeps a
+    /// [fork](Db::fork) with a buffer loaded this way while the buffer is unchanged.
+    pub fn add_leaves(
+        &mut self,
+        paths: &[PathBuf],
+        display: &(dyn Fn(&Path) -> String + Sync),
+        overlay: &Overlay,
+    ) -> Vec<usize> {
+        let from = self.files.len();
+        self.add_files(paths, display, None, overlay);
+        self.compile_from(from);
+        paths.iter().filter_map(|p| self.index_of(p)).collect()
     }
 
     /// Forgets every file from `from` on.

@@ -3,7 +3,7 @@
 //! morale threshold and what each side could lose, the victory conditions and special
 //! rules in words, plus how many values in the data are assumed rather than printed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use muster_hex::{HexGrid, HexId};
 use muster_model::counters::Army;
@@ -796,7 +796,9 @@ fn placement_text(army: Option<&Army>, at: &Placement) -> (String, Vec<String>) 
     }
 }
 
-/// One line per counter of a setup group (or of a neutral placement).
+/// One line per counter of a setup group (or of a neutral placement): a counter listed
+/// many times in the group is one line counting them all, so the summary stays as small
+/// as the army, however long the list.
 fn placed_lines(
     group: usize,
     army: Option<&Army>,
@@ -804,9 +806,15 @@ fn placed_lines(
     at: &Placement,
 ) -> Vec<SetupLine> {
     let (placement, hexes) = placement_text(army, at);
-    units
-        .iter()
-        .map(|u| SetupLine {
+    let mut lines: Vec<SetupLine> = Vec::new();
+    let mut line_of: HashMap<&str, usize> = HashMap::new();
+    for u in units {
+        if let Some(&k) = line_of.get(u.counter.as_str()) {
+            lines[k].count += usize::from(u.count);
+            continue;
+        }
+        line_of.insert(&u.counter, lines.len());
+        lines.push(SetupLine {
             group,
             counter: u.counter.clone(),
             name: army
@@ -817,8 +825,9 @@ fn placed_lines(
             placement: placement.clone(),
             at: None,
             facing: None,
-        })
-        .collect()
+        });
+    }
+    lines
 }
 
 /// The units of a deployment group: those listed, else the whole force less what the

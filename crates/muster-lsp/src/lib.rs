@@ -9,6 +9,11 @@
 //! After each batch of messages the changed buffers and the open buffers that depend
 //! on them (`muster_ide::watch::DepGraph`) are re-checked and published.
 //!
+//! Requests about a buffer share one analysis of it (`workspace::Analysis`: the project
+//! with the buffer loaded, its syntax tree, its hook references), made again only after
+//! a notification or a change of the project on disk: a multi-megabyte scenario is read
+//! and checked once per edit, not once per request.
+//!
 //! Positions are UTF-16 (the protocol's default): byte spans go through the text's
 //! line table (`pos`). What is under the cursor comes from the syntax tree and the
 //! JSON-pointer path of the node (`cursor`). Every request runs under
@@ -25,6 +30,8 @@ mod symbols;
 mod transport;
 pub mod uri;
 mod workspace;
+
+pub use workspace::leaves_loaded;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -148,6 +155,11 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         }
     }
 }
+
+/// The most diagnostics published for one file; beyond them one more says how many
+/// are left out. An editor shows no more than this usefully, and a file with hundreds of
+/// thousands of problems (a list repeated many times) would otherwise send gigabytes.
+pub const MAX_PUBLISHED: usize = 1000;
 
 /// The server's state and its handling of one message at a time (testable without a
 /// transport).
@@ -292,6 +304,9 @@ impl Server {
     }
 
     fn notification(&mut self, n: Notification) {
+        // Any notification may change what a request sees: analyses made before it are
+        // stale, and dropped (a closed buffer's must not stay in memory).
+        self.ws.forget_analyses();
         match n.method.as_str() {
             "textDocument/didOpen" => {
                 let Ok(p) = params::<DidOpenTextDocumentParams>(n.params) else {
@@ -373,12 +388,29 @@ impl Server {
                         continue;
                     };
                     let lines = Lines::new(&doc.text);
-                    let diagnostics = p
+                    let mine: Vec<&muster_db::Diagnostic> = p
                         .diagnostics
                         .iter()
                         .filter(|d| muster_db::project::normalize(&d.file.path) == p.path)
+                        .collect();
+                    let mut diagnostics: Vec<lsp_types::Diagnostic> = mine
+                        .iter()
+                        .take(MAX_PUBLISHED)
                         .map(|d| diag::to_lsp(d, &lines, &p.uri, &p.free_hexes))
                         .collect();
+                    if let Some(first) = mine.get(MAX_PUBLISHED) {
+                        diagnostics.push(lsp_types::Diagnostic {
+                            range: lines.range(&first.span),
+                            severity: Some(lsp_types::DiagnosticSeverity::INFORMATION),
+                            source: Some("muster".to_string()),
+                            message: format!(
+                                "{} more problems in this file are not shown here, from this \
+                                 one on; `muster validate` lists them all",
+                                mine.len() - MAX_PUBLISHED
+                            ),
+                            ..lsp_types::Diagnostic::default()
+                        });
+                    }
                     out.push(diagnostics_message(PublishDiagnosticsParams {
                         uri: p.uri,
                         diagnostics,
@@ -415,29 +447,24 @@ impl Server {
         Some((doc.text.clone(), tree, kind))
     }
 
-    /// The string under the cursor: its value, its class, and runs `f` with the project.
+    /// The string under the cursor: its value, its class, and runs `f` with the project
+    /// (the buffer's [analysis](workspace::Analysis), loaded once per change).
     fn at_cursor<R>(
         &mut self,
         uri: &Uri,
         position: lsp_types::Position,
         f: impl FnOnce(&hover::Cx, cursor::Class, &str, std::ops::Range<usize>) -> Option<R>,
     ) -> Option<R> {
-        let (text, tree, kind) = self.parsed(uri)?;
         let path = self.path_of(uri)?;
-        let offset = Lines::new(&text).offset(position);
-        let node = cursor::string_at(&tree, offset)?;
+        let a = self.ws.analysis(&path)?;
+        let kind = a.kind?;
+        let offset = Lines::new(&a.text).offset(position);
+        let node = cursor::string_at(&a.tree, offset)?;
         let value = cursor::string_value(node)?;
         let place = cursor::place_of(kind, node);
-        let range = node.range();
-        self.ws.analyse(&path, |db, index| {
-            let cx = hover::Cx::new(db, index);
-            let hooks = match cx.doc() {
-                Some(muster_db::load::Document::Scenario(s)) => cursor::hook_refs(s),
-                _ => cursor::HookRefs::default(),
-            };
-            let class = cursor::classify(kind, &place.steps, &hooks)?;
-            f(&cx, class, &value, range)
-        })
+        let class = cursor::classify(kind, &place.steps, &a.hooks)?;
+        let cx = hover::Cx::new(&a.db, a.index);
+        f(&cx, class, &value, node.range())
     }
 
     fn hover(&mut self, p: HoverParams) -> Option<Hover> {
@@ -519,7 +546,8 @@ impl Server {
             Some((goto::family(class)?.0, value.to_string()))
         })?;
         let path = self.path_of(&uri)?;
-        let places = self.ws.with_all_scenarios(&path, |db, _| {
+        let places = {
+            let (db, _) = self.ws.all_scenarios(&path)?;
             // Names are scoped: a side's id to its scenario, a counter's to its counter
             // sheet, a terrain's to its rules system.
             let scope = match family {
@@ -544,7 +572,7 @@ impl Server {
                 .into_iter()
                 .flat_map(|i| goto::references_in(db, i, family, &value, declarations))
                 .collect::<Vec<_>>()
-        });
+        };
         Some(self.locations(&places))
     }
 
@@ -552,12 +580,9 @@ impl Server {
         let uri = p.text_document_position.text_document.uri;
         let position = p.text_document_position.position;
         let path = self.path_of(&uri)?;
-        let text = self.doc(&uri)?.text.clone();
-        let offset = Lines::new(&text).offset(position);
-        Some(
-            self.ws
-                .analyse(&path, |db, _| complete::complete(db, &path, &text, offset)),
-        )
+        let a = self.ws.analysis(&path)?;
+        let offset = Lines::new(&a.text).offset(position);
+        Some(complete::complete(&a.db, &path, &a.text, offset))
     }
 }
 

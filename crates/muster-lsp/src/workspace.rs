@@ -12,6 +12,22 @@ use muster_check::{Config, config};
 use muster_db::Diagnostic;
 use muster_db::project::{self, Db, Overlay, ParseCache};
 
+thread_local! {
+    static LOADED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread loaded scenarios into a project to answer requests (one
+/// buffer, or every scenario of a project for references): a work counter for tests.
+/// Loading reads and checks the whole text, so a request about an unchanged buffer
+/// must not load it again.
+pub fn leaves_loaded() -> usize {
+    LOADED.with(|l| l.get())
+}
+
+fn count_load() {
+    LOADED.with(|l| l.set(l.get() + 1));
+}
+
 /// An open buffer.
 pub struct Doc {
     pub uri: Uri,
@@ -110,6 +126,31 @@ pub struct Published {
     pub free_hexes: HashMap<std::ops::Range<usize>, Vec<(String, String)>>,
 }
 
+/// One open buffer analysed for requests: its project with it loaded (a scenario as a
+/// leaf of a [fork](Db::fork) of the project), its syntax tree and the hook parameters
+/// that name things. Kept while nothing it was made from changed
+/// ([`Workspace::generation`]), so that requests about an unchanged buffer share one
+/// load of it.
+pub struct Analysis {
+    path: PathBuf,
+    generation: u64,
+    pub db: Db,
+    pub index: Option<usize>,
+    pub text: String,
+    pub tree: muster_syntax::Tree,
+    pub kind: Option<muster_model::FileKind>,
+    pub hooks: crate::cursor::HookRefs,
+}
+
+/// Every scenario of one project (disk and open buffers) loaded as leaves, for
+/// references; kept as [`Analysis`] is.
+struct Scenarios {
+    root: PathBuf,
+    generation: u64,
+    db: Db,
+    leaves: Vec<usize>,
+}
+
 /// The open buffers and the projects they belong to.
 #[derive(Default)]
 pub struct Workspace {
@@ -117,6 +158,11 @@ pub struct Workspace {
     pub projects: HashMap<PathBuf, Project>,
     /// Buffers changed since the last round.
     pub dirty: BTreeSet<PathBuf>,
+    /// Counts what can change an analysis: every notification (a buffer opened, edited,
+    /// saved or closed), a project loaded again, a scenario id changed.
+    pub generation: u64,
+    analysis: Option<Analysis>,
+    scenarios: Option<Scenarios>,
 }
 
 impl Workspace {
@@ -155,6 +201,7 @@ impl Workspace {
         {
             return false;
         }
+        self.generation += 1;
         let name = display(root);
         let config = config::load(root, &name);
         let all = project::project_files(root);
@@ -220,6 +267,9 @@ impl Workspace {
         project.base.set_leaf_ids(by_id);
         let changed = project.open_ids != open;
         project.open_ids = open;
+        if changed {
+            self.generation += 1;
+        }
         changed
     }
 
@@ -283,47 +333,93 @@ impl Workspace {
         out
     }
 
-    /// Runs `f` on the project of an open buffer with the buffer loaded (a scenario as a
-    /// leaf), and the buffer's index in it.
-    pub fn analyse<R>(&mut self, path: &Path, f: impl FnOnce(&Db, Option<usize>) -> R) -> R {
-        let root = project_root(path);
-        self.refresh(&root);
-        self.set_ids(&root);
-        let overlay = self.overlay();
-        let Some(project) = self.projects.get_mut(&root) else {
-            unreachable!("refresh loads the project")
-        };
-        let name = display(&root);
-        if is_leaf(path) {
-            project
-                .base
-                .with_leaves(&[path.to_path_buf()], &name, &overlay, |db, ix| {
-                    f(db, ix.first().copied())
-                })
-        } else {
-            let index = project.base.index_of(path);
-            f(&project.base, index)
-        }
+    /// Makes every analysis stale and drops it.
+    pub fn forget_analyses(&mut self) {
+        self.generation += 1;
+        self.analysis = None;
+        self.scenarios = None;
     }
 
-    /// Every scenario of the project of `path` (disk and open buffers), loaded as leaves.
-    pub fn with_all_scenarios<R>(&mut self, path: &Path, f: impl FnOnce(&Db, &[usize]) -> R) -> R {
+    /// The analysis of an open buffer, loaded when the buffer or its project changed
+    /// since the last one (`None` for a buffer that is not open).
+    pub fn analysis(&mut self, path: &Path) -> Option<&Analysis> {
         let root = project_root(path);
         self.refresh(&root);
         self.set_ids(&root);
-        let overlay = self.overlay();
-        let mut leaves: Vec<PathBuf> = project::project_files(&root)
-            .into_iter()
-            .filter(|p| is_leaf(p))
-            .map(|p| project::normalize(&p))
-            .collect();
-        leaves.extend(self.open_in(&root).into_iter().filter(|p| is_leaf(p)));
-        leaves.sort();
-        leaves.dedup();
-        let Some(project) = self.projects.get_mut(&root) else {
-            unreachable!("refresh loads the project")
-        };
-        let name = display(&root);
-        project.base.with_leaves(&leaves, &name, &overlay, f)
+        let fresh = self
+            .analysis
+            .as_ref()
+            .is_some_and(|a| a.path == path && a.generation == self.generation);
+        if !fresh {
+            let text = self.docs.get(path)?.text.clone();
+            let overlay = self.overlay();
+            let project = self.projects.get_mut(&root)?;
+            let name = display(&root);
+            let mut db = project.base.fork();
+            let index = if is_leaf(path) {
+                count_load();
+                db.add_leaves(&[path.to_path_buf()], &name, &overlay)
+                    .first()
+                    .copied()
+            } else {
+                db.index_of(path)
+            };
+            let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let tree =
+                muster_syntax::parse(&text, muster_syntax::Dialect::from_file_name(file_name));
+            let kind = crate::cursor::kind_of(&tree, file_name);
+            let hooks = match index.and_then(|i| db.doc(i)) {
+                Some(muster_db::load::Document::Scenario(s)) => crate::cursor::hook_refs(s),
+                _ => crate::cursor::HookRefs::default(),
+            };
+            self.analysis = Some(Analysis {
+                path: path.to_path_buf(),
+                generation: self.generation,
+                db,
+                index,
+                text,
+                tree,
+                kind,
+                hooks,
+            });
+        }
+        self.analysis.as_ref()
+    }
+
+    /// Every scenario of the project of `path` (disk and open buffers), loaded as
+    /// leaves, and their indexes; loaded again only when something changed.
+    pub fn all_scenarios(&mut self, path: &Path) -> Option<(&Db, &[usize])> {
+        let root = project_root(path);
+        self.refresh(&root);
+        self.set_ids(&root);
+        let fresh = self
+            .scenarios
+            .as_ref()
+            .is_some_and(|s| s.root == root && s.generation == self.generation);
+        if !fresh {
+            let overlay = self.overlay();
+            let mut leaves: Vec<PathBuf> = project::project_files(&root)
+                .into_iter()
+                .filter(|p| is_leaf(p))
+                .map(|p| project::normalize(&p))
+                .collect();
+            leaves.extend(self.open_in(&root).into_iter().filter(|p| is_leaf(p)));
+            leaves.sort();
+            leaves.dedup();
+            let project = self.projects.get(&root)?;
+            let name = display(&root);
+            let mut db = project.base.fork();
+            count_load();
+            let leaves = db.add_leaves(&leaves, &name, &overlay);
+            self.scenarios = Some(Scenarios {
+                root: root.clone(),
+                generation: self.generation,
+                db,
+                leaves,
+            });
+        }
+        self.scenarios
+            .as_ref()
+            .map(|s| (&s.db, s.leaves.as_slice()))
     }
 }

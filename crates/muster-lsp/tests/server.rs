@@ -402,3 +402,66 @@ fn references_build_one_line_table_per_file() {
         "{built} line tables built for {found} references"
     );
 }
+
+/// A buffer is loaded into its project once per change, not once per request: each
+/// load reads and checks the whole text, so an editor asking about places in an
+/// unchanged multi-megabyte scenario paid seconds per request.
+#[test]
+fn requests_about_an_unchanged_buffer_load_it_once() {
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    s.open(JENGLAND, Some(&text));
+    let requests = |s: &mut Session, text: &str| {
+        for needle in ["plays_first: \"bretons\"", "\"saxe\"", "\"0701\""] {
+            let params = s.at(JENGLAND, text, needle, needle.len() - 3);
+            for method in [
+                "textDocument/hover",
+                "textDocument/definition",
+                "textDocument/completion",
+            ] {
+                s.request(method, params.clone());
+            }
+            let mut params = params;
+            params["context"] = json!({"includeDeclaration": true});
+            s.request("textDocument/references", params);
+        }
+    };
+    let before = muster_lsp::leaves_loaded();
+    requests(&mut s, &text);
+    let loaded = muster_lsp::leaves_loaded() - before;
+    // The buffer once, and every scenario of the project once for references.
+    assert_eq!(loaded, 2, "12 requests loaded scenarios {loaded} times");
+    // An edit is seen: the buffer is loaded again, once.
+    let text = text.replacen("plays_first", " plays_first", 1);
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND), "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let before = muster_lsp::leaves_loaded();
+    requests(&mut s, &text);
+    let loaded = muster_lsp::leaves_loaded() - before;
+    assert_eq!(
+        loaded, 2,
+        "after an edit, 12 requests loaded scenarios {loaded} times"
+    );
+}
+
+/// A file with thousands of problems publishes the first `MAX_PUBLISHED` and one more
+/// saying how many are left out: all of them, each a JSON object with its related
+/// places, came to gigabytes for a list repeated a few hundred thousand times.
+#[test]
+fn a_file_with_thousands_of_problems_publishes_a_bounded_list() {
+    let mut s = Session::new();
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    let unknown = "(units: [(counter: \"nobody\", count: 1)], at: Hexes([\"0903\"])), ";
+    let text = std::fs::read_to_string(s.root.join(JENGLAND))
+        .unwrap()
+        .replacen(group, &format!("{group} {}", unknown.repeat(1500)), 1);
+    let published = s.open(JENGLAND, Some(&text));
+    let max = muster_lsp::MAX_PUBLISHED;
+    assert_eq!(published.len(), max + 1, "{} published", published.len());
+    let last = published[max]["message"].as_str().unwrap();
+    assert!(last.contains("more problems"), "{last}");
+    let more: usize = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(more >= 500, "{last}");
+}

@@ -25,7 +25,7 @@ use muster_model::table::TableTerrain;
 use muster_semantic::board::Board;
 use muster_semantic::{FileCx, ScenarioCx};
 
-pub use marks::{Mark, MarkTarget};
+pub use marks::{Mark, MarkTarget, spans_examined};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]

@@ -32,6 +32,21 @@ pub struct Mark {
     pub target: MarkTarget,
 }
 
+thread_local! {
+    static EXAMINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many counter or table-unit spans this thread has compared with a diagnostic's
+/// span to place it: a work counter for tests (placing D diagnostics on P counters must
+/// not compare each with every counter).
+pub fn spans_examined() -> usize {
+    EXAMINED.with(|e| e.get())
+}
+
+fn examined(n: usize) {
+    EXAMINED.with(|e| e.set(e.get() + n));
+}
+
 fn same_file(a: &Arc<SourceFile>, b: Option<&Arc<SourceFile>>) -> bool {
     b.is_some_and(|b| Arc::ptr_eq(a, b) || a.path == b.path)
 }
@@ -41,6 +56,54 @@ fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
         return false;
     }
     a.start < b.end && b.start < a.end || (a.is_empty() && b.contains(&a.start))
+}
+
+/// The spans of the counters (or table units) of a board, for finding the first one a
+/// diagnostic's span overlaps without comparing it with every one: distinct spans sorted
+/// by start, each with the lowest index that has it, and the furthest end reached so
+/// far. The spans that can overlap `span` start before its end and lie after the last
+/// place where the furthest end is still at or before its start; only those are
+/// compared.
+struct SpanIndex {
+    spans: Vec<(usize, usize, usize)>,
+    reach: Vec<usize>,
+}
+
+impl SpanIndex {
+    fn new(spans: impl Iterator<Item = (Range<usize>, usize)>) -> SpanIndex {
+        let mut spans: Vec<(usize, usize, usize)> = spans
+            .filter(|(r, _)| !r.is_empty())
+            .map(|(r, i)| (r.start, r.end, i))
+            .collect();
+        spans.sort_unstable();
+        spans.dedup_by(|later, first| later.0 == first.0 && later.1 == first.1);
+        let reach = spans
+            .iter()
+            .scan(0, |far, s| {
+                *far = s.1.max(*far);
+                Some(*far)
+            })
+            .collect();
+        SpanIndex { spans, reach }
+    }
+
+    /// The lowest index whose span [`overlaps`] `span`.
+    fn first_overlapping(&self, span: &Range<usize>) -> Option<usize> {
+        let before = if span.is_empty() {
+            span.start.saturating_add(1)
+        } else {
+            span.end
+        };
+        let end = self.spans.partition_point(|s| s.0 < before);
+        let start = self.reach[..end].partition_point(|&far| far <= span.start);
+        let candidates = &self.spans[start..end];
+        examined(candidates.len());
+        candidates
+            .iter()
+            .filter(|s| overlaps(span, &(s.0..s.1)))
+            .map(|s| s.2)
+            .min()
+    }
 }
 
 /// The hex id written at a span (quotes and spaces trimmed), if that is all it holds.
@@ -55,6 +118,11 @@ pub fn place_on_hexes(
     board: Option<&Board>,
     map: &TerrainMap,
 ) -> Vec<Mark> {
+    let pieces = board.map(|board| {
+        SpanIndex::new(board.pieces.iter().enumerate().flat_map(|(i, p)| {
+            std::iter::once((p.span.clone(), i)).chain(p.hex_span.clone().map(|s| (s, i)))
+        }))
+    });
     diagnostics
         .iter()
         .enumerate()
@@ -66,14 +134,11 @@ pub fn place_on_hexes(
                 && let Some(hex) = hex_at(d).filter(|h| map.contains(*h))
             {
                 target = MarkTarget::Hex(hex);
-            } else if in_scenario && let Some(board) = board {
-                let piece = board.pieces.iter().position(|p| {
-                    overlaps(&d.span, &p.span)
-                        || p.hex_span.as_ref().is_some_and(|s| overlaps(&d.span, s))
-                });
-                if let Some(p) = piece {
-                    target = MarkTarget::Counter(p);
-                }
+            } else if in_scenario
+                && let Some(pieces) = &pieces
+                && let Some(p) = pieces.first_overlapping(&d.span)
+            {
+                target = MarkTarget::Counter(p);
             }
             Mark {
                 diagnostic: i,
@@ -88,19 +153,20 @@ pub fn place_on_table(
     files: &Files<'_>,
     board: Option<&Board>,
 ) -> Vec<Mark> {
+    let units = board.map(|board| {
+        SpanIndex::new(board.table.iter().enumerate().filter_map(|(k, m)| match m {
+            TableMark::Unit { span, .. } | TableMark::Band { span, .. } => Some((span.clone(), k)),
+            TableMark::Area { .. } => None,
+        }))
+    });
     diagnostics
         .iter()
         .enumerate()
         .map(|(i, d)| {
             let mut target = MarkTarget::Nowhere;
             if same_file(&d.file, files.scenario)
-                && let Some(board) = board
-                && let Some(k) = board.table.iter().position(|m| match m {
-                    TableMark::Unit { span, .. } | TableMark::Band { span, .. } => {
-                        overlaps(&d.span, span)
-                    }
-                    TableMark::Area { .. } => false,
-                })
+                && let Some(units) = &units
+                && let Some(k) = units.first_overlapping(&d.span)
             {
                 target = MarkTarget::TableUnit(k);
             }

@@ -11,6 +11,7 @@
 //! unit and the owner assigns them, the board takes them in the order written and marks
 //! the pieces [`PieceState::Choice`].
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use muster_hex::{Edge, HexGrid, HexId};
@@ -54,7 +55,7 @@ pub struct BoardSide {
 }
 
 /// Whether a counter is where the scenario puts it or where the board chose for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PieceState {
     /// On a hex the scenario names for this unit.
     Placed,
@@ -110,6 +111,44 @@ pub struct Piece {
 /// a longer line (a typing slip such as `count: 65535`) is one piece standing for all,
 /// so the board stays as small as the file.
 pub const MAX_DRAWN_COPIES: u16 = 64;
+
+/// Alike pieces on one hex (same side, counter, kind and state, nothing aboard) beyond
+/// [`MAX_DRAWN_COPIES`] stand as one: the last one kept counts them all. A sample that
+/// lists the same unit on one hex thousands of times (each line within the limit) gives
+/// a stack of at most that many counters, so the board stays as small as its hexes.
+fn fold_stacks(board: &mut Board) {
+    type Key = (HexId, Option<usize>, String, String, PieceState);
+    let mut kept: HashMap<Key, (u16, usize)> = HashMap::new();
+    let mut out: Vec<Piece> = Vec::with_capacity(board.pieces.len());
+    for piece in board.pieces.drain(..) {
+        if !piece.aboard.is_empty() {
+            out.push(piece);
+            continue;
+        }
+        let key = (
+            piece.hex,
+            piece.side,
+            piece.counter.clone(),
+            piece.kind.clone(),
+            piece.state,
+        );
+        match kept.get_mut(&key) {
+            Some((n, last)) if *n >= MAX_DRAWN_COPIES => {
+                out[*last].count = out[*last].count.saturating_add(piece.count);
+            }
+            Some((n, last)) => {
+                *n += 1;
+                *last = out.len();
+                out.push(piece);
+            }
+            None => {
+                kept.insert(key, (1, out.len()));
+                out.push(piece);
+            }
+        }
+    }
+    board.pieces = out;
+}
 
 /// A unit the board cannot stand on a hex.
 #[derive(Debug, Clone)]
@@ -263,6 +302,7 @@ impl ScenarioCx<'_> {
             }
         }
         self.mark_objectives(&mut board);
+        fold_stacks(&mut board);
         board
     }
 
@@ -773,6 +813,16 @@ impl ScenarioCx<'_> {
                 | VictoryCondition::IfNeither(_) => {}
             }
         }
+        // A goal written many times over is one mark: the board stays as small as the
+        // hexes it marks, however long the list that names them.
+        let mut seen = HashSet::new();
+        board
+            .objectives
+            .retain(|o| seen.insert((o.side, o.hex, o.text.clone())));
+        let mut seen = HashSet::new();
+        board
+            .exit_edges
+            .retain(|e| seen.insert((e.side, e.edge, e.hexes.clone(), e.text.clone())));
     }
 
     fn mark_goal(&self, board: &mut Board, side: Option<usize>, goal: &Goal) {

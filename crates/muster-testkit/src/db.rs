@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use muster_db::Db;
-use muster_db::project::project_files;
+use muster_db::project::{data_files_under, project_files};
 
 use crate::repo;
 
@@ -22,4 +22,13 @@ pub fn bundled() -> Db {
 pub fn index(db: &Db, rel: &str) -> usize {
     db.index_of(&repo().join(rel))
         .unwrap_or_else(|| panic!("{rel} is not loaded"))
+}
+
+/// The data files under `root`'s `scenarios/` and `maps/`, loaded, named by their full
+/// paths: a temporary project a test wrote.
+pub fn load(root: &Path) -> Db {
+    let display = |p: &Path| p.display().to_string();
+    let mut files = data_files_under(&root.join("scenarios"));
+    files.extend(data_files_under(&root.join("maps")));
+    Db::load(root, &files, &display)
 }

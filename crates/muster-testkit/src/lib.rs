@@ -60,6 +60,14 @@ pub fn copy_project() -> tempfile::TempDir {
     dir
 }
 
+/// Replaces the first `from` in the file at `path` with `to`, failing the test when the
+/// file does not hold `from` (so that an edit meant to break a file cannot silently miss).
+pub fn replace(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "`{from}` not in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,12 +102,4 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert!(try_copy_dir(&dir.path().join("absent"), &dir.path().join("to")).is_err());
     }
-}
-
-/// Replaces the first `from` in the file at `path` with `to`, failing the test when the
-/// file does not hold `from` (so that an edit meant to break a file cannot silently miss).
-pub fn replace(path: &Path, from: &str, to: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    assert!(text.contains(from), "`{from}` not in {}", path.display());
-    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }

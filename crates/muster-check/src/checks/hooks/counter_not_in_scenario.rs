@@ -30,12 +30,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     if cx.counters.is_none() {
         return;
     }
+    let fielded_by = super::Fielded::of(cx);
     for hook in cx.hooks() {
         for r in hook.references() {
             let RefKind::Counter { id, .. } = r.kind else {
                 continue;
             };
-            if super::in_some_army(cx, id) && super::fielded_by(cx, id).is_empty() {
+            if super::in_some_army(cx, id) && fielded_by.sides(id).is_empty() {
                 sink.push(
                     Report::new(
                         &META,

@@ -28,6 +28,7 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let side_index = |id: &str| cx.scenario.sides.iter().position(|s| s.id == id);
+    let fielded_by = super::Fielded::of(cx);
     for hook in cx.hooks() {
         let id = hook.spec.id;
         // The first counter of a one-side list decides the side.
@@ -36,7 +37,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let RefKind::Counter { id: counter, side } = r.kind else {
                 continue;
             };
-            let fielded = super::fielded_by(cx, counter);
+            let fielded = fielded_by.sides(counter);
             if fielded.is_empty() {
                 continue;
             }
@@ -57,7 +58,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                 place,
                                 format!(
                                     "hook `{id}` is about a neutral unit, but `{counter}` is fielded by side {}",
-                                    sides_of(&fielded)
+                                    sides_of(fielded)
                                 ),
                             )
                             .help("name one of the scenario's `neutrals`"),
@@ -75,7 +76,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                 place,
                                 format!(
                                     "hook `{id}` is about side `{side_id}`, but `{counter}` is fielded by {}",
-                                    sides_of(&fielded)
+                                    sides_of(fielded)
                                 ),
                             )
                             .help(format!("name a unit of side `{side_id}`")),
@@ -96,7 +97,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                                         place,
                                         format!(
                                             "hook `{id}` is about one side's units, but `{counter}` is fielded by {} and `{first}` by {}",
-                                            sides_of(&fielded),
+                                            sides_of(fielded),
                                             cx.side_name(Some(*side))
                                         ),
                                     )

@@ -1,0 +1,47 @@
+//! What hostile inputs cost the balance sheet, measured by the work it gives back
+//! rather than by the clock.
+
+use muster_semantic::{FileCx, ScenarioCx};
+use muster_testkit::db::load;
+use muster_testkit::repo;
+
+/// A counter listed many times in one setup group is one line of the summary counting
+/// them all: a line per listing, each with its own copy of the group's hexes, filled
+/// gigabytes for a neutral placement naming one counter a hundred thousand times.
+#[test]
+fn a_counter_listed_many_times_is_one_summary_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+        let to = dir.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(to, edit(text)).unwrap();
+    };
+    copy("scenarios/lrf/lrf.system.ron", &|t| t);
+    copy("scenarios/lrf/lrf.counters.ron", &|t| t);
+    copy("maps/lrf/jengland.map.ron", &|t| t);
+    let rel = "scenarios/lrf/jengland.scenario.ron";
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    copy(rel, &|t| {
+        let many = "(counter: \"saxe\", count: 2), ".repeat(3000);
+        let t = t.replacen(
+            group,
+            &format!("(units: [{many}], at: Hexes([\"0903\", \"1004\"])),"),
+            1,
+        );
+        assert!(t.contains(&many), "the edit applies");
+        t
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let summary = muster_ide::summary::summarize(&cx);
+    let saxe: Vec<_> = summary
+        .sides
+        .iter()
+        .flat_map(|s| &s.setup)
+        .filter(|l| l.counter == "saxe")
+        .collect();
+    assert_eq!(saxe.len(), 1, "{} lines for `saxe`", saxe.len());
+    assert_eq!(saxe[0].count, 6000);
+}
