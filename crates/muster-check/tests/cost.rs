@@ -7,17 +7,13 @@ use muster_model::scenario::Zone;
 use muster_semantic::{FileCx, ScenarioCx};
 
 use muster_testkit::db::load;
-use muster_testkit::repo;
 
 /// A project holding the PRESTAGS system, its map and Clontarf with the Vikings' two
 /// zones (`AllSea`, `Near(label: "J", radius: 2)`) replaced by `shore`.
 fn clontarf_with(fleet: &str, shore: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/prestags/prestags.system.ron", &|t| t);
     copy("maps/prestags/mapsheet.map.ron", &|t| t);
@@ -113,10 +109,7 @@ fn the_parts_of_an_any_of_are_united_and_an_unknown_label_is_named() {
 fn repeated_deployment_zones_are_drawn_once() {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/prestags/prestags.system.ron", &|t| t);
     copy("maps/prestags/mapsheet.map.ron", &|t| t);
@@ -148,10 +141,7 @@ fn repeated_deployment_zones_are_drawn_once() {
 fn repeated_goals_are_marked_once() {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/prestags/prestags.system.ron", &|t| t);
     copy("maps/prestags/mapsheet.map.ron", &|t| t);
@@ -201,10 +191,7 @@ fn repeated_goals_are_marked_once() {
 fn hooks_find_the_sides_of_their_counters_in_one_pass() {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/lrf/lrf.system.ron", &|t| t);
     copy("scenarios/lrf/lrf.counters.ron", &|t| t);
@@ -244,10 +231,7 @@ fn a_stack_of_thousands_of_alike_units_is_drawn_as_a_few_counters() {
     use muster_semantic::board::MAX_DRAWN_COPIES;
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/prestags/prestags.system.ron", &|t| t);
     copy("maps/prestags/mapsheet.map.ron", &|t| t);

@@ -3,7 +3,6 @@
 
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::db::load;
-use muster_testkit::repo;
 
 /// A counter listed many times in one setup group is one line of the summary counting
 /// them all: a line per listing, each with its own copy of the group's hexes, filled
@@ -12,10 +11,7 @@ use muster_testkit::repo;
 fn a_counter_listed_many_times_is_one_summary_line() {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/lrf/lrf.system.ron", &|t| t);
     copy("scenarios/lrf/lrf.counters.ron", &|t| t);

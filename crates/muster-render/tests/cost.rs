@@ -5,10 +5,6 @@ use std::path::Path;
 
 use muster_db::project::{Db, Overlay, data_files_under};
 
-fn repo() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
 /// Diagnostics are placed on the counters they name through an index of the counters'
 /// spans: a sample deployment on hundreds of hexes, with a diagnostic on most of its
 /// units, compared every diagnostic with every counter (seconds on a few megabytes).
@@ -16,10 +12,7 @@ fn repo() -> &'static Path {
 fn diagnostics_find_their_counters_without_a_scan_per_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-        let text = std::fs::read_to_string(repo().join(rel)).unwrap();
-        let to = dir.path().join(rel);
-        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-        std::fs::write(to, edit(text)).unwrap();
+        muster_testkit::copy_edited(dir.path(), rel, edit)
     };
     copy("scenarios/prestags/prestags.system.ron", &|t| t);
     copy("maps/prestags/mapsheet.map.ron", &|t| t);

@@ -68,6 +68,15 @@ pub fn replace(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// Copies the repository file `rel` to the same place under `dir`, through `edit`: a
+/// temporary project made of a few bundled files, some of them changed.
+pub fn copy_edited(dir: &Path, rel: &str, edit: &dyn Fn(String) -> String) {
+    let text = std::fs::read_to_string(repo().join(rel)).unwrap();
+    let to = dir.join(rel);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::write(to, edit(text)).unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
