@@ -727,13 +727,7 @@ fn mutate(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
         return byte_mutation(rng, bytes);
     }
     let pick = |rng: &mut fastrand::Rng| tokens[rng.usize(..tokens.len())].clone();
-    let replace = |range: std::ops::Range<usize>, with: &str| {
-        let mut out = String::with_capacity(text.len() + with.len());
-        out.push_str(&text[..range.start]);
-        out.push_str(with);
-        out.push_str(&text[range.end..]);
-        out.into_bytes()
-    };
+    let replace = |range: std::ops::Range<usize>, with: &str| splice(text, range, with);
     match rng.u8(..9) {
         0 => {
             let (_, r) = pick(rng);
@@ -796,6 +790,15 @@ fn mutate(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {
             text.as_bytes()[..r.start].to_vec()
         }
     }
+}
+
+/// `text` with the bytes of `range` replaced by `with`.
+fn splice(text: &str, range: std::ops::Range<usize>, with: &str) -> Vec<u8> {
+    let mut out = String::with_capacity(text.len() + with.len());
+    out.push_str(&text[..range.start]);
+    out.push_str(with);
+    out.push_str(&text[range.end..]);
+    out.into_bytes()
 }
 
 fn byte_mutation(rng: &mut fastrand::Rng, bytes: &[u8]) -> Vec<u8> {

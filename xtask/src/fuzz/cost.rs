@@ -454,13 +454,7 @@ pub(super) fn grow(rng: &mut fastrand::Rng, bytes: &[u8], max: usize) -> Vec<u8>
     if groups.is_empty() || room == 0 {
         return bytes.to_vec();
     }
-    let splice = |at: std::ops::Range<usize>, with: &str| {
-        let mut out = String::with_capacity(text.len() + with.len());
-        out.push_str(&text[..at.start]);
-        out.push_str(with);
-        out.push_str(&text[at.end..]);
-        out.into_bytes()
-    };
+    let splice = |at: std::ops::Range<usize>, with: &str| splice(text, at, with);
     match rng.u8(..3) {
         0 => {
             // A list's first element, repeated.
