@@ -291,6 +291,8 @@ fn fresh_clone() -> Result<(), String> {
         Ok(())
     })();
     let _ = std::fs::remove_dir_all(&parent);
+    // The clone's build is only evidence for this run: leave the disk as it was.
+    let _ = std::fs::remove_dir_all(&target);
     result
 }
 
