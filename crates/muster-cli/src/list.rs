@@ -88,7 +88,7 @@ pub fn run(
                 column("systems", |h| h.systems.join(", ")),
                 column("summary", |h| h.summary.clone()),
             ]);
-            let list = Catalog::hooks(system.as_deref());
+            let list = catalog.hooks(system.as_deref());
             show(json, "hooks", &list, &columns, "no hooks")?;
         }
         ListWhat::Terrain { system } => {

@@ -369,9 +369,9 @@ impl<'a> Catalog<'a> {
     }
 
     /// The hooks a scenario of `system` may use (every hook without a system).
-    pub fn hooks(system: Option<&str>) -> Vec<HookEntry> {
+    pub fn hooks(&self, system: Option<&str>) -> Vec<HookEntry> {
         let list: Vec<&hooks::RegisteredHook> = match system {
-            Some(s) => hooks::hooks_of(Some(s)),
+            Some(s) => hooks::hooks_of(self.system(s)),
             None => hooks::HOOKS.iter().collect(),
         };
         list.into_iter()

@@ -140,7 +140,7 @@ fn ids(db: &Db, refs: &Refs, tree: &Tree, class: Class, steps: &[String]) -> Vec
         Class::Terrain => values(system.map(|s| &s.terrain), |t| (&t.id, &t.name)),
         Class::Feature => values(system.map(|s| &s.hexside_features), |f| (&f.id, &f.name)),
         Class::UnitKind => values(system.map(|s| &s.unit_kinds), |k| (&k.id, &k.name)),
-        Class::Hook => muster_semantic::hooks::hooks_of(system.map(|s| s.id.as_str()))
+        Class::Hook => muster_semantic::hooks::hooks_of(system)
             .into_iter()
             .map(|h| {
                 item(

@@ -15,6 +15,7 @@ pub mod rules;
 pub mod scenario;
 pub mod system;
 pub mod table;
+pub mod vocab;
 
 use std::collections::BTreeMap;
 

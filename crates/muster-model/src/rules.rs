@@ -13,6 +13,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::Assumed;
+use crate::vocab;
 
 /// The rules block of a system (`rules: (...)`). Every part is optional: a system states
 /// what its rulebook prints.
@@ -93,6 +94,35 @@ pub struct Rules {
     /// locked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub melee: Option<MeleeRules>,
+    /// The factions (nationalities, armies) that rules name and scenarios' sides belong
+    /// to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub factions: Vec<vocab::Faction>,
+    /// The kinds of weather (or ground) a turn may have; a scenario's `turn_record`
+    /// gives each turn's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weather: Vec<vocab::WeatherKind>,
+    /// Rules stated in the vocabulary of conditions and effects: terrain and hexside
+    /// effects, combat modifiers, movement, stacking, permissions (see `vocab`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<vocab::EffectRule>,
+    /// Named special rules, stated in the vocabulary, that a scenario switches on by id
+    /// (`special_rules: [(hook: "storm", text: "...")]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_rules: Vec<vocab::EffectRule>,
+    /// The ids of muster's built-in special-rule hooks this system's scenarios may use.
+    /// The four bundled games' own hooks need no entry.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<String>,
+    /// Zones of control.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zones_of_control: Option<vocab::ZoneOfControl>,
+    /// Movement modes beside ordinary movement (road, rail, strategic, naval).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub movement_modes: Vec<vocab::MovementMode>,
+    /// Supply and lines of communication.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supply: Option<vocab::SupplyRules>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]

@@ -51,6 +51,44 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_modifications: Vec<TerrainModification>,
     pub victory: Vec<VictoryCondition>,
+    /// The turn record: what each turn brings (its weather), where the rules say it
+    /// matters. Turns not listed have none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turn_record: Vec<TurnEntry>,
+    /// Where each side traces supply to (the system's `supply`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supply_sources: Vec<SupplySource>,
+}
+
+/// One turn of the turn record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TurnEntry {
+    pub turn: u8,
+    /// A weather kind of the system (`rules: (weather: [...])`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A supply source of one side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SupplySource {
+    pub side: String,
+    pub at: SourceAt,
+}
+
+/// Where a supply source is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum SourceAt {
+    /// One hex (`"0101"`).
+    Hex(String),
+    /// Every hex of a map edge.
+    Edge(crate::Edge),
+    /// The hex with this map label.
+    Label(String),
 }
 
 /// A scenario's change to the map's terrain. The names are those of the system's terrain
@@ -89,6 +127,10 @@ pub struct Side {
     /// The army of the counter sheet whose counters this side uses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub army: Option<String>,
+    /// The faction of the system's rules this side belongs to (`rules: (factions:
+    /// [...])`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faction: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale_threshold: Option<MoraleThreshold>,
     pub forces: Forces,
@@ -471,6 +513,16 @@ pub struct SpecialRule {
     pub params: serde_json::Value,
     /// The author's one-line summary of the rule.
     pub text: String,
+    /// The rulebook section, for a rule stated here in the vocabulary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// When the rule applies: narrows a rule the system declares under this id, or
+    /// conditions the effects given here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<crate::vocab::Condition>,
+    /// The rule's effects, stated in the vocabulary (`hook` is then the rule's own id).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub then: Vec<crate::vocab::Effect>,
 }
 
 /// The loss total at which an army breaks (LRF rule 10).

@@ -6,7 +6,7 @@ use muster_map::TerrainMap;
 use muster_model::FileKind;
 use muster_model::counters::{Army, Counter, CounterSheet};
 use muster_model::map::{Area, MapSource, Overlay};
-use muster_model::scenario::{Forces, Placement, Scenario, VictoryCondition};
+use muster_model::scenario::{Forces, Placement, Scenario, SourceAt, VictoryCondition};
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
@@ -223,6 +223,12 @@ impl<'a> FileCx<'a> {
                     if let VictoryCondition::ExitUnits { hexes, .. } = v {
                         let at = Place::victory(i).variant("ExitUnits").field("hexes");
                         area_refs(&at, hexes, &mut out);
+                    }
+                }
+                for (i, source) in s.supply_sources.iter().enumerate() {
+                    if let SourceAt::Hex(h) = &source.at {
+                        let at = Place::top("supply_sources").index(i).field("at");
+                        out.push(hex_ref(at.later().variant("Hex"), h));
                     }
                 }
                 for hook in &self.hooks {

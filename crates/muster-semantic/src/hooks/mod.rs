@@ -263,12 +263,20 @@ pub fn find(id: &str) -> Option<&'static RegisteredHook> {
     HOOKS.iter().find(|h| h.id == id)
 }
 
-/// The hooks a scenario of system `system` may use: its own when it is one of [`GAMES`],
-/// every hook otherwise.
-pub fn hooks_of(system: Option<&str>) -> Vec<&'static RegisteredHook> {
+/// The hooks a scenario of `system` may use: for one of [`GAMES`], its own and those
+/// its `rules: (hooks: [...])` declares; for any other system, only those it declares;
+/// every hook when the system is not known.
+pub fn hooks_of(
+    system: Option<&muster_model::system::RulesSystem>,
+) -> Vec<&'static RegisteredHook> {
     match system {
-        Some(s) if GAMES.contains(&s) => HOOKS.iter().filter(|h| h.systems.contains(&s)).collect(),
-        _ => HOOKS.iter().collect(),
+        Some(s) => HOOKS
+            .iter()
+            .filter(|h| {
+                h.systems.contains(&s.id.as_str()) || s.rules.hooks.iter().any(|d| d == h.id)
+            })
+            .collect(),
+        None => HOOKS.iter().collect(),
     }
 }
 
@@ -476,9 +484,23 @@ mod tests {
     }
 
     #[test]
-    fn unknown_systems_may_use_every_hook() {
-        assert_eq!(hooks_of(Some("test")).len(), HOOKS.len());
-        assert!(hooks_of(Some("lrf")).iter().all(|h| h.systems == ["lrf"]));
-        assert!(hooks_of(Some("cdg")).is_empty());
+    fn a_system_may_use_its_own_hooks_and_those_it_declares() {
+        let mut system: muster_model::system::RulesSystem =
+            serde_json::from_value(serde_json::json!({
+                "id": "test", "name": "T", "grid": {"Hex": {"layout": "EvenColumnsDown"}},
+                "unit_kinds": [], "terrain": [],
+                "stacking": {"UnitsPerHex": {"combat_units": 1, "riders": []}}
+            }))
+            .unwrap();
+        assert!(hooks_of(Some(&system)).is_empty());
+        system.rules.hooks = vec!["evasion".to_string()];
+        let ids: Vec<&str> = hooks_of(Some(&system)).iter().map(|h| h.id).collect();
+        assert_eq!(ids, ["evasion"]);
+        system.id = "lrf".to_string();
+        assert!(hooks_of(Some(&system)).iter().all(|h| h.systems == ["lrf"]));
+        system.id = "cdg".to_string();
+        system.rules.hooks.clear();
+        assert!(hooks_of(Some(&system)).is_empty());
+        assert_eq!(hooks_of(None).len(), HOOKS.len());
     }
 }

@@ -11,6 +11,7 @@
 
 pub mod names;
 pub mod scenario;
+pub mod vocab;
 
 pub use names::{NameKind, NameRef, name_refs};
 pub use scenario::{UnledSide, men_represented, unled_sides};

@@ -29,6 +29,18 @@ pub enum NameKind {
     Elevation,
     /// A phase of the sequence of play.
     Phase,
+    /// A hexside feature type.
+    Feature,
+    /// A hex terrain type or a hexside feature type (a movement mode's costs).
+    Ground,
+    /// A weather kind of the rules.
+    Weather,
+    /// A faction of the rules.
+    Faction,
+    /// A movement mode of the rules.
+    Mode,
+    /// One of muster's built-in special-rule hooks.
+    Hook,
 }
 
 /// A name the rules refer to, at its place in the system file.
@@ -70,7 +82,8 @@ fn entry(list: &'static str, i: usize) -> Place {
 }
 
 /// Every name the system's rules refer to: troop types, status levels, result tables,
-/// terrain, result codes, elevations and phases, in that order.
+/// terrain, result codes, elevations and phases, in that order, then the names of the
+/// vocabulary's rules and mechanics ([`super::vocab::system_names`]).
 pub fn name_refs(system: &RulesSystem) -> Vec<NameRef<'_>> {
     let rules = &system.rules;
     let mut names = Names {
@@ -89,7 +102,9 @@ pub fn name_refs(system: &RulesSystem) -> Vec<NameRef<'_>> {
             .kind(NameKind::Phase)
             .one(at.field("after_phase"), &r.after_phase);
     }
-    names.items
+    let mut items = names.items;
+    items.extend(super::vocab::system_names(system));
+    items
 }
 
 /// Troop names: permissions, terrain exceptions, morale, defensive fire and leaders'
@@ -351,6 +366,20 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
             .as_ref()
             .map(|s| s.phases().iter().map(|(_, _, p)| p.id.as_str()).collect())
             .unwrap_or_default(),
+        NameKind::Feature => system
+            .hexside_features
+            .iter()
+            .map(|f| f.id.as_str())
+            .collect(),
+        NameKind::Ground => {
+            let mut out = terrain_ids(system);
+            out.extend(defined(system, NameKind::Feature));
+            out
+        }
+        NameKind::Weather => rules.weather.iter().map(|w| w.id.as_str()).collect(),
+        NameKind::Faction => rules.factions.iter().map(|f| f.id.as_str()).collect(),
+        NameKind::Mode => rules.movement_modes.iter().map(|m| m.id.as_str()).collect(),
+        NameKind::Hook => crate::hooks::HOOKS.iter().map(|h| h.id).collect(),
     }
 }
 

@@ -7,9 +7,10 @@ use muster_semantic::hooks::{RegisteredHook, find, hooks_of};
 
 declare_check! {
     /// ## What it does
-    /// Checks that each special rule names a hook muster knows (`muster explain hooks`
-    /// lists them), and suggests the nearest hook of the scenario's own rules system
-    /// (of every system when the scenario's system is not one muster ships).
+    /// Checks that each special rule names a rule muster can find: a built-in hook
+    /// (`muster explain hooks` lists them), a special rule the scenario's system states
+    /// as data (`rules: (special_rules: [...])`), or else states its own effects
+    /// (`then: [...]`). It suggests the nearest of the system's own.
     ///
     /// ## Why is this bad?
     /// An unknown hook has no parameter schema and no effect: the rule would be lost for
@@ -24,35 +25,48 @@ declare_check! {
     /// ```ron
     /// (hook: "baggage-carrier", params: {"counter": "drakkar", "carries_kind": "infantry", "max_carried": 1, "max_movement": 2.0}, text: "a drakkar carries one slow foot unit"),
     /// ```
-    pub META = ("hooks::unknown-hook", Error, "a special rule naming no known hook");
+    pub META = ("hooks::unknown-hook", Error, "a special rule naming no hook or rule of its system");
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let system = cx.system.map(|s| s.id.as_str());
-    let own = hooks_of(system);
+    let own = hooks_of(cx.system);
+    let declared: Vec<&str> = cx
+        .system
+        .map(|s| {
+            s.rules
+                .special_rules
+                .iter()
+                .map(|r| r.id.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
     for (i, rule) in cx.scenario.special_rules.iter().enumerate() {
-        if find(&rule.hook).is_some() {
+        // A built-in hook, a rule the system states as data, or one stated here.
+        if find(&rule.hook).is_some()
+            || declared.contains(&rule.hook.as_str())
+            || !rule.then.is_empty()
+        {
             continue;
         }
-        let listed = match (system, own.is_empty()) {
-            (Some(s), true) => format!("system `{s}` has no special-rule hooks"),
-            (Some(s), false) if own.len() < muster_semantic::hooks::HOOKS.len() => format!(
-                "hooks of system `{s}`: {}",
-                own.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
+        let own_ids: Vec<&str> = own.iter().map(|h| h.id).collect();
+        let mut known = own_ids.clone();
+        known.extend(&declared);
+        let listed = match system {
+            Some(s) if known.is_empty() => format!(
+                "system `{s}` has no special rules; state this one as data with `then: [...]`, or declare it in the system's `rules: (special_rules: [...])`"
             ),
-            _ => format!(
-                "known hooks: {}",
-                own.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
-            ),
+            Some(s) => format!("special rules of system `{s}`: {}", known.join(", ")),
+            None => format!("known hooks: {}", own_ids.join(", ")),
         };
         sink.push(
             Report::new(
                 &META,
                 Place::special_rule(i).field("hook"),
-                format!("unknown hook `{}`", rule.hook),
+                format!("unknown special rule `{}`", rule.hook),
             )
             .help(
-                did_you_mean(&rule.hook, own.iter().map(|h| h.id))
+                did_you_mean(&rule.hook, known.iter().copied())
                     .or_else(|| same_start(&rule.hook, &own))
                     .unwrap_or(listed),
             ),

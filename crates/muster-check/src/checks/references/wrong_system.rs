@@ -15,8 +15,9 @@ declare_check! {
     /// own `system` field (an id, or a path from their file); it must resolve to the same
     /// system file as the scenario's `system`. A hook belongs to the systems `muster
     /// explain HOOK` lists; a scenario of a system muster ships (`lrf`, `prestags`,
-    /// `cdg`, `raid`) may use only its own system's hooks, a scenario of any other
-    /// system (a home-made one) may use every hook.
+    /// `cdg`, `raid`) may use its own system's hooks; any system may declare more in
+    /// `rules: (hooks: [...])`, and a scenario of a system muster does not ship (a
+    /// home-made one) may use only those its system declares.
     ///
     /// ## Why is this bad?
     /// The terrain, unit kinds and rules of one game mean nothing in another: an LRF
@@ -103,23 +104,26 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             );
         }
     }
-    if !GAMES.contains(&own_id.as_str()) {
-        return;
-    }
-    let allowed = hooks_of(Some(&own_id));
+    let Some(system) = cx.system else { return };
+    let allowed = hooks_of(Some(system));
     for (i, rule) in s.special_rules.iter().enumerate() {
         let Some(hook) = find(&rule.hook) else {
             continue;
         };
-        if hook.systems.contains(&own_id.as_str()) {
+        if allowed.iter().any(|h| h.id == hook.id) {
             continue;
         }
-        let help = if allowed.is_empty() {
+        let help = if GAMES.contains(&own_id.as_str()) && allowed.is_empty() {
             format!("system `{own_id}` has no special-rule hooks; remove the rule")
-        } else {
+        } else if GAMES.contains(&own_id.as_str()) {
             format!(
                 "hooks of system `{own_id}`: {}",
                 allowed.iter().map(|h| h.id).collect::<Vec<_>>().join(", ")
+            )
+        } else {
+            format!(
+                "if system `{own_id}` has this rule too, declare it there: `rules: (hooks: [\"{}\"])`",
+                hook.id
             )
         };
         sink.push(
@@ -127,7 +131,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 &META,
                 Place::special_rule(i).field("hook"),
                 format!(
-                    "hook `{}` is a rule of system {}, not of this scenario's system `{own_id}`",
+                    "hook `{}` is a rule of system {}, and system `{own_id}` does not declare it",
                     hook.id,
                     hook.systems
                         .iter()

@@ -10,8 +10,10 @@ declare_check! {
     /// ## What it does
     /// Checks that the system's typed rules name only what the system defines: troop
     /// types (a unit kind id, a class, or `"*"`), status levels of its ladder, its
-    /// result tables, its terrain and feature kinds, and codes of its combat results
-    /// table.
+    /// result tables, its terrain and feature kinds, codes of its combat results
+    /// table, and in the vocabulary's conditions and effects its hexside features,
+    /// weather kinds, factions and movement modes; `hooks` must name muster's built-in
+    /// hooks.
     ///
     /// ## Why is this bad?
     /// A permission or morale trigger naming a troop type that does not exist applies to
@@ -95,6 +97,53 @@ fn unknown(system: &RulesSystem, name: &NameRef) -> Report {
         NameKind::Phase => (
             format!("unknown phase `{n}`"),
             listed(&known, "the system has no `sequence` of play", "phases"),
+        ),
+        NameKind::Feature => (
+            format!("unknown hexside feature `{n}`"),
+            listed(
+                &known,
+                "the system has no `hexside_features`",
+                "hexside features",
+            ),
+        ),
+        NameKind::Ground => (
+            format!("`{n}` is neither a terrain nor a hexside feature"),
+            listed(
+                &known,
+                "the system has no terrain",
+                "terrain and hexside features",
+            ),
+        ),
+        NameKind::Weather => (
+            format!("unknown weather `{n}`"),
+            listed(
+                &known,
+                "give the kinds in `rules: (weather: [(id: ..., name: ...)])`",
+                "weather kinds",
+            ),
+        ),
+        NameKind::Faction => (
+            format!("unknown faction `{n}`"),
+            listed(
+                &known,
+                "give them in `rules: (factions: [(id: ..., name: ...)])`",
+                "factions",
+            ),
+        ),
+        NameKind::Mode => (
+            format!("unknown movement mode `{n}`"),
+            listed(
+                &known,
+                "give them in `rules: (movement_modes: [...])`",
+                "movement modes",
+            ),
+        ),
+        NameKind::Hook => (
+            format!("muster has no built-in hook `{n}`"),
+            format!(
+                "built-in hooks: {}; a rule of this game's own is stated as data in `rules: (special_rules: [...])`",
+                known.join(", ")
+            ),
         ),
     };
     let help = did_you_mean(n, known.iter().copied()).unwrap_or(fallback);

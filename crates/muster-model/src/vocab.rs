@@ -1,0 +1,296 @@
+//! The rules vocabulary: conditions and effects with typed references, the one way a
+//! rule of any hex-and-counter game is stated as data.
+//!
+//! An [`EffectRule`] says *when* ([`Condition`], composable with `All`, `Any` and
+//! `Not`) and *then* what ([`Effect`]s), and names the rulebook section it encodes. A
+//! system lists them in `rules: (effects: [...])`; a system may also declare named
+//! special rules (`rules: (special_rules: [...])`) that its scenarios switch on by id,
+//! and a scenario may state its own (`special_rules: [(hook: "storm", when: ...,
+//! then: [...])]`). No Rust is written for a new rule.
+//!
+//! The genre's mechanics that are more than one effect are typed blocks beside the
+//! effects: zones of control ([`ZoneOfControl`]), movement modes ([`MovementMode`]),
+//! supply ([`SupplyRules`]), weather kinds ([`WeatherKind`]) and factions
+//! ([`Faction`]); a scenario's turn record and supply sources are in
+//! [`crate::scenario`].
+//!
+//! Every name in a condition or an effect is a reference muster resolves: troop types
+//! (a unit kind id, a class or `"*"`), status levels, terrain and hexside feature ids,
+//! phases, weather kinds, factions (in a system) or sides (in a scenario), movement
+//! modes, result codes and map labels.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::system::MoveCost;
+
+/// A rule of the vocabulary: when `when` holds (always, when left out), every effect of
+/// `then` applies.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectRule {
+    /// Stable id (`"river-defence"`), unique among the rules of its file.
+    pub id: String,
+    /// The rulebook section the rule encodes (`"7.3"`).
+    pub section: String,
+    /// When the rule applies; always, when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Condition>,
+    /// What applies while `when` holds.
+    pub then: Vec<Effect>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A condition on a unit, where it stands and the moment of play.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Condition {
+    /// Every condition of the list holds (an empty list always holds).
+    All(Vec<Condition>),
+    /// At least one condition of the list holds (an empty list never holds).
+    Any(Vec<Condition>),
+    /// The condition does not hold.
+    Not(Box<Condition>),
+    /// The unit belongs to this faction (a system's `factions`) or, in a scenario's own
+    /// rule, to this side.
+    Side(String),
+    /// The unit is of this troop type: a unit kind id, a class, or `"*"`.
+    Troop(String),
+    /// The unit is at this level of the status ladder.
+    Status(String),
+    /// The game turn is within `from..=to`.
+    Turns { from: u8, to: u8 },
+    /// The turn's weather (a system's `weather` kind, given per turn by the scenario's
+    /// `turn_record`).
+    Weather(String),
+    /// The phase of the sequence of play.
+    Phase(String),
+    /// The unit attacks.
+    Attacking,
+    /// The unit defends.
+    Defending,
+    /// The unit's hex has this terrain.
+    InTerrain(String),
+    /// The unit moves or attacks across a hexside with this feature.
+    Crossing(String),
+    /// Every attacker attacks across a hexside with this feature.
+    AllAttackersAcross(String),
+    /// The unit is next to an enemy unit.
+    AdjacentToEnemy,
+    /// The unit is in an enemy zone of control.
+    InEnemyZoc,
+    /// The unit can trace supply (the system's `supply`).
+    InSupply,
+    /// Every hex around the defender holds an enemy unit or an enemy zone of control.
+    Surrounded,
+    /// The unit stands higher than its opponent.
+    Higher,
+    /// The unit stands lower than its opponent.
+    Lower,
+    /// The unit moves in this movement mode.
+    Moving(String),
+    /// A fact about the unit's own side.
+    OwnSide(SideFact),
+    /// A fact about the opposing side.
+    EnemySide(SideFact),
+}
+
+/// A fact about a side as play goes on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum SideFact {
+    /// The side's losses have reached its morale threshold.
+    Demoralised,
+    /// The side has lost at least this many units (or steps, as the system counts).
+    LossesAtLeast(u16),
+    /// The side holds the hex with this map label.
+    Controls(String),
+}
+
+/// What a rule does while its condition holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum Effect {
+    /// The cost to enter the hex (or, with `Crossing`, to cross the hexside).
+    MoveCost(MoveCost),
+    /// Columns shifted on the combat results table (negative favours the defender).
+    OddsShift(i8),
+    /// Added to the die roll.
+    DieModifier(i8),
+    /// The unit's combat strength is multiplied (0.5: halved, 2: doubled).
+    Strength(f64),
+    /// The unit's combat strength is this, whatever else applies.
+    FixedStrength(u16),
+    /// These result codes do not affect the unit.
+    Immune(Vec<String>),
+    /// Result `from` is read as result `to`.
+    ResultBecomes { from: String, to: String },
+    /// At most this many units stand in a hex.
+    StackingLimit(u8),
+    /// What the unit's zone of control does.
+    Zoc(ZocEffect),
+    /// The unit may do this.
+    May(Act),
+    /// The unit may not do this.
+    MayNot(Act),
+    /// The unit must do this.
+    Must(Act),
+    /// Victory points to the unit's side.
+    VictoryPoints(i16),
+}
+
+/// An effect on zones of control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ZocEffect {
+    /// The unit exerts a zone of control.
+    Exerts,
+    /// The unit exerts none.
+    ExertsNone,
+    /// The unit ignores enemy zones of control.
+    Ignores,
+}
+
+/// An act a rule permits, forbids or demands.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Act {
+    Move,
+    Enter,
+    Attack,
+    Fire,
+    Retreat,
+    Advance,
+    Charge,
+}
+
+/// A faction: a nationality or army that a system's rules name, which a scenario's
+/// sides belong to (`faction: "german"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Faction {
+    pub id: String,
+    pub name: String,
+}
+
+/// A kind of weather (or ground) a turn may have.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WeatherKind {
+    pub id: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Zones of control: who exerts them, what stops them, and what they do to movement,
+/// retreat and supply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ZoneOfControl {
+    pub section: String,
+    /// Who exerts a zone; every combat unit, when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exerted_by: Option<Condition>,
+    /// Hexside features a zone does not extend across.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
+    /// Terrain a zone does not extend into.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_into: Vec<String>,
+    /// What entering an enemy zone does.
+    pub entry: ZocEntry,
+    /// What leaving one does.
+    pub leaving: ZocLeaving,
+    /// A unit may move straight from one enemy zone to another.
+    #[serde(default)]
+    pub zone_to_zone: bool,
+    /// A retreat may not enter an enemy zone.
+    #[serde(default)]
+    pub no_retreat_into: bool,
+    /// A supply trace may not enter an enemy zone (unless a friendly unit stands there).
+    #[serde(default)]
+    pub blocks_supply: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What entering an enemy zone of control does.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum ZocEntry {
+    /// Nothing.
+    Free,
+    /// The unit stops.
+    Stop,
+    /// This many extra movement points.
+    Cost(f64),
+}
+
+/// What leaving an enemy zone of control does.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum ZocLeaving {
+    Free,
+    /// This many extra movement points.
+    Cost(f64),
+    /// Only by retreat or advance after combat.
+    Forbidden,
+}
+
+/// A movement mode (road, rail, strategic, naval, march): who may use it, what it
+/// costs, and its constraints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovementMode {
+    pub id: String,
+    pub name: String,
+    pub section: String,
+    /// Who may use it and when; everyone, always, when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub who: Option<Condition>,
+    /// What it costs, per terrain or hexside feature; terrain not listed may not be
+    /// entered in this mode.
+    pub costs: Vec<ModeCost>,
+    /// Terrain or features a move in this mode must start on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub start_on: Vec<String>,
+    /// Terrain or features a move in this mode must end on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub end_on: Vec<String>,
+    /// A move in this mode may not start or pass next to an enemy unit.
+    #[serde(default)]
+    pub not_adjacent_to_enemy: bool,
+    /// At most this many units per side use it in one turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_per_turn: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One cost of a movement mode.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ModeCost {
+    /// A terrain id or a hexside feature id.
+    pub on: String,
+    pub cost: MoveCost,
+}
+
+/// Supply and lines of communication: how far a trace runs, what blocks it. A
+/// scenario's `supply_sources` say where it runs to; what being out of supply does is
+/// stated as effects with `Not(InSupply)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SupplyRules {
+    pub section: String,
+    /// The longest trace, in hexes.
+    pub trace_length: u8,
+    /// Terrain a trace may not enter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by_terrain: Vec<String>,
+    /// Hexside features a trace may not cross.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by_hexsides: Vec<String>,
+    /// A trace may not enter a hex with an enemy unit.
+    #[serde(default)]
+    pub blocked_by_enemy_units: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}

@@ -1,0 +1,410 @@
+//! The rules vocabulary (`muster_model::vocab`) as checks ask about it: every name a
+//! condition or an effect refers to ([`system_names`], [`scenario_names`]), whether a
+//! condition can ever hold ([`never_holds`]), when two conditions are the same
+//! ([`canonical`]), which effects exclude each other ([`disagree`]) and which unit kinds
+//! a condition could ever admit ([`admits_kind`]).
+//!
+//! Nothing here judges: the `rules::*` checks hold the findings.
+
+use muster_db::place::Place;
+use muster_model::scenario::{Scenario, SourceAt};
+use muster_model::system::{RulesSystem, UnitKind};
+use muster_model::vocab::{Condition, Effect, EffectRule, SideFact};
+
+use super::names::{NameKind, NameRef};
+use super::specificity;
+
+/// The names of a vocabulary walk, with the map labels kept apart: a system has no map,
+/// so its labels are resolved against each scenario's.
+#[derive(Debug, Default)]
+pub struct Walk<'a> {
+    pub names: Vec<NameRef<'a>>,
+    pub labels: Vec<(Place, &'a str)>,
+}
+
+impl<'a> Walk<'a> {
+    fn name(&mut self, at: Place, kind: NameKind, name: &'a str) {
+        self.names.push(NameRef { at, kind, name });
+    }
+    fn each(&mut self, list: Place, kind: NameKind, names: &'a [String]) {
+        for (k, n) in names.iter().enumerate() {
+            self.name(list.index(k), kind, n);
+        }
+    }
+
+    /// The names of a condition at `at`; `side` says what `Side(...)` names there (a
+    /// faction in a system, a side in a scenario).
+    pub fn condition(&mut self, c: &'a Condition, at: &Place, side: NameKind) {
+        match c {
+            Condition::All(list) | Condition::Any(list) => {
+                let variant = if matches!(c, Condition::All(_)) {
+                    "All"
+                } else {
+                    "Any"
+                };
+                for (k, inner) in list.iter().enumerate() {
+                    self.condition(inner, &at.variant(variant).index(k), side);
+                }
+            }
+            Condition::Not(inner) => self.condition(inner, &at.variant("Not"), side),
+            Condition::Side(s) => self.name(at.variant("Side"), side, s),
+            Condition::Troop(t) => self.name(at.variant("Troop"), NameKind::Troop, t),
+            Condition::Status(s) => self.name(at.variant("Status"), NameKind::Level, s),
+            Condition::Weather(w) => self.name(at.variant("Weather"), NameKind::Weather, w),
+            Condition::Phase(p) => self.name(at.variant("Phase"), NameKind::Phase, p),
+            Condition::InTerrain(t) => self.name(at.variant("InTerrain"), NameKind::Terrain, t),
+            Condition::Crossing(f) => self.name(at.variant("Crossing"), NameKind::Feature, f),
+            Condition::AllAttackersAcross(f) => {
+                self.name(at.variant("AllAttackersAcross"), NameKind::Feature, f)
+            }
+            Condition::Moving(m) => self.name(at.variant("Moving"), NameKind::Mode, m),
+            Condition::OwnSide(SideFact::Controls(l)) => self
+                .labels
+                .push((at.variant("OwnSide").variant("Controls"), l)),
+            Condition::EnemySide(SideFact::Controls(l)) => self
+                .labels
+                .push((at.variant("EnemySide").variant("Controls"), l)),
+            Condition::OwnSide(SideFact::Demoralised | SideFact::LossesAtLeast(_))
+            | Condition::EnemySide(SideFact::Demoralised | SideFact::LossesAtLeast(_))
+            | Condition::Turns { .. }
+            | Condition::Attacking
+            | Condition::Defending
+            | Condition::AdjacentToEnemy
+            | Condition::InEnemyZoc
+            | Condition::InSupply
+            | Condition::Surrounded
+            | Condition::Higher
+            | Condition::Lower => {}
+        }
+    }
+
+    /// The names of the effects of a list at `list`.
+    pub fn effects(&mut self, effects: &'a [Effect], list: &Place) {
+        for (k, e) in effects.iter().enumerate() {
+            let at = list.index(k);
+            match e {
+                Effect::Immune(codes) => self.each(at.variant("Immune"), NameKind::Code, codes),
+                Effect::ResultBecomes { from, to } => {
+                    let v = at.variant("ResultBecomes");
+                    self.name(v.field("from"), NameKind::Code, from);
+                    self.name(v.field("to"), NameKind::Code, to);
+                }
+                Effect::MoveCost(_)
+                | Effect::OddsShift(_)
+                | Effect::DieModifier(_)
+                | Effect::Strength(_)
+                | Effect::FixedStrength(_)
+                | Effect::StackingLimit(_)
+                | Effect::Zoc(_)
+                | Effect::May(_)
+                | Effect::MayNot(_)
+                | Effect::Must(_)
+                | Effect::VictoryPoints(_) => {}
+            }
+        }
+    }
+
+    fn rule(&mut self, rule: &'a EffectRule, at: &Place, side: NameKind) {
+        if let Some(c) = &rule.when {
+            self.condition(c, &at.field("when"), side);
+        }
+        self.effects(&rule.then, &at.field("then"));
+    }
+}
+
+/// Every name the vocabulary part of a system's rules refers to: its effects and
+/// special rules, zones of control, movement modes, supply and built-in hooks, with the
+/// map labels its conditions name.
+pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
+    let rules = &system.rules;
+    let base = Place::rules();
+    let mut w = Walk::default();
+    for (list, field) in [
+        (&rules.effects, "effects"),
+        (&rules.special_rules, "special_rules"),
+    ] {
+        for (i, rule) in list.iter().enumerate() {
+            w.rule(rule, &base.field(field).index(i), NameKind::Faction);
+        }
+    }
+    if let Some(z) = &rules.zones_of_control {
+        let at = base.field("zones_of_control");
+        if let Some(c) = &z.exerted_by {
+            w.condition(c, &at.field("exerted_by"), NameKind::Faction);
+        }
+        w.each(at.field("blocked_by"), NameKind::Feature, &z.blocked_by);
+        w.each(at.field("not_into"), NameKind::Terrain, &z.not_into);
+    }
+    for (i, m) in rules.movement_modes.iter().enumerate() {
+        let at = base.field("movement_modes").index(i);
+        if let Some(c) = &m.who {
+            w.condition(c, &at.field("who"), NameKind::Faction);
+        }
+        for (k, cost) in m.costs.iter().enumerate() {
+            w.name(
+                at.field("costs").index(k).field("on"),
+                NameKind::Ground,
+                &cost.on,
+            );
+        }
+        w.each(at.field("start_on"), NameKind::Ground, &m.start_on);
+        w.each(at.field("end_on"), NameKind::Ground, &m.end_on);
+    }
+    if let Some(s) = &rules.supply {
+        let at = base.field("supply");
+        w.each(
+            at.field("blocked_by_terrain"),
+            NameKind::Terrain,
+            &s.blocked_by_terrain,
+        );
+        w.each(
+            at.field("blocked_by_hexsides"),
+            NameKind::Feature,
+            &s.blocked_by_hexsides,
+        );
+    }
+    w.each(base.field("hooks"), NameKind::Hook, &rules.hooks);
+    w
+}
+
+/// The names of [`system_walk`] (labels left out: see [`Walk`]).
+pub fn system_names(system: &RulesSystem) -> Vec<NameRef<'_>> {
+    system_walk(system).names
+}
+
+/// What a name of a scenario's vocabulary names, beside the system's names: a side of
+/// the scenario, or a label of its map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScenarioName {
+    /// A name of the system's kinds.
+    System(NameKind),
+    /// A side of this scenario.
+    Side,
+}
+
+/// Every name a scenario's vocabulary refers to: its special rules' conditions and
+/// effects, its turn record's weather, its sides' factions and its supply sources'
+/// sides, with the map labels they name. `Side(...)` in a scenario's rule names one of
+/// its sides, reported with [`NameKind::Faction`] replaced by a side lookup (see
+/// [`ScenarioName`]).
+pub fn scenario_walk(s: &Scenario) -> ScenarioWalk<'_> {
+    let mut w = Walk::default();
+    let mut sides: Vec<NameRef> = Vec::new();
+    for (i, rule) in s.special_rules.iter().enumerate() {
+        let at = Place::special_rule(i);
+        if let Some(c) = &rule.when {
+            // `Faction` stands for "a side" in this walk; it is renamed below.
+            w.condition(c, &at.field("when"), NameKind::Faction);
+        }
+        w.effects(&rule.then, &at.field("then"));
+    }
+    for (i, t) in s.turn_record.iter().enumerate() {
+        if let Some(weather) = &t.weather {
+            let at = Place::top("turn_record").index(i).field("weather");
+            w.name(at, NameKind::Weather, weather);
+        }
+    }
+    let mut out: Vec<(ScenarioName, NameRef)> = w
+        .names
+        .into_iter()
+        .map(|n| match n.kind {
+            NameKind::Faction => (ScenarioName::Side, n),
+            kind => (ScenarioName::System(kind), n),
+        })
+        .collect();
+    for (i, side) in s.sides.iter().enumerate() {
+        if let Some(f) = &side.faction {
+            out.push((
+                ScenarioName::System(NameKind::Faction),
+                NameRef {
+                    at: Place::side(i).field("faction"),
+                    kind: NameKind::Faction,
+                    name: f,
+                },
+            ));
+        }
+    }
+    let mut labels = w.labels;
+    for (i, source) in s.supply_sources.iter().enumerate() {
+        let at = Place::top("supply_sources").index(i);
+        sides.push(NameRef {
+            at: at.field("side"),
+            kind: NameKind::Faction,
+            name: &source.side,
+        });
+        if let SourceAt::Label(l) = &source.at {
+            labels.push((at.field("at").variant("Label"), l));
+        }
+    }
+    out.extend(sides.into_iter().map(|n| (ScenarioName::Side, n)));
+    ScenarioWalk { names: out, labels }
+}
+
+/// The names of a scenario's vocabulary ([`scenario_walk`]).
+#[derive(Debug, Default)]
+pub struct ScenarioWalk<'a> {
+    pub names: Vec<(ScenarioName, NameRef<'a>)>,
+    pub labels: Vec<(Place, &'a str)>,
+}
+
+/// A condition's canonical text: nested `All`s and `Any`s flattened, their members
+/// sorted and each kept once, double negation removed. Two conditions with the same
+/// text hold for the same units at the same moments.
+pub fn canonical(c: &Condition) -> String {
+    fn members(c: &Condition, all: bool, out: &mut Vec<String>) {
+        match c {
+            Condition::All(list) if all => list.iter().for_each(|x| members(x, all, out)),
+            Condition::Any(list) if !all => list.iter().for_each(|x| members(x, all, out)),
+            other => out.push(canonical(other)),
+        }
+    }
+    match c {
+        Condition::All(_) | Condition::Any(_) => {
+            let all = matches!(c, Condition::All(_));
+            let mut list = Vec::new();
+            members(c, all, &mut list);
+            list.sort();
+            list.dedup();
+            if list.len() == 1 {
+                return list.remove(0);
+            }
+            format!("{}[{}]", if all { "All" } else { "Any" }, list.join(","))
+        }
+        Condition::Not(inner) => match inner.as_ref() {
+            Condition::Not(x) => canonical(x),
+            x => format!("Not({})", canonical(x)),
+        },
+        other => format!("{other:?}"),
+    }
+}
+
+/// The canonical text of an optional condition; a missing one always holds.
+pub fn canonical_when(c: Option<&Condition>) -> String {
+    c.map_or_else(|| "All[]".to_string(), canonical)
+}
+
+/// Why a condition can never hold, if it provably cannot: an empty `Any`, a turn range
+/// that is empty or (with `turns`, the game's last turn) outside the game, or an `All`
+/// that asks two things no unit can be at once (two sides, two statuses, two weathers,
+/// two phases, two movement modes, two unit kinds, attacking and defending, higher and
+/// lower, a condition and its negation).
+pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Option<String> {
+    match c {
+        Condition::Any(list) if list.is_empty() => {
+            Some("`Any([])` has no member that could hold".to_string())
+        }
+        Condition::Any(list) => {
+            let reasons: Vec<String> = list
+                .iter()
+                .filter_map(|x| never_holds(x, system, turns))
+                .collect();
+            (reasons.len() == list.len()).then(|| reasons.join("; "))
+        }
+        Condition::Not(inner) if always_holds(inner) => {
+            Some(format!("`{}` always holds", canonical(inner)))
+        }
+        Condition::Turns { from, to } if from > to => {
+            Some(format!("turn {from} comes after turn {to}"))
+        }
+        Condition::Turns { from: 0, to: 0 } => Some("turns are counted from 1".to_string()),
+        Condition::Turns { from, .. } if turns.is_some_and(|last| *from > last) => Some(format!(
+            "the game ends with turn {}",
+            turns.unwrap_or_default()
+        )),
+        Condition::All(list) => list
+            .iter()
+            .find_map(|x| never_holds(x, system, turns))
+            .or_else(|| exclusive_pair(list, system)),
+        _ => None,
+    }
+}
+
+/// Whether a condition holds whatever the unit and moment.
+fn always_holds(c: &Condition) -> bool {
+    match c {
+        Condition::All(list) => list.iter().all(always_holds),
+        Condition::Troop(t) => t == "*",
+        _ => false,
+    }
+}
+
+/// Two members of an `All` that exclude each other, in words.
+fn exclusive_pair(list: &[Condition], system: &RulesSystem) -> Option<String> {
+    let flat: Vec<&Condition> = list.iter().collect();
+    for (i, a) in flat.iter().enumerate() {
+        for b in &flat[i + 1..] {
+            if let Some(why) = exclusive(a, b, system) {
+                return Some(why);
+            }
+        }
+    }
+    None
+}
+
+/// Why `a` and `b` can never hold together, if they cannot.
+fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<String> {
+    use Condition as C;
+    let two = |what: &str, x: &str, y: &str| {
+        (x != y).then(|| format!("a unit cannot be of {what} `{x}` and `{y}` at once"))
+    };
+    match (a, b) {
+        (C::Side(x), C::Side(y)) => two("side", x, y),
+        (C::Status(x), C::Status(y)) => two("status", x, y),
+        (C::Weather(x), C::Weather(y)) => two("weather", x, y),
+        (C::Phase(x), C::Phase(y)) => two("phase", x, y),
+        (C::Moving(x), C::Moving(y)) => two("movement mode", x, y),
+        (C::Troop(x), C::Troop(y)) => {
+            let both = system.unit_kinds.iter().any(|k| {
+                specificity(system, x, &k.id).is_some() && specificity(system, y, &k.id).is_some()
+            });
+            (!both).then(|| format!("no unit kind is both `{x}` and `{y}`"))
+        }
+        (C::Attacking, C::Defending) | (C::Defending, C::Attacking) => {
+            Some("a unit does not attack and defend in the same combat".to_string())
+        }
+        (C::Higher, C::Lower) | (C::Lower, C::Higher) => {
+            Some("a unit cannot stand both higher and lower than its opponent".to_string())
+        }
+        (C::Turns { from: f1, to: t1 }, C::Turns { from: f2, to: t2 })
+            if f1.max(f2) > t1.min(t2) =>
+        {
+            Some(format!("turns {f1}-{t1} and {f2}-{t2} do not overlap"))
+        }
+        (C::Not(x), y) | (y, C::Not(x)) if canonical(x) == canonical(y) => Some(format!(
+            "`{}` and its negation cannot both hold",
+            canonical(y)
+        )),
+        _ => None,
+    }
+}
+
+/// Whether two effects of the same kind give different answers: may, may not and must
+/// for the same act; two stacking limits, fixed strengths, movement costs or zone of
+/// control effects that differ. Shifts, modifiers and multipliers add up, so they never
+/// disagree.
+pub fn disagree(a: &Effect, b: &Effect) -> bool {
+    use Effect as E;
+    match (a, b) {
+        (E::May(x) | E::Must(x), E::MayNot(y)) | (E::MayNot(y), E::May(x) | E::Must(x)) => x == y,
+        (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
+        (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
+        (E::MoveCost(x), E::MoveCost(y)) => x != y,
+        (E::Zoc(x), E::Zoc(y)) => x != y,
+        _ => false,
+    }
+}
+
+/// Whether a condition could hold for some unit of `kind`, judging only what it says
+/// about troop types (every other member could hold).
+pub fn admits_kind(c: &Condition, system: &RulesSystem, kind: &UnitKind) -> bool {
+    match c {
+        Condition::Troop(t) => specificity(system, t, &kind.id).is_some(),
+        Condition::All(list) => list.iter().all(|x| admits_kind(x, system, kind)),
+        Condition::Any(list) => list.iter().any(|x| admits_kind(x, system, kind)),
+        Condition::Not(inner) => match inner.as_ref() {
+            Condition::Troop(t) => specificity(system, t, &kind.id).is_none(),
+            _ => true,
+        },
+        _ => true,
+    }
+}
