@@ -270,3 +270,41 @@ fn a_map_laid_out_unlike_its_system_is_said_at_its_layout() {
         d.message
     );
 }
+
+/// A special rule of a game's own is data: the system declares it in the vocabulary,
+/// a scenario switches it on by id, and nothing in muster's Rust knows its name. The
+/// same scenario without the declaration is told the rule is unknown, and a rule the
+/// scenario states itself (`then: [...]`) needs no declaration.
+#[test]
+fn a_special_rule_declared_as_data_needs_no_rust() {
+    let dir = copy_project();
+    let system = dir.path().join("scenarios/lrf/lrf.system.ron");
+    let scenario = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    replace(
+        &scenario,
+        "    special_rules: [\n",
+        "    special_rules: [\n        (hook: \"storm\", text: \"a storm on the first two turns\"),\n        (hook: \"franks-hold-on\", when: Turns(from: 3, to: 5), then: [MayNot(Retreat)], text: \"the Franks stand\"),\n",
+    );
+    let unknown = |found: &[Diagnostic]| -> Vec<String> {
+        found
+            .iter()
+            .filter(|d| d.code == "hooks::unknown-hook")
+            .map(|d| d.file.text[d.span.clone()].to_string())
+            .collect()
+    };
+    let found = validate(dir.path(), &["scenarios/lrf/jengland.scenario.ron"]);
+    assert_eq!(unknown(&found), ["\"storm\""], "{found:#?}");
+    replace(
+        &system,
+        "    rules: (\n",
+        "    rules: (\n        special_rules: [(id: \"storm\", section: \"S1\", when: Turns(from: 1, to: 2), then: [MayNot(Fire), MoveCost(Points(2.0))])],\n",
+    );
+    let found = validate(
+        dir.path(),
+        &[
+            "scenarios/lrf/jengland.scenario.ron",
+            "scenarios/lrf/lrf.system.ron",
+        ],
+    );
+    assert!(found.is_empty(), "{found:#?}");
+}

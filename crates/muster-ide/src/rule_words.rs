@@ -2,6 +2,12 @@
 //! ladder and the sequence of play, each as one line. The summary reads the semantic
 //! rule queries through here too, so that its rules vocabulary has one door.
 
+mod vocab;
+pub use vocab::{
+    condition_words, effect_rule_words, effect_words, mode_words, rule_words, supply_words,
+    zoc_words,
+};
+
 use muster_model::rules::{
     Actor, BandResult, BeyondFloor, ResultBand, ResultIndex, ResultTable, Rules, StatusLadder,
 };

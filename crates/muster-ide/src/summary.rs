@@ -20,6 +20,7 @@ use muster_semantic::morale::max_losses;
 
 mod natural;
 mod rule_lines;
+mod vocab_lines;
 pub use natural::natural_cmp;
 use rule_lines::rule_lines;
 
@@ -483,11 +484,16 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             .map(|r| SpecialRuleLine {
                 hook: r.hook.clone(),
                 params: r.params.clone(),
-                params_text: params_text(&r.params),
+                params_text: vocab_lines::special_rule_words(cx.system, r)
+                    .unwrap_or_else(|| params_text(&r.params)),
                 text: r.text.clone(),
             })
             .collect(),
-        rules: rule_lines(cx),
+        rules: {
+            let mut lines = rule_lines(cx);
+            lines.extend(vocab_lines::vocab_lines(cx));
+            lines
+        },
         notes: cx.system.map(|sys| sys.notes.clone()).unwrap_or_default(),
         assumed,
     }

@@ -803,3 +803,73 @@ fn raid_winners_follow_the_loser_they_push_back() {
         assert!(lines.contains(&line.to_string()), "{line}\n{lines:#?}");
     }
 }
+
+/// The rules vocabulary in the summary: a system's effects, zones of control,
+/// movement mode and supply, a scenario's turn record and supply sources, and special
+/// rules stated as data (the system's, narrowed, and the scenario's own), in words.
+#[test]
+fn the_vocabulary_reads_as_words_in_the_summary() {
+    use muster_testkit::{copy_project, replace};
+    let dir = copy_project();
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "    rules: (\n",
+        r#"    rules: (
+        weather: [(id: "clear", name: "Clear"), (id: "rain", name: "Rain")],
+        effects: [(id: "rain", section: "S8", when: All([Weather("rain"), Troop("missile-infantry")]), then: [Strength(0.5), MayNot(Fire)])],
+        special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MoveCost(Points(2.0))])],
+        zones_of_control: (section: "8", exerted_by: Not(Troop("baggage")), blocked_by: ["river"], entry: Stop, leaving: Forbidden, no_retreat_into: true),
+        movement_modes: [(id: "road-march", name: "Road march", section: "6", costs: [(on: "road", cost: Points(0.5))], end_on: ["road"], not_adjacent_to_enemy: true)],
+        supply: (section: "S9", trace_length: 4, blocked_by_hexsides: ["river"]),
+"#,
+    );
+    replace(
+        &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
+        "    special_rules: [\n",
+        r#"    turn_record: [(turn: 1, weather: "rain"), (turn: 2, weather: "clear")],
+    supply_sources: [(side: "franks", at: Edge(East)), (side: "bretons", at: Hex("0101"))],
+    special_rules: [
+        (hook: "storm", when: Side("bretons"), text: "the storm holds the Bretons"),
+        (hook: "hold", section: "S2", when: Turns(from: 3, to: 4), then: [MayNot(Retreat)], text: "the Franks stand"),
+"#,
+    );
+    let db = muster_testkit::db::load(dir.path());
+    let rel = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    let sys = dir.path().join("scenarios/lrf/lrf.system.ron");
+    let targets = [db.index_of(&rel).unwrap(), db.index_of(&sys).unwrap()];
+    let found = muster_check::validate(&db, &targets, &muster_check::Config::default());
+    assert!(found.is_empty(), "{found:#?}");
+    let cx = ScenarioCx::new(FileCx::new(&db, targets[0]).unwrap()).unwrap();
+    let summary = summarize(&cx);
+    let lines: Vec<String> = summary
+        .rules
+        .iter()
+        .map(|r| format!("{}: {}", r.topic, r.text))
+        .collect();
+    for expected in [
+        "rule: rain: strength halved, may not fire: in `rain` weather and `missile-infantry` units (S8)",
+        "zones of control: exerted by not `baggage` units; a unit entering stops; leaving only by retreat or advance; no move from one enemy zone straight to another; no retreat into one; not across river (8)",
+        "movement mode: Road march: 0.5 MP on road; ends on road; never next to an enemy unit (6)",
+        "supply: traced up to 4 hexes, not across river (S9)",
+        "turn record: turn 1 rain, turn 2 clear",
+        "supply sources: franks: the east edge; bretons: hex 0101",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == expected),
+            "no `{expected}` in {lines:#?}"
+        );
+    }
+    let rules: Vec<String> = summary
+        .special_rules
+        .iter()
+        .map(|r| format!("{} ({})", r.hook, r.params_text))
+        .collect();
+    assert_eq!(
+        rules[..2],
+        [
+            "storm (movement 2 MP: on turns 1 to 2 and units of `bretons` (S1))",
+            "hold (may not retreat: on turns 3 to 4 (S2))",
+        ],
+        "{rules:#?}"
+    );
+}

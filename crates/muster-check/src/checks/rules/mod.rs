@@ -5,6 +5,7 @@
 
 pub mod band_gap;
 pub mod defence_conflict;
+pub mod effect_conflict;
 pub mod elimination_conflict;
 pub mod exit_cost;
 pub mod follow_up_conflict;
@@ -12,6 +13,8 @@ pub mod immunity_conflict;
 pub mod impossible_roll;
 pub mod ladder_skipped;
 pub mod movement_conflict;
+pub mod never_holds;
+pub mod outside_the_game;
 pub mod panic_conflict;
 pub mod permission_conflict;
 pub mod phase_without_actor;
@@ -20,6 +23,8 @@ pub mod state_effect_conflict;
 pub mod terrain_exception_conflict;
 pub mod trigger_conflict;
 pub mod unknown_name;
+pub mod unknown_scenario_name;
+pub mod unusable_mode;
 pub mod victory_order;
 
 use muster_model::rules::Allowance;

@@ -1,4 +1,5 @@
 use muster_db::declare_check;
+use muster_db::registry::CheckMeta;
 use muster_db::report::{Report, Sink};
 use muster_db::suggest::did_you_mean;
 use muster_model::system::RulesSystem;
@@ -44,19 +45,20 @@ pub fn unknown_names(system: &RulesSystem) -> Vec<Report> {
     name_refs(system)
         .into_iter()
         .filter(|name| !resolves(system, name))
-        .map(|name| unknown(system, &name))
+        .map(|name| unknown(&META, system, &name))
         .collect()
 }
 
-/// The report for a name that does not resolve.
-fn unknown(system: &RulesSystem, name: &NameRef) -> Report {
+/// The report for a name that does not resolve, under `meta` (this check's, or the
+/// scenario check's for the names a scenario's rules use).
+pub fn unknown(meta: &'static CheckMeta, system: &RulesSystem, name: &NameRef) -> Report {
     let known = defined(system, name.kind);
     let n = name.name;
     let (message, fallback) = match name.kind {
         NameKind::Troop => (format!("unknown troop type `{n}`"), troop_types(system)),
         NameKind::Level if system.rules.status.is_none() => {
             return Report::new(
-                &META,
+                meta,
                 name.at.clone(),
                 format!("status level `{n}` named, but the system has no status ladder"),
             )
@@ -76,7 +78,7 @@ fn unknown(system: &RulesSystem, name: &NameRef) -> Report {
         ),
         NameKind::Code => {
             return Report::new(
-                &META,
+                meta,
                 name.at.clone(),
                 format!("result `{n}` is not made of the combat results table's codes"),
             )
@@ -147,7 +149,7 @@ fn unknown(system: &RulesSystem, name: &NameRef) -> Report {
         ),
     };
     let help = did_you_mean(n, known.iter().copied()).unwrap_or(fallback);
-    Report::new(&META, name.at.clone(), message).help(help)
+    Report::new(meta, name.at.clone(), message).help(help)
 }
 
 /// `none` when the list is empty, else `what: a, b, c`.

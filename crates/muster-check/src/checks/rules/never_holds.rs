@@ -1,0 +1,89 @@
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_model::system::RulesSystem;
+use muster_model::vocab::Condition;
+use muster_semantic::FileCx;
+use muster_semantic::rules::vocab::never_holds;
+
+declare_check! {
+    /// ## What it does
+    /// Checks that every condition of the system's vocabulary can hold for some unit
+    /// at some moment: the `when` of its effects and special rules, who exerts zones
+    /// of control and who may use each movement mode. A condition cannot hold when it
+    /// asks for two sides, statuses, weathers, phases, movement modes or unit kinds at
+    /// once, for attacking and defending, higher and lower, a condition and its
+    /// negation, an empty `Any`, or a turn range that ends before it starts.
+    ///
+    /// ## Why is this bad?
+    /// A rule whose condition never holds never applies: the rule as printed is lost,
+    /// most often through `All` written where `Any` was meant.
+    ///
+    /// ## Example
+    /// ```ron
+    /// (id: "mud-slows", section: "8.1", when: All([Weather("mud"), Weather("clear")]), then: [MoveCost(Points(2.0)), Strength(0.5)]),
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// (id: "mud-slows", section: "8.1", when: Weather("mud"), then: [MoveCost(Points(2.0)), Strength(0.5)]),
+    /// ```
+    pub META = ("rules::never-holds", Warning, "a rule's condition can never hold");
+}
+
+pub fn run(cx: &FileCx, sink: &mut Sink) {
+    if let Some(system) = super::system(cx) {
+        super::report(never_holding(system), sink);
+    }
+}
+
+/// The conditions of the system's vocabulary, with their places and what they belong
+/// to.
+fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
+    let rules = &system.rules;
+    let mut out = Vec::new();
+    for (field, list) in [
+        ("effects", &rules.effects),
+        ("special_rules", &rules.special_rules),
+    ] {
+        for (i, r) in list.iter().enumerate() {
+            if let Some(c) = &r.when {
+                let at = Place::rules().field(field).index(i).field("when");
+                out.push((at, format!("rule `{}`", r.id), c));
+            }
+        }
+    }
+    if let Some(c) = rules
+        .zones_of_control
+        .as_ref()
+        .and_then(|z| z.exerted_by.as_ref())
+    {
+        let at = Place::rules().field("zones_of_control").field("exerted_by");
+        out.push((at, "who exerts a zone of control".to_string(), c));
+    }
+    for (i, m) in rules.movement_modes.iter().enumerate() {
+        if let Some(c) = &m.who {
+            let at = Place::rules().field("movement_modes").index(i).field("who");
+            out.push((at, format!("who may use movement mode `{}`", m.id), c));
+        }
+    }
+    out
+}
+
+/// A report per condition that can never hold.
+pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
+    conditions(system)
+        .into_iter()
+        .filter_map(|(at, what, c)| {
+            let why = never_holds(c, system, None)?;
+            Some(
+                Report::new(
+                    &META,
+                    at,
+                    format!("the condition of {what} can never hold: {why}"),
+                )
+                .help("use `Any([...])` where either may hold, or remove the member that cannot"),
+            )
+        })
+        .collect()
+}

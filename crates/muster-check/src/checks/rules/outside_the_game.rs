@@ -1,0 +1,80 @@
+use muster_db::declare_check;
+use muster_db::place::Place;
+use muster_db::report::{Report, Sink};
+use muster_semantic::ScenarioCx;
+use muster_semantic::rules::vocab::never_holds;
+
+declare_check! {
+    /// ## What it does
+    /// Checks a scenario's turn record and its own special rules against the length
+    /// of its game: each turn of the turn record must be a turn of the game (1 to
+    /// `turns` plus `extra_turns`) and listed once, and the `when` of each special rule
+    /// must be able to hold in this game (a turn range after the last turn, or a
+    /// condition that can never hold, cannot).
+    ///
+    /// ## Why is this bad?
+    /// Weather given for a turn that is never played, or a rule for turns after the
+    /// end, is a rule that never comes into play: most often the turn count or the
+    /// rule's turns were mistyped.
+    ///
+    /// ## Example
+    /// ```ron
+    /// turn_record: [(turn: 1, weather: "clear"), (turn: 2, weather: "mud"), (turn: 9, weather: "mud")],
+    /// ```
+    ///
+    /// Use instead:
+    /// ```ron
+    /// turn_record: [(turn: 1, weather: "clear"), (turn: 2, weather: "mud"), (turn: 3, weather: "mud")],
+    /// ```
+    pub META = ("rules::outside-the-game", Warning, "a turn record entry or special rule outside the scenario's game");
+}
+
+pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    let s = cx.scenario;
+    let last = s.turns.saturating_add(s.extra_turns);
+    let mut seen: Vec<(u8, Place)> = Vec::new();
+    for (i, entry) in s.turn_record.iter().enumerate() {
+        let at = Place::top("turn_record").index(i).field("turn");
+        if entry.turn == 0 || entry.turn > last {
+            sink.push(
+                Report::new(
+                    &META,
+                    at.clone(),
+                    format!(
+                        "turn {} is not a turn of this game, which has turns 1 to {last}",
+                        entry.turn
+                    ),
+                )
+                .help("correct the turn, or the scenario's `turns`"),
+            );
+        } else if let Some((_, first)) = seen.iter().find(|(t, _)| *t == entry.turn) {
+            sink.push(
+                Report::new(
+                    &META,
+                    at.clone(),
+                    format!("turn {} is already in the turn record", entry.turn),
+                )
+                .label(first.clone(), "first given here")
+                .help("give each turn once"),
+            );
+        }
+        seen.push((entry.turn, at));
+    }
+    let Some(system) = cx.system else { return };
+    for (i, rule) in s.special_rules.iter().enumerate() {
+        let Some(when) = &rule.when else { continue };
+        if let Some(why) = never_holds(when, system, Some(last)) {
+            sink.push(
+                Report::new(
+                    &META,
+                    Place::special_rule(i).field("when"),
+                    format!(
+                        "special rule `{}` can never apply in this game: {why}",
+                        rule.hook
+                    ),
+                )
+                .help("correct the rule's condition, or the scenario's `turns`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The rules vocabulary in words: a condition, an effect, a rule, and the typed
+//! mechanics (zones of control, movement modes, supply), as `summary` and
+//! `muster list rules` print them.
+
+use muster_model::system::MoveCost;
+use muster_model::vocab::{
+    Act, Condition, Effect, EffectRule, MovementMode, SideFact, SupplyRules, ZocEffect, ZocEntry,
+    ZocLeaving, ZoneOfControl,
+};
+
+/// A number without a needless `.0`.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 {
+        format!("{n:.0}")
+    } else {
+        format!("{n}")
+    }
+}
+
+/// A condition in words (`cavalry units in woods when defending`).
+pub fn condition_words(c: &Condition) -> String {
+    let nested = |x: &Condition| match x {
+        Condition::All(l) | Condition::Any(l) if l.len() > 1 => format!("({})", condition_words(x)),
+        _ => condition_words(x),
+    };
+    match c {
+        Condition::All(list) if list.is_empty() => "always".to_string(),
+        Condition::All(list) => list.iter().map(nested).collect::<Vec<_>>().join(" and "),
+        Condition::Any(list) if list.is_empty() => "never".to_string(),
+        Condition::Any(list) => list.iter().map(nested).collect::<Vec<_>>().join(" or "),
+        Condition::Not(inner) => format!("not {}", nested(inner)),
+        Condition::Side(s) => format!("units of `{s}`"),
+        Condition::Troop(t) if t == "*" => "every unit".to_string(),
+        Condition::Troop(t) => format!("`{t}` units"),
+        Condition::Status(s) => format!("units at status `{s}`"),
+        Condition::Turns { from, to } if from == to => format!("on turn {from}"),
+        Condition::Turns { from, to } => format!("on turns {from} to {to}"),
+        Condition::Weather(w) => format!("in `{w}` weather"),
+        Condition::Phase(p) => format!("in the `{p}` phase"),
+        Condition::Attacking => "when attacking".to_string(),
+        Condition::Defending => "when defending".to_string(),
+        Condition::InTerrain(t) => format!("in `{t}`"),
+        Condition::Crossing(f) => format!("across `{f}`"),
+        Condition::AllAttackersAcross(f) => format!("when every attacker is across `{f}`"),
+        Condition::AdjacentToEnemy => "next to an enemy unit".to_string(),
+        Condition::InEnemyZoc => "in an enemy zone of control".to_string(),
+        Condition::InSupply => "in supply".to_string(),
+        Condition::Surrounded => "surrounded".to_string(),
+        Condition::Higher => "higher than the opponent".to_string(),
+        Condition::Lower => "lower than the opponent".to_string(),
+        Condition::Moving(m) => format!("moving by `{m}`"),
+        Condition::OwnSide(f) => format!("once their side {}", fact_words(f)),
+        Condition::EnemySide(f) => format!("once the enemy {}", fact_words(f)),
+    }
+}
+
+fn fact_words(f: &SideFact) -> String {
+    match f {
+        SideFact::Demoralised => "is demoralised".to_string(),
+        SideFact::LossesAtLeast(n) => format!("has lost {n}"),
+        SideFact::Controls(l) => format!("holds `{l}`"),
+    }
+}
+
+fn act_words(a: Act) -> &'static str {
+    match a {
+        Act::Move => "move",
+        Act::Enter => "enter",
+        Act::Attack => "attack",
+        Act::Fire => "fire",
+        Act::Retreat => "retreat",
+        Act::Advance => "advance",
+        Act::Charge => "charge",
+    }
+}
+
+fn cost_words(c: &MoveCost) -> String {
+    match c {
+        MoveCost::Points(p) => format!("{} MP", number(*p)),
+        MoveCost::Extra(p) => format!("+{} MP", number(*p)),
+        MoveCost::Impassable => "impassable".to_string(),
+    }
+}
+
+/// An effect in words (`odds shift -1`, `may not attack`).
+pub fn effect_words(e: &Effect) -> String {
+    match e {
+        Effect::MoveCost(c) => format!("movement {}", cost_words(c)),
+        Effect::OddsShift(n) => format!("odds shift {n:+}"),
+        Effect::DieModifier(n) => format!("{n:+} to the die"),
+        Effect::Strength(f) if *f == 0.5 => "strength halved".to_string(),
+        Effect::Strength(f) if *f == 2.0 => "strength doubled".to_string(),
+        Effect::Strength(f) => format!("strength x{}", number(*f)),
+        Effect::FixedStrength(n) => format!("strength is {n}"),
+        Effect::Immune(codes) => format!("unaffected by {}", codes.join(", ")),
+        Effect::ResultBecomes { from, to } => format!("{from} is read as {to}"),
+        Effect::StackingLimit(n) => format!("at most {n} a hex"),
+        Effect::Zoc(ZocEffect::Exerts) => "exert a zone of control".to_string(),
+        Effect::Zoc(ZocEffect::ExertsNone) => "exert no zone of control".to_string(),
+        Effect::Zoc(ZocEffect::Ignores) => "ignore enemy zones of control".to_string(),
+        Effect::May(a) => format!("may {}", act_words(*a)),
+        Effect::MayNot(a) => format!("may not {}", act_words(*a)),
+        Effect::Must(a) => format!("must {}", act_words(*a)),
+        Effect::VictoryPoints(n) => format!("{n:+} victory points"),
+    }
+}
+
+/// What a rule does and when, in words, with its section
+/// (`odds shift -1, when defending and when every attacker is across creek (7.3)`).
+pub fn rule_words(when: Option<&Condition>, then: &[Effect], section: Option<&str>) -> String {
+    let effects: Vec<String> = then.iter().map(effect_words).collect();
+    let mut text = effects.join(", ");
+    if let Some(c) = when {
+        text += &format!(": {}", condition_words(c));
+    }
+    if let Some(s) = section {
+        text += &format!(" ({s})");
+    }
+    text
+}
+
+/// A rule of a system's vocabulary, in words, with its id.
+pub fn effect_rule_words(r: &EffectRule) -> String {
+    format!(
+        "{}: {}",
+        r.id,
+        rule_words(r.when.as_ref(), &r.then, Some(&r.section))
+    )
+}
+
+/// Zones of control in words.
+pub fn zoc_words(z: &ZoneOfControl) -> String {
+    let mut parts = vec![match &z.exerted_by {
+        Some(c) => format!("exerted by {}", condition_words(c)),
+        None => "exerted by every combat unit".to_string(),
+    }];
+    parts.push(match z.entry {
+        ZocEntry::Free => "entering is free".to_string(),
+        ZocEntry::Stop => "a unit entering stops".to_string(),
+        ZocEntry::Cost(c) => format!("entering costs +{} MP", number(c)),
+    });
+    parts.push(match z.leaving {
+        ZocLeaving::Free => "leaving is free".to_string(),
+        ZocLeaving::Cost(c) => format!("leaving costs +{} MP", number(c)),
+        ZocLeaving::Forbidden => "leaving only by retreat or advance".to_string(),
+    });
+    if !z.zone_to_zone {
+        parts.push("no move from one enemy zone straight to another".to_string());
+    }
+    if z.no_retreat_into {
+        parts.push("no retreat into one".to_string());
+    }
+    if z.blocks_supply {
+        parts.push("supply is not traced through one".to_string());
+    }
+    if !z.blocked_by.is_empty() {
+        parts.push(format!("not across {}", z.blocked_by.join(", ")));
+    }
+    if !z.not_into.is_empty() {
+        parts.push(format!("not into {}", z.not_into.join(", ")));
+    }
+    format!("{} ({})", parts.join("; "), z.section)
+}
+
+/// A movement mode in words.
+pub fn mode_words(m: &MovementMode) -> String {
+    let costs: Vec<String> = m
+        .costs
+        .iter()
+        .map(|c| format!("{} on {}", cost_words(&c.cost), c.on))
+        .collect();
+    let mut text = format!("{}: {}", m.name, costs.join(", "));
+    if let Some(who) = &m.who {
+        text += &format!("; for {}", condition_words(who));
+    }
+    if !m.start_on.is_empty() {
+        text += &format!("; starts on {}", m.start_on.join(" or "));
+    }
+    if !m.end_on.is_empty() {
+        text += &format!("; ends on {}", m.end_on.join(" or "));
+    }
+    if m.not_adjacent_to_enemy {
+        text += "; never next to an enemy unit";
+    }
+    if let Some(n) = m.capacity_per_turn {
+        text += &format!("; at most {n} units a turn");
+    }
+    format!("{text} ({})", m.section)
+}
+
+/// Supply in words.
+pub fn supply_words(s: &SupplyRules) -> String {
+    let mut text = format!("traced up to {} hexes", s.trace_length);
+    if !s.blocked_by_terrain.is_empty() {
+        text += &format!(", not into {}", s.blocked_by_terrain.join(", "));
+    }
+    if !s.blocked_by_hexsides.is_empty() {
+        text += &format!(", not across {}", s.blocked_by_hexsides.join(", "));
+    }
+    if s.blocked_by_enemy_units {
+        text += ", not through enemy units";
+    }
+    format!("{text} ({})", s.section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_reads_as_its_effects_and_its_condition() {
+        let when = Condition::All(vec![
+            Condition::Defending,
+            Condition::Any(vec![
+                Condition::InTerrain("woods".into()),
+                Condition::Crossing("creek".into()),
+            ]),
+            Condition::Not(Box::new(Condition::InSupply)),
+        ]);
+        assert_eq!(
+            rule_words(
+                Some(&when),
+                &[Effect::OddsShift(-1), Effect::MayNot(Act::Retreat)],
+                Some("7.3")
+            ),
+            "odds shift -1, may not retreat: when defending and (in `woods` or across `creek`) and not in supply (7.3)"
+        );
+        assert_eq!(effect_words(&Effect::Strength(0.5)), "strength halved");
+        assert_eq!(effect_words(&Effect::Strength(1.5)), "strength x1.5");
+    }
+}

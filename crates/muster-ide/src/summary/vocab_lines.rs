@@ -1,0 +1,91 @@
+//! The summary's lines for the rules vocabulary: the system's effects, zones of
+//! control, movement modes and supply, the scenario's turn record and supply sources,
+//! and the words of a special rule stated as data.
+
+use muster_model::scenario::{SourceAt, SpecialRule};
+use muster_model::system::RulesSystem;
+use muster_model::vocab::Condition;
+use muster_semantic::ScenarioCx;
+
+use super::RuleLine;
+use crate::rule_words as w;
+
+/// The vocabulary's lines, after the typed rules' own.
+pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
+    let mut out = Vec::new();
+    let mut line = |topic: &str, text: String| {
+        out.push(RuleLine {
+            topic: topic.to_string(),
+            text,
+        })
+    };
+    if let Some(system) = cx.system {
+        let r = &system.rules;
+        for e in &r.effects {
+            line("rule", w::effect_rule_words(e));
+        }
+        if let Some(z) = &r.zones_of_control {
+            line("zones of control", w::zoc_words(z));
+        }
+        for m in &r.movement_modes {
+            line("movement mode", w::mode_words(m));
+        }
+        if let Some(s) = &r.supply {
+            line("supply", w::supply_words(s));
+        }
+    }
+    let s = cx.scenario;
+    if !s.turn_record.is_empty() {
+        let turns: Vec<String> = s
+            .turn_record
+            .iter()
+            .map(|t| match &t.weather {
+                Some(weather) => format!("turn {} {weather}", t.turn),
+                None => format!("turn {}", t.turn),
+            })
+            .collect();
+        line("turn record", turns.join(", "));
+    }
+    if !s.supply_sources.is_empty() {
+        let sources: Vec<String> = s
+            .supply_sources
+            .iter()
+            .map(|src| {
+                let at = match &src.at {
+                    SourceAt::Hex(h) => format!("hex {h}"),
+                    SourceAt::Edge(e) => format!("the {e} edge"),
+                    SourceAt::Label(l) => l.clone(),
+                };
+                format!("{}: {at}", src.side)
+            })
+            .collect();
+        line("supply sources", sources.join("; "));
+    }
+    out
+}
+
+/// A special rule stated as data, in words: its own `when`/`then`, or the system's
+/// rule of that id narrowed by its `when`. `None` for a built-in hook.
+pub(super) fn special_rule_words(system: Option<&RulesSystem>, r: &SpecialRule) -> Option<String> {
+    if !r.then.is_empty() {
+        return Some(w::rule_words(
+            r.when.as_ref(),
+            &r.then,
+            r.section.as_deref(),
+        ));
+    }
+    let declared = system?
+        .rules
+        .special_rules
+        .iter()
+        .find(|d| d.id == r.hook)?;
+    let when = match (&declared.when, &r.when) {
+        (Some(a), Some(b)) => Some(Condition::All(vec![a.clone(), b.clone()])),
+        (a, b) => a.clone().or_else(|| b.clone()),
+    };
+    Some(w::rule_words(
+        when.as_ref(),
+        &declared.then,
+        Some(&declared.section),
+    ))
+}
