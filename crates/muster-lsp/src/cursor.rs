@@ -464,6 +464,41 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
     out.into_iter().collect()
 }
 
+/// The schema's description of the name at `offset`: an enum variant (`Defending`,
+/// `AllAttackersAcross(...)`) or a field name, with the name's range. This is how every
+/// condition and effect of the rules vocabulary explains itself on hover.
+pub fn doc_at(
+    kind: FileKind,
+    tree: &Tree,
+    offset: usize,
+) -> Option<(String, std::ops::Range<usize>)> {
+    let node = tree.node_at(offset);
+    let name = node.name()?;
+    let range = node.name_range()?;
+    if !range.contains(&offset) && range.end != offset {
+        return None;
+    }
+    let place = place_of(kind, node);
+    let doc = match node.kind() {
+        NodeKind::Field => {
+            let outer = place_of(kind, node.parent()?);
+            let schema = property(outer.root, outer.schema?, name)?;
+            schema
+                .get("description")
+                .or_else(|| resolve(outer.root, schema).get("description"))?
+                .as_str()?
+                .to_string()
+        }
+        _ => {
+            let v = variants(place.root, place.schema?)
+                .into_iter()
+                .find(|v| v.name == name)?;
+            v.doc?.to_string()
+        }
+    };
+    Some((format!("**{name}**\n\n{doc}"), range))
+}
+
 /// The string node at `offset` (or just before it: a cursor after the closing quote).
 pub fn string_at(tree: &Tree, offset: usize) -> Option<Node<'_>> {
     let here = tree.node_at(offset);

@@ -1,4 +1,5 @@
-//! Hover texts: a counter, a hex, a terrain or feature, a hook, a side, a file.
+//! Hover texts: a counter, a hex, a terrain or feature, a hook, a side, a file (an
+//! enum variant or a field name is explained from the schema: `cursor::doc_at`).
 
 use muster_db::Db;
 use muster_db::load::Document;

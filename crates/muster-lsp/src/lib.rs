@@ -472,7 +472,7 @@ impl Server {
         let position = p.text_document_position_params.position;
         let text = self.doc(&uri)?.text.clone();
         let lines = Lines::new(&text);
-        self.at_cursor(&uri, position, |cx, class, value, range| {
+        let reference = self.at_cursor(&uri, position, |cx, class, value, range| {
             Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
                     kind: MarkupKind::Markdown,
@@ -480,6 +480,20 @@ impl Server {
                 }),
                 range: Some(lines.range(&range)),
             })
+        });
+        if reference.is_some() {
+            return reference;
+        }
+        // A variant or field name: what the schema says of it.
+        let path = self.path_of(&uri)?;
+        let a = self.ws.analysis(&path)?;
+        let (value, range) = cursor::doc_at(a.kind?, &a.tree, lines.offset(position))?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value,
+            }),
+            range: Some(lines.range(&range)),
         })
     }
 

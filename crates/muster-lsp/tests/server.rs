@@ -465,3 +465,81 @@ fn a_file_with_thousands_of_problems_publishes_a_bounded_list() {
     let more: usize = last.split(' ').next().unwrap().parse().unwrap();
     assert!(more >= 500, "{last}");
 }
+
+/// The rules vocabulary is completed and explained from the schema: inside a rule's
+/// `when`, the conditions; inside `then`, the effects; on a condition, its meaning.
+#[test]
+fn completes_and_explains_the_vocabulary() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(SYSTEM)).unwrap().replacen(
+        "    rules: (\n",
+        "    rules: (\n        effects: [(id: \"creek\", section: \"7\", when: All([Defending, ]), then: [])],\n",
+        1,
+    );
+    s.open(SYSTEM, Some(&text));
+    let labels = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let r = s.request(
+        "textDocument/completion",
+        s.at(
+            SYSTEM,
+            &text,
+            "All([Defending, ])",
+            "All([Defending, ".len(),
+        ),
+    );
+    let got = labels(&r);
+    for v in [
+        "AllAttackersAcross",
+        "InEnemyZoc",
+        "Weather",
+        "Not",
+        "OwnSide",
+    ] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "then: [])", "then: [".len()),
+    );
+    let got = labels(&r);
+    for v in ["OddsShift", "MayNot", "StackingLimit", "Zoc"] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "Defending, ]", 2));
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("The unit defends"),
+        "{r}"
+    );
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "All([Defending", 1),
+    );
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Every condition of the list holds"),
+        "{r}"
+    );
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "effects: [(id: \"creek\"", 2),
+    );
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("vocabulary of conditions and effects"),
+        "{r}"
+    );
+}
