@@ -188,6 +188,13 @@ pub enum ListWhat {
         #[arg(long)]
         system: Option<String>,
     },
+    /// The rules stated in the vocabulary, in words: effects, special rules, zones of
+    /// control, movement modes, supply, weather kinds and factions.
+    Rules {
+        /// Only the rules of this system.
+        #[arg(long)]
+        system: Option<String>,
+    },
     /// A map's edge hexes per edge (enterable and impassable), its labels and the entry
     /// hexes its scenarios use.
     Edges {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use muster_db::project::{self, Db};
 use muster_ide::catalog::{
     ArmyEntry, Catalog, CounterEntry, EdgeHexes, EntryUse, HookEntry, LabelEntry, MapEdges,
-    MapEntry, NamedEdgeEntry, SystemEntry, TerrainEntry,
+    MapEntry, NamedEdgeEntry, RuleEntry, SystemEntry, TerrainEntry,
 };
 use serde::Serialize;
 
@@ -103,6 +103,23 @@ pub fn run(
             .first_if(system.is_none(), column("system", |t| t.system.clone()));
             let list = catalog.terrain(system.as_deref());
             show(json, "terrain", &list, &columns, "no terrain")?;
+        }
+        ListWhat::Rules { system } => {
+            catalog.check_system(system.as_deref())?;
+            let columns = Columns::new(vec![
+                column("topic", |r: &RuleEntry| r.topic.to_string()),
+                column("id", |r| r.id.clone()),
+                column("rule", |r| r.text.clone()),
+            ])
+            .first_if(system.is_none(), column("system", |r| r.system.clone()));
+            let list = catalog.rules(system.as_deref());
+            show(
+                json,
+                "rules",
+                &list,
+                &columns,
+                "no rules stated in the vocabulary",
+            )?;
         }
         ListWhat::Edges { map } => edges(json, &catalog.edges(&map)?)?,
     }

@@ -98,6 +98,18 @@ pub struct TerrainEntry {
     pub effects: Vec<String>,
 }
 
+/// A rule of a system's vocabulary, in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleEntry {
+    pub system: String,
+    /// `effect`, `special rule`, `optional rule`, `zones of control`, `movement mode`,
+    /// `supply`, `weather`, `faction` or `hook`.
+    pub topic: &'static str,
+    /// The rule's id (empty for a block without one).
+    pub id: String,
+    pub text: String,
+}
+
 /// The edges of a map, its labels and where scenarios bring units onto it.
 #[derive(Debug, Clone, Serialize)]
 pub struct MapEdges {
@@ -366,6 +378,65 @@ impl<'a> Catalog<'a> {
     /// The ids of every map (of a system).
     pub fn map_ids(&self, system: Option<&str>) -> Vec<String> {
         self.maps(system).into_iter().map(|m| m.id).collect()
+    }
+
+    /// The rules of the vocabulary of every system (of one), in words.
+    pub fn rules(&self, system: Option<&str>) -> Vec<RuleEntry> {
+        use crate::rule_words as w;
+        let mut out = Vec::new();
+        for (_, s) in self.systems_list() {
+            if system.is_some_and(|id| id != s.id) {
+                continue;
+            }
+            let r = &s.rules;
+            let mut push = |topic: &'static str, id: &str, text: String| {
+                out.push(RuleEntry {
+                    system: s.id.clone(),
+                    topic,
+                    id: id.to_string(),
+                    text,
+                })
+            };
+            for f in &r.factions {
+                push("faction", &f.id, f.name.clone());
+            }
+            for k in &r.weather {
+                push("weather", &k.id, k.name.clone());
+            }
+            for e in &r.effects {
+                push(
+                    "effect",
+                    &e.id,
+                    w::rule_words(e.when.as_ref(), &e.then, Some(&e.section)),
+                );
+            }
+            for e in &r.special_rules {
+                push(
+                    "special rule",
+                    &e.id,
+                    w::rule_words(e.when.as_ref(), &e.then, Some(&e.section)),
+                );
+            }
+            for o in &r.optional_rules {
+                for e in &o.effects {
+                    push("optional rule", &o.id, w::effect_rule_words(e));
+                }
+            }
+            if let Some(z) = &r.zones_of_control {
+                push("zones of control", "", w::zoc_words(z));
+            }
+            for m in &r.movement_modes {
+                push("movement mode", &m.id, w::mode_words(m));
+            }
+            if let Some(sup) = &r.supply {
+                push("supply", "", w::supply_words(sup));
+            }
+            for h in &r.hooks {
+                let summary = hooks::find(h).map_or("", |x| x.summary);
+                push("hook", h, summary.to_string());
+            }
+        }
+        out
     }
 
     /// The hooks a scenario of `system` may use (every hook without a system).

@@ -804,8 +804,8 @@ fn raid_winners_follow_the_loser_they_push_back() {
     }
 }
 
-/// The rules vocabulary in the summary: a system's effects, zones of control,
-/// movement mode and supply, a scenario's turn record and supply sources, and special
+/// The rules vocabulary in the summary: a system's effects, zones of control (LRF 8,
+/// as bundled), movement mode and supply, a scenario's turn record and supply sources, and special
 /// rules stated as data (the system's, narrowed, and the scenario's own), in words.
 #[test]
 fn the_vocabulary_reads_as_words_in_the_summary() {
@@ -818,7 +818,6 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
         weather: [(id: "clear", name: "Clear"), (id: "rain", name: "Rain")],
         effects: [(id: "rain", section: "S8", when: All([Weather("rain"), Troop("missile-infantry")]), then: [Strength(0.5), MayNot(Fire)])],
         special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MoveCost(Points(2.0))])],
-        zones_of_control: (section: "8", exerted_by: Not(Troop("baggage")), blocked_by: ["river"], entry: Stop, leaving: Forbidden, no_retreat_into: true),
         movement_modes: [(id: "road-march", name: "Road march", section: "6", costs: [(on: "road", cost: Points(0.5))], end_on: ["road"], not_adjacent_to_enemy: true)],
         supply: (section: "S9", trace_length: 4, blocked_by_hexsides: ["river"]),
 "#,
@@ -848,7 +847,7 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
         .collect();
     for expected in [
         "rule: rain: strength halved, may not fire: in `rain` weather and `missile-infantry` units (S8)",
-        "zones of control: exerted by not `baggage` units; a unit entering stops; leaving only by retreat or advance; no move from one enemy zone straight to another; no retreat into one; not across river (8)",
+        "zones of control: exerted by not `baggage` units; a unit entering stops; leaving is free; no move from one enemy zone straight to another; no retreat into one; not across river (8)",
         "movement mode: Road march: 0.5 MP on road; ends on road; never next to an enemy unit (6)",
         "supply: traced up to 4 hexes, not across river (S9)",
         "turn record: turn 1 rain, turn 2 clear",

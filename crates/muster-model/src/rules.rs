@@ -110,6 +110,9 @@ pub struct Rules {
     /// (`special_rules: [(hook: "storm", text: "...")]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub special_rules: Vec<vocab::EffectRule>,
+    /// Optional rules: named sets of rules a scenario switches on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_rules: Vec<vocab::OptionalRule>,
     /// The ids of muster's built-in special-rule hooks this system's scenarios may use.
     /// The four bundled games' own hooks need no entry.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

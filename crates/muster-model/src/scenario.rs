@@ -55,6 +55,9 @@ pub struct Scenario {
     /// matters. Turns not listed have none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_record: Vec<TurnEntry>,
+    /// The system's optional rules this scenario plays with, by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_rules: Vec<String>,
     /// Where each side traces supply to (the system's `supply`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supply_sources: Vec<SupplySource>,

@@ -81,8 +81,11 @@ pub enum Condition {
     InEnemyZoc,
     /// The unit can trace supply (the system's `supply`).
     InSupply,
-    /// Every hex around the defender holds an enemy unit or an enemy zone of control.
+    /// Every hex around the defender holds, or is next to, a unit that attacks it (a
+    /// flank attack).
     Surrounded,
+    /// The opponent's hex has this terrain.
+    OpponentIn(String),
     /// The unit stands higher than its opponent.
     Higher,
     /// The unit stands lower than its opponent.
@@ -160,6 +163,21 @@ pub enum Act {
     Retreat,
     Advance,
     Charge,
+}
+
+/// An optional rule: a named set of rules that applies only where a scenario switches
+/// it on (`optional_rules: ["elevation"]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OptionalRule {
+    pub id: String,
+    pub name: String,
+    /// The rulebook section of the option as a whole.
+    pub section: String,
+    /// What applies while the option is on.
+    pub effects: Vec<EffectRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// A faction: a nationality or army that a system's rules name, which a scenario's

@@ -45,7 +45,10 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::AdjacentToEnemy => "next to an enemy unit".to_string(),
         Condition::InEnemyZoc => "in an enemy zone of control".to_string(),
         Condition::InSupply => "in supply".to_string(),
-        Condition::Surrounded => "surrounded".to_string(),
+        Condition::Surrounded => {
+            "in a flank attack (the defender ringed by its attackers)".to_string()
+        }
+        Condition::OpponentIn(t) => format!("against a unit in `{t}`"),
         Condition::Higher => "higher than the opponent".to_string(),
         Condition::Lower => "lower than the opponent".to_string(),
         Condition::Moving(m) => format!("moving by `{m}`"),

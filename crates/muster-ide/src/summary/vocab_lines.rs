@@ -35,6 +35,21 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
     }
     let s = cx.scenario;
+    let options = cx
+        .system
+        .map(|sys| sys.rules.optional_rules.as_slice())
+        .unwrap_or_default();
+    for id in &s.optional_rules {
+        let Some(o) = options.iter().find(|o| &o.id == id) else {
+            continue;
+        };
+        for e in &o.effects {
+            line(
+                &format!("optional rule {}", o.name),
+                w::effect_rule_words(e),
+            );
+        }
+    }
     if !s.turn_record.is_empty() {
         let turns: Vec<String> = s
             .turn_record

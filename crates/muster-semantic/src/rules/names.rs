@@ -41,6 +41,8 @@ pub enum NameKind {
     Mode,
     /// One of muster's built-in special-rule hooks.
     Hook,
+    /// An optional rule of the system.
+    Optional,
 }
 
 /// A name the rules refer to, at its place in the system file.
@@ -380,6 +382,7 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
         NameKind::Faction => rules.factions.iter().map(|f| f.id.as_str()).collect(),
         NameKind::Mode => rules.movement_modes.iter().map(|m| m.id.as_str()).collect(),
         NameKind::Hook => crate::hooks::HOOKS.iter().map(|h| h.id).collect(),
+        NameKind::Optional => rules.optional_rules.iter().map(|o| o.id.as_str()).collect(),
     }
 }
 

@@ -53,6 +53,7 @@ impl<'a> Walk<'a> {
             Condition::Weather(w) => self.name(at.variant("Weather"), NameKind::Weather, w),
             Condition::Phase(p) => self.name(at.variant("Phase"), NameKind::Phase, p),
             Condition::InTerrain(t) => self.name(at.variant("InTerrain"), NameKind::Terrain, t),
+            Condition::OpponentIn(t) => self.name(at.variant("OpponentIn"), NameKind::Terrain, t),
             Condition::Crossing(f) => self.name(at.variant("Crossing"), NameKind::Feature, f),
             Condition::AllAttackersAcross(f) => {
                 self.name(at.variant("AllAttackersAcross"), NameKind::Feature, f)
@@ -127,6 +128,16 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
             w.rule(rule, &base.field(field).index(i), NameKind::Faction);
         }
     }
+    for (i, o) in rules.optional_rules.iter().enumerate() {
+        for (k, rule) in o.effects.iter().enumerate() {
+            let at = base
+                .field("optional_rules")
+                .index(i)
+                .field("effects")
+                .index(k);
+            w.rule(rule, &at, NameKind::Faction);
+        }
+    }
     if let Some(z) = &rules.zones_of_control {
         let at = base.field("zones_of_control");
         if let Some(c) = &z.exerted_by {
@@ -197,6 +208,9 @@ pub fn scenario_walk(s: &Scenario) -> ScenarioWalk<'_> {
             w.condition(c, &at.field("when"), NameKind::Faction);
         }
         w.effects(&rule.then, &at.field("then"));
+    }
+    for (i, o) in s.optional_rules.iter().enumerate() {
+        w.name(Place::top("optional_rules").index(i), NameKind::Optional, o);
     }
     for (i, t) in s.turn_record.iter().enumerate() {
         if let Some(weather) = &t.weather {

@@ -39,13 +39,22 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 }
 
 /// Every later effect that disagrees with an earlier one under the same condition,
-/// within `effects` and within each special rule (a special rule is switched on by a
-/// scenario, where it may well override an effect).
+/// within `effects`, within each special rule and within each optional rule (special
+/// and optional rules are switched on by a scenario, where they may well override an
+/// effect).
 pub fn effect_conflicts(system: &RulesSystem) -> Vec<Report> {
     let mut out = Vec::new();
     conflicts_in(placed("effects", &system.rules.effects).collect(), &mut out);
     for rule in placed("special_rules", &system.rules.special_rules) {
         conflicts_in(vec![rule], &mut out);
+    }
+    for (i, o) in system.rules.optional_rules.iter().enumerate() {
+        let at = Place::rules()
+            .field("optional_rules")
+            .index(i)
+            .field("effects");
+        let rules = o.effects.iter().enumerate().map(|(k, r)| (at.index(k), r));
+        conflicts_in(rules.collect(), &mut out);
     }
     out
 }

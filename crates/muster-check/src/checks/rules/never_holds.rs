@@ -53,6 +53,23 @@ fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
             }
         }
     }
+    for (i, o) in rules.optional_rules.iter().enumerate() {
+        for (k, r) in o.effects.iter().enumerate() {
+            if let Some(c) = &r.when {
+                let at = Place::rules()
+                    .field("optional_rules")
+                    .index(i)
+                    .field("effects")
+                    .index(k)
+                    .field("when");
+                out.push((
+                    at,
+                    format!("rule `{}` of optional rule `{}`", r.id, o.id),
+                    c,
+                ));
+            }
+        }
+    }
     if let Some(c) = rules
         .zones_of_control
         .as_ref()

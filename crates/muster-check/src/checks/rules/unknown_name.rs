@@ -140,6 +140,14 @@ pub fn unknown(meta: &'static CheckMeta, system: &RulesSystem, name: &NameRef) -
                 "movement modes",
             ),
         ),
+        NameKind::Optional => (
+            format!("unknown optional rule `{n}`"),
+            listed(
+                &known,
+                "the system has no `optional_rules`",
+                "optional rules",
+            ),
+        ),
         NameKind::Hook => (
             format!("muster has no built-in hook `{n}`"),
             format!(
