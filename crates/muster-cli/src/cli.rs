@@ -239,6 +239,28 @@ pub enum NewWhat {
         #[arg(long)]
         force: bool,
     },
+    /// A rules system skeleton in `scenarios/NAME/NAME.system.ron`: every section of a
+    /// system, required ones with guessed values (`template::placeholder` warns until each
+    /// is replaced), optional ones as examples behind `//~ `.
+    System {
+        /// The system's id and file name (`my-rules`).
+        name: String,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A counter sheet skeleton in `scenarios/<system>/NAME.counters.ron`: two armies,
+    /// each with one counter of every unit kind of the system at guessed values.
+    Counters {
+        /// The sheet's id and file name (`my-counters`).
+        name: String,
+        /// The rules system the counters belong to (`muster list systems`).
+        #[arg(long)]
+        system: String,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// A new project in DIR: `muster.toml`, `scenarios/`, `maps/`, a README, a GitHub
     /// Actions workflow that uploads SARIF, and a pre-commit hook config.
     Project {

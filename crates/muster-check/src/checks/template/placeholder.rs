@@ -59,7 +59,8 @@ fn setup_lines(cx: &FileCx, file: &SourceFile) -> Vec<RangeInclusive<usize>> {
 
 /// The data on 1-based `line` (its first to last significant token, commas and
 /// comments left out) and the message naming it: the field it sets when the line
-/// starts `name:`, else the thing whose `id` it gives.
+/// starts `name:`, the variant it writes when it starts `Name(`, else the thing whose
+/// `id` it gives.
 fn line_data(file: &SourceFile, line: usize) -> Option<(Range<usize>, Option<String>)> {
     let tokens: Vec<_> = file
         .tree()
@@ -73,6 +74,10 @@ fn line_data(file: &SourceFile, line: usize) -> Option<(Range<usize>, Option<Str
     let field = match (first.kind, tokens.get(1).map(|t| t.kind)) {
         (TokenKind::Ident, Some(TokenKind::Colon)) => Some(format!(
             "`{}` is still the value `muster new` guessed",
+            first.text
+        )),
+        (TokenKind::Ident, Some(TokenKind::LParen)) => Some(format!(
+            "`{}` still has values `muster new` guessed",
             first.text
         )),
         _ => tokens.windows(3).find_map(|w| {
