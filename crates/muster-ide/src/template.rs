@@ -8,9 +8,10 @@
 //!   every marked setup line of a scenario, `template::placeholder` about every other
 //!   marked line, so a skeleton validates with warnings only and the author sees what is
 //!   left to do.
-//! - A line whose first characters after its indentation are [`EXAMPLE_MARK`] (`//~ `)
-//!   is an example of an optional section: deleting those four characters
-//!   ([`uncomment_examples`]) gives a file that still validates without errors.
+//! - A line whose first characters after its indentation are [`EXAMPLE_MARK`] (`//~ `,
+//!   in `muster.toml` [`TOML_EXAMPLE_MARK`], `#~ `) is an example of an optional section:
+//!   deleting that mark from every such line ([`uncomment_examples`]) gives files that
+//!   still validate without errors.
 //!
 //! A scenario skeleton puts every copy of every counter of two armies on a hex of its
 //! own (riders that may not stand alone join a combat unit), on terrain the unit may
@@ -40,13 +41,19 @@ pub use muster_semantic::PLACEHOLDER_MARK;
 /// The start of an example line in a template: `//~ `.
 pub const EXAMPLE_MARK: &str = "//~ ";
 
-/// `text` with every example line uncommented: [`EXAMPLE_MARK`] removed where it starts
-/// a line after its indentation.
+/// The start of an example line in `muster.toml`: `#~ `.
+pub const TOML_EXAMPLE_MARK: &str = "#~ ";
+
+/// `text` with every example line uncommented: [`EXAMPLE_MARK`] (or, in TOML,
+/// [`TOML_EXAMPLE_MARK`]) removed where it starts a line after its indentation.
 pub fn uncomment_examples(text: &str) -> String {
     text.split_inclusive('\n')
         .map(|line| {
             let body = line.trim_start();
-            match body.strip_prefix(EXAMPLE_MARK) {
+            let rest = body
+                .strip_prefix(EXAMPLE_MARK)
+                .or_else(|| body.strip_prefix(TOML_EXAMPLE_MARK));
+            match rest {
                 Some(rest) => format!("{}{rest}", &line[..line.len() - body.len()]),
                 None => line.to_string(),
             }
@@ -570,18 +577,19 @@ const PROJECT_TOML: &str = r#"# muster project file: this folder is the project 
 # folder below, and references (system, counters, map) never leave it.
 #
 # A new project has no rules system. Add one before writing scenarios:
-#   scenarios/<system>/<system>.system.ron      unit kinds, terrain chart, stacking
-#   scenarios/<system>/<sheet>.counters.ron     the counter sheet (armies, copies)
-#   maps/<system>/<map>.map.ron                 `muster new map NAME --system <system>`
-# then `muster new scenario NAME --system <system> --map <map>`.
+#   scenarios/<system>/<system>.system.ron   `muster new system <system>`
+#   scenarios/<system>/<sheet>.counters.ron  `muster new counters <sheet> --system <system>`
+#   maps/<system>/<map>.map.ron              `muster new map <map> --system <system>`
+# then `muster new scenario NAME --system <system> --map <map> --armies A,B`.
 # The systems bundled with muster (`scenarios/lrf/` in its repository) are complete
-# examples to copy.
+# examples to copy. A line starting `#~ ` is an example: delete those three characters
+# to use it.
 
 [paths]
 check = ["scenarios", "maps"]   # what `muster validate` and `muster watch` check
 
 [checks]
-# "morale::threshold-unreachable" = "off"   # or "warning" / "error"
+#~ "morale::threshold-unreachable" = "off"   # or "warning" / "error"
 
 [compile]
 out = "build/tables"            # where `muster compile` writes terrain tables
@@ -593,12 +601,15 @@ const PROJECT_README: &str = r#"# Scenarios checked by muster
 - `maps/<system>/`: the maps.
 - `muster.toml`: the project file (what is checked, check levels, compile output).
 
-This project starts without a rules system. Put one in `scenarios/<system>/`
-(`<system>.system.ron` and its counter sheet), then:
+This project starts without a rules system. Write the skeletons of one, of its
+counter sheet, a map and a scenario, then fill in every line marked
+`// muster: placeholder` (`muster validate` warns about each until it is done):
 
 ```sh
-muster new map my-map --system <system> --columns 15 --rows 12
-muster new scenario my-battle --system <system> --map my-map --armies A,B
+muster new system my-rules
+muster new counters my-counters --system my-rules
+muster new map my-map --system my-rules --columns 15 --rows 12
+muster new scenario my-battle --system my-rules --map my-map --armies my-counters-red,my-counters-blue
 muster validate
 ```
 
