@@ -206,7 +206,8 @@ pub enum ListFormat {
 pub enum NewWhat {
     /// A scenario skeleton in `scenarios/<system>/NAME.scenario.ron`: both sides, one
     /// setup line per counter of each army at placeholder hexes (`setup::placeholder`
-    /// warns until each is replaced).
+    /// warns until each is replaced), and guessed turns, first players and victory
+    /// condition (`template::placeholder` warns about those).
     Scenario {
         /// The scenario's id and file name (`my-battle`).
         name: String,

@@ -147,7 +147,7 @@ fn scenario(
     );
     let code = validate_new(cwd, &project, &path)?;
     outln!(
-        "next: on each line marked `// muster: placeholder`, put the rulebook's hexes and delete the comment (`muster list edges {}` shows the edges), then `muster validate`",
+        "next: on each line marked `// muster: placeholder`, put the rulebook's hexes, turns, first players and victory conditions and delete the comment (`muster list edges {}` shows the edges), then `muster validate`",
         request.map
     );
     Ok(code)

@@ -23,7 +23,8 @@ pub fn counters(id: &str, system: &RulesSystem) -> Result<String, String> {
     let mut text = format!(
         "// {name}: a counter sheet skeleton of `{system}` written by `muster new counters`.\n\
          //\n\
-         // Two armies, each with one counter of every unit kind of `{system}` ({kinds}).\n\
+         // Two armies, each with one counter of every unit kind of `{system}`:\n\
+         // {kinds}.\n\
          // Every value muster had to guess (names, colours, strengths, movement) ends with\n\
          // `// {PLACEHOLDER_MARK}`: put the values printed on the counters, add or remove\n\
          // counters and armies, and delete the comment; `template::placeholder` warns until\n\
