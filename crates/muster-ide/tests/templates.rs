@@ -81,3 +81,16 @@ fn the_system_template_refuses_an_unusable_id() {
     assert!(system("My Rules").is_err());
     assert!(system("").is_err());
 }
+
+#[test]
+fn a_counter_sheet_is_refused_for_an_open_table_system() {
+    let db = muster_testkit::db::bundled();
+    let catalog = muster_ide::catalog::Catalog::new(&db);
+    let table = catalog
+        .system("cdg")
+        .expect("the bundled open-table system");
+    let refused = muster_ide::template::counters("x", table).unwrap_err();
+    assert!(refused.contains("open table"), "{refused}");
+    let hex = catalog.system("lrf").expect("a bundled hex system");
+    assert!(muster_ide::template::counters("x", hex).is_ok());
+}

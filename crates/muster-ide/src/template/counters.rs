@@ -3,7 +3,7 @@
 //! [`PLACEHOLDER_MARK`](super::PLACEHOLDER_MARK), and the optional counter fields shown
 //! in an example behind [`EXAMPLE_MARK`](super::EXAMPLE_MARK).
 
-use muster_model::system::{KindStats, RulesSystem, UnitRole};
+use muster_model::system::{GridKind, KindStats, RulesSystem, UnitRole};
 
 use super::{PLACEHOLDER_MARK, check_id, quoted, title};
 
@@ -13,6 +13,12 @@ const ARMIES: [(&str, &str, &str); 2] = [("red", "Red army", "red"), ("blue", "B
 /// The text of `NAME.counters.ron`: counter sheet `id` of `system`.
 pub fn counters(id: &str, system: &RulesSystem) -> Result<String, String> {
     check_id(id)?;
+    if let GridKind::Table { .. } = system.grid {
+        return Err(format!(
+            "system `{}` plays on an open table, where scenarios give forces by troop type; `muster new counters` writes counter sheets of hex games",
+            system.id
+        ));
+    }
     if system.unit_kinds.is_empty() {
         return Err(format!(
             "system `{}` has no unit kinds; add them to its `unit_kinds` first",
