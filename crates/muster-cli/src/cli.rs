@@ -115,7 +115,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Human, global = true)]
         format: ListFormat,
     },
-    /// Write a new scenario, map or project from a template.
+    /// Write a new project, rules system, counter sheet, map or scenario from a template.
     New {
         #[command(subcommand)]
         what: NewWhat,
