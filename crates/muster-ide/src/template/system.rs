@@ -21,7 +21,8 @@ const SYSTEM: &str = r#"// {TITLE}: a rules system skeleton written by `muster n
 // guess ends with `// muster: placeholder`, and `template::placeholder` warns until you
 // put the rulebook's value and delete the comment. Optional sections are examples: a
 // line starting `//~ ` is an example line; delete those four characters to use it (the
-// examples fit together and validate as they stand), then adapt it to the rulebook.
+// examples validate together; some name another example's table, level or phase), then
+// adapt it to the rulebook.
 // `muster schema system` prints every field; the bundled systems are complete examples.
 System(
     // The id scenarios, maps and counter sheets use to name this system.
@@ -105,9 +106,10 @@ System(
         //~ ],
         // Named force ratios by the larger side's count over the smaller's.
         //~ force_ratios: [(name: "Even", from: 1.0, to: Some(2.0), to_inclusive: true), (name: "Outnumbered", from: 2.0, from_exclusive: true)],
-        // The roll that decides whether a leader is lost when his unit loses on a result table.
+        // The roll that decides whether a leader is lost when his unit loses on a result table
+        // (the example names the `morale-check` table above).
         //~ leader_loss: Some((after: ["morale-check"], die: 6, escape_only_from: Some(6), escape_roll: Some(1))),
-        // A result that halts a charge short of its target.
+        // A result that halts a charge short of its target (the example reads `morale-check`).
         //~ charge_stop: Some((table: "morale-check", levels_at_least: 1, short_by: 1.0)),
         // What troop types must, may or may never do.
         //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
@@ -129,11 +131,13 @@ System(
         //~ leader_control: Some((beyond_radius_factor: 0.5, always_in_control: ["commander"])),
         // Movement rules that hold whatever the allowance.
         //~ movement: Some((minimum_move: Some((hexes: 1, whole_move: true)))),
-        // Result codes some troop types ignore.
+        // Result codes some troop types ignore (codes of `combat_results`).
         //~ immunities: [(troops: ["commander"], results: ["R"])],
-        // What a status level does to some troop types beyond the ladder itself.
+        // What a status level does to some troop types beyond the ladder itself (a level of
+        // `status`).
         //~ status_effects: [(troops: ["cavalry"], status: "reduced", effects: [MovementShare(0.5)])],
-        // When an army panics, who is spared, what panicked units do and how they rally.
+        // When an army panics, who is spared, what panicked units do and how they rally (the
+        // example rallies after the `movement` phase of `sequence`).
         //~ panic: Some((trigger: LossesReachPanicLevel, effects: [FleeFromEnemy], rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
         // Defences that terrain never changes, by troop type.
         //~ fixed_defences: [(troops: ["commander"], against: Any, value: 1)],
