@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use muster_db::source::SourceFile;
+use muster_syntax::TokenKind;
 
 /// The comment a guessed value carries until the author replaces it: written by
 /// `muster new` (`muster-ide`'s templates), reported by `setup::placeholder` and
@@ -23,13 +24,24 @@ pub struct Mark {
 }
 
 /// The marks of a file, in order. A comment is a mark when its text starts with
-/// [`PLACEHOLDER_MARK`]; prose that mentions the mark is not one.
+/// [`PLACEHOLDER_MARK`]; prose that mentions the mark is not one. One pass over the
+/// tokens: a mark on a line of its own waits for the next token with data.
 pub fn marks(file: &SourceFile) -> Vec<Mark> {
     let text = &file.text;
     let mut out = Vec::new();
-    for comment in file.tree().comments() {
-        let span = comment.range();
-        let body = text[span.clone()]
+    // Marks on lines of their own, waiting for the next data.
+    let mut waiting: Vec<Range<usize>> = Vec::new();
+    for token in file.tree().tokens() {
+        let span = token.range.0..token.range.1;
+        if !matches!(token.kind, TokenKind::LineComment | TokenKind::BlockComment) {
+            if !token.kind.is_trivia() && !waiting.is_empty() {
+                let line = file.line_col(span.start).line;
+                out.extend(waiting.drain(..).map(|span| Mark { span, line }));
+            }
+            continue;
+        }
+        let body = token
+            .text
             .trim_start_matches('/')
             .trim_start_matches('*')
             .trim_end_matches("*/")
@@ -39,17 +51,14 @@ pub fn marks(file: &SourceFile) -> Vec<Mark> {
         }
         let line = file.line_col(span.start).line;
         let line_start = file.offset_of(line, 1);
-        let target = if text[line_start..span.start].trim().is_empty() {
-            let next = file
-                .tree()
-                .tokens()
-                .find(|t| t.range.0 >= span.end && !t.kind.is_trivia())
-                .map_or(text.len(), |t| t.range.0);
-            file.line_col(next).line
+        if text[line_start..span.start].trim().is_empty() {
+            waiting.push(span);
         } else {
-            line
-        };
-        out.push(Mark { span, line: target });
+            out.push(Mark { span, line });
+        }
     }
+    let end = file.line_col(text.len()).line;
+    out.extend(waiting.into_iter().map(|span| Mark { span, line: end }));
+    out.sort_by_key(|m| m.span.start);
     out
 }

@@ -40,7 +40,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         };
         let range = found.node.range();
         let lines = file.line_col(range.start).line..=file.line_col(range.end).line;
-        let Some(mark) = marks.iter().find(|m| lines.contains(&m.line)) else {
+        // The marks are in order of their lines: the first at or after the group's start.
+        let first = marks.partition_point(|m| m.line < *lines.start());
+        let Some(mark) = marks.get(first).filter(|m| lines.contains(&m.line)) else {
             continue;
         };
         let counters: Vec<String> =

@@ -1,3 +1,4 @@
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Range, RangeInclusive};
 
 use muster_db::declare_check;
@@ -9,6 +10,7 @@ use muster_model::scenario::Forces;
 use muster_semantic::FileCx;
 use muster_semantic::placeholder::marks;
 use muster_syntax::TokenKind;
+use muster_syntax::TokenRef;
 
 declare_check! {
     /// ## What it does
@@ -57,18 +59,28 @@ fn setup_lines(cx: &FileCx, file: &SourceFile) -> Vec<RangeInclusive<usize>> {
     out
 }
 
-/// The data on 1-based `line` (its first to last significant token, commas and
-/// comments left out) and the message naming it: the field it sets when the line
-/// starts `name:`, the variant it writes when it starts `Name(`, else the thing whose
-/// `id` it gives.
-fn line_data(file: &SourceFile, line: usize) -> Option<(Range<usize>, Option<String>)> {
-    let tokens: Vec<_> = file
-        .tree()
-        .tokens()
-        .filter(|t| !t.kind.is_trivia() && t.kind != TokenKind::Comma)
-        .skip_while(|t| file.line_col(t.range.0).line < line)
-        .take_while(|t| file.line_col(t.range.0).line == line)
-        .collect();
+/// The significant tokens (commas left out) of each of `lines`, in one pass.
+fn tokens_of<'f>(
+    file: &'f SourceFile,
+    lines: &BTreeSet<usize>,
+) -> BTreeMap<usize, Vec<TokenRef<'f>>> {
+    let mut out: BTreeMap<usize, Vec<TokenRef<'f>>> = BTreeMap::new();
+    for t in file.tree().tokens() {
+        if t.kind.is_trivia() || t.kind == TokenKind::Comma {
+            continue;
+        }
+        let line = file.line_col(t.range.0).line;
+        if lines.contains(&line) {
+            out.entry(line).or_default().push(t);
+        }
+    }
+    out
+}
+
+/// The data of a line (its first to last significant token, commas and comments left
+/// out) and the message naming it: the field it sets when the line starts `name:`, the
+/// variant it writes when it starts `Name(`, else the thing whose `id` it gives.
+fn line_data(tokens: &[TokenRef]) -> Option<(Range<usize>, Option<String>)> {
     let first = tokens.first()?;
     let last = tokens.last()?;
     let field = match (first.kind, tokens.get(1).map(|t| t.kind)) {
@@ -103,11 +115,15 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         return;
     }
     let setup = setup_lines(cx, file);
+    let marks: Vec<_> = marks
+        .into_iter()
+        .filter(|m| !setup.iter().any(|lines| lines.contains(&m.line)))
+        .collect();
+    let lines: BTreeSet<usize> = marks.iter().map(|m| m.line).collect();
+    let tokens = tokens_of(file, &lines);
     for mark in &marks {
-        if setup.iter().any(|lines| lines.contains(&mark.line)) {
-            continue;
-        }
-        let (at, message) = match line_data(file, mark.line) {
+        let data = tokens.get(&mark.line).and_then(|t| line_data(t));
+        let (at, message) = match data {
             Some((span, Some(field))) => (span, field),
             Some((span, None)) => (
                 span,
