@@ -137,7 +137,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "crates/muster-semantic",
         &[
-            &["hooks"],
+            &["hooks", "placeholder"],
             &["context"],
             &[
                 "board",

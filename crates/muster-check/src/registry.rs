@@ -123,6 +123,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::table::overlap::META, runner: Runner::Scenario(crate::checks::table::overlap::run) },
     Registered { meta: &crate::checks::table::unit_size::META, runner: Runner::Scenario(crate::checks::table::unit_size::run) },
     Registered { meta: &crate::checks::table::unknown_edge::META, runner: Runner::Scenario(crate::checks::table::unknown_edge::run) },
+    Registered { meta: &crate::checks::template::placeholder::META, runner: Runner::File(crate::checks::template::placeholder::run) },
     Registered { meta: &crate::checks::traps::not_before_foot::META, runner: Runner::Scenario(crate::checks::traps::not_before_foot::run) },
     Registered { meta: &crate::checks::victory::exit_not_on_edge::META, runner: Runner::Scenario(crate::checks::victory::exit_not_on_edge::run) },
     Registered { meta: &crate::checks::victory::road_not_at_edge::META, runner: Runner::Scenario(crate::checks::victory::road_not_at_edge::run) },

@@ -115,7 +115,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Human, global = true)]
         format: ListFormat,
     },
-    /// Write a new scenario, map or project from a template.
+    /// Write a new project, rules system, counter sheet, map or scenario from a template.
     New {
         #[command(subcommand)]
         what: NewWhat,
@@ -213,7 +213,8 @@ pub enum ListFormat {
 pub enum NewWhat {
     /// A scenario skeleton in `scenarios/<system>/NAME.scenario.ron`: both sides, one
     /// setup line per counter of each army at placeholder hexes (`setup::placeholder`
-    /// warns until each is replaced).
+    /// warns until each is replaced), and guessed turns, first players and victory
+    /// condition (`template::placeholder` warns about those).
     Scenario {
         /// The scenario's id and file name (`my-battle`).
         name: String,
@@ -242,6 +243,28 @@ pub enum NewWhat {
         columns: u16,
         #[arg(long, default_value_t = 12)]
         rows: u16,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A rules system skeleton in `scenarios/NAME/NAME.system.ron`: every section of a
+    /// system, required ones with guessed values (`template::placeholder` warns until each
+    /// is replaced), optional ones as examples behind `//~ `.
+    System {
+        /// The system's id and file name (`my-rules`).
+        name: String,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// A counter sheet skeleton in `scenarios/<system>/NAME.counters.ron`: two armies,
+    /// each with one counter of every unit kind of the system at guessed values.
+    Counters {
+        /// The sheet's id and file name (`my-counters`).
+        name: String,
+        /// The rules system the counters belong to (`muster list systems`).
+        #[arg(long)]
+        system: String,
         /// Overwrite the file if it exists.
         #[arg(long)]
         force: bool,

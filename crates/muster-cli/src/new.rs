@@ -1,7 +1,8 @@
-//! `muster new`: a scenario, a map or a project from the templates of
+//! `muster new`: a scenario, a map, a rules system, a counter sheet or a project from the templates of
 //! `muster_ide::template`. Files are written atomically (a temporary file in the
 //! target folder, then a link or rename) and never over an existing file without
-//! `--force`. A new scenario or map is validated at once and the result printed.
+//! `--force`. A new scenario, map, system or counter sheet is validated at once and the
+//! result printed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,8 +34,82 @@ pub fn run(cwd: &Path, root: Option<PathBuf>, what: NewWhat) -> Result<ExitCode,
             rows,
             force,
         } => map(cwd, root, &name, &system, columns, rows, force),
+        NewWhat::System { name, force } => system(cwd, root, &name, force),
+        NewWhat::Counters {
+            name,
+            system,
+            force,
+        } => counters(cwd, root, &name, &system, force),
         NewWhat::Project { dir, force } => project(cwd, &dir, force),
     }
+}
+
+fn system(cwd: &Path, root: Option<PathBuf>, name: &str, force: bool) -> Result<ExitCode, String> {
+    let (project, db) = load_project(cwd, root)?;
+    let text = template::system(name)?;
+    let path = project
+        .root
+        .join("scenarios")
+        .join(name)
+        .join(format!("{name}.system.ron"));
+    refuse_taken_id(&db, FileKind::System, name, &path)?;
+    drop(db);
+    write_new(&path, text.as_bytes(), force)?;
+    let placeholders = count_marks(&text);
+    outln!(
+        "wrote {}: the required sections with {placeholders} guessed lines, the optional ones as examples",
+        display_name(cwd)(&path)
+    );
+    let code = validate_new(cwd, &project, &path)?;
+    outln!(
+        "next: put the rulebook's unit kinds, terrain and stacking on the lines marked `// muster: placeholder` and delete the comment; uncomment (`//~ `) the sections the rules have; then `muster new counters SHEET --system {name}`"
+    );
+    Ok(code)
+}
+
+fn counters(
+    cwd: &Path,
+    root: Option<PathBuf>,
+    name: &str,
+    system: &str,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let (project, db) = load_project(cwd, root)?;
+    let catalog = Catalog::new(&db);
+    catalog.check_system(Some(system))?;
+    let rules = catalog
+        .system(system)
+        .ok_or_else(|| format!("no system `{system}`"))?;
+    let text = template::counters(name, rules)?;
+    let path = project
+        .root
+        .join("scenarios")
+        .join(system)
+        .join(format!("{name}.counters.ron"));
+    refuse_taken_id(&db, FileKind::Counters, name, &path)?;
+    drop(db);
+    write_new(&path, text.as_bytes(), force)?;
+    outln!(
+        "wrote {}: armies `{name}-red` and `{name}-blue`, {} lines of guessed values",
+        display_name(cwd)(&path),
+        count_marks(&text)
+    );
+    let code = validate_new(cwd, &project, &path)?;
+    outln!(
+        "next: put the values printed on the counters on the lines marked `// muster: placeholder` and delete the comment, then `muster new map MAP --system {system}`"
+    );
+    Ok(code)
+}
+
+/// The lines of a template that carry the placeholder mark outside an example.
+fn count_marks(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            !l.trim_start().starts_with(template::EXAMPLE_MARK)
+                && l.trim_end()
+                    .ends_with(&format!("// {}", template::PLACEHOLDER_MARK))
+        })
+        .count()
 }
 
 fn scenario(
@@ -72,7 +147,7 @@ fn scenario(
     );
     let code = validate_new(cwd, &project, &path)?;
     outln!(
-        "next: on each line marked `// muster: placeholder`, put the rulebook's hexes and delete the comment (`muster list edges {}` shows the edges), then `muster validate`",
+        "next: on each line marked `// muster: placeholder`, put the rulebook's hexes, turns, first players and victory conditions and delete the comment (`muster list edges {}` shows the edges), then `muster validate`",
         request.map
     );
     Ok(code)

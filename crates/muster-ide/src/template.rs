@@ -1,12 +1,21 @@
-//! Templates for `muster new`: a scenario skeleton built from a counter sheet and a
-//! compiled map, a map skeleton, and the files of a new project.
+//! Templates for `muster new`: the files of a new project, a rules system skeleton
+//! (`system`), a counter sheet skeleton (`counters`), a map skeleton and a scenario
+//! skeleton built from a counter sheet and a compiled map.
+//!
+//! Two comment conventions run through every template:
+//! - A value muster had to guess so that the file validates ends with (or follows a line
+//!   of) [`PLACEHOLDER_MARK`], `// muster: placeholder`. `setup::placeholder` warns about
+//!   every marked setup line of a scenario, `template::placeholder` about every other
+//!   marked line, so a skeleton validates with warnings only and the author sees what is
+//!   left to do.
+//! - A line whose first characters after its indentation are [`EXAMPLE_MARK`] (`//~ `,
+//!   in `muster.toml` [`TOML_EXAMPLE_MARK`], `#~ `) is an example of an optional section:
+//!   deleting that mark from every such line ([`uncomment_examples`]) gives files that
+//!   still validate without errors.
 //!
 //! A scenario skeleton puts every copy of every counter of two armies on a hex of its
 //! own (riders that may not stand alone join a combat unit), on terrain the unit may
-//! enter, the first side from the top of the map and the second from the bottom. The
-//! hexes are placeholders: each setup line ends with [`PLACEHOLDER_MARK`] in a comment,
-//! and the check `setup::placeholder` warns about every line that still carries it. So
-//! the skeleton validates with warnings only, and the author sees what is left to do.
+//! enter, the first side from the top of the map and the second from the bottom.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -20,8 +29,37 @@ use crate::catalog::{Catalog, unknown};
 use muster_db::load::Document;
 use muster_db::project::Db;
 
-/// The comment that marks a placeholder set-up line: `// muster: placeholder`.
+mod counters;
+mod system;
+
+pub use counters::counters;
+pub use system::system;
+
+/// The comment that marks a guessed value: `// muster: placeholder`.
 pub use muster_semantic::PLACEHOLDER_MARK;
+
+/// The start of an example line in a template: `//~ `.
+pub const EXAMPLE_MARK: &str = "//~ ";
+
+/// The start of an example line in `muster.toml`: `#~ `.
+pub const TOML_EXAMPLE_MARK: &str = "#~ ";
+
+/// `text` with every example line uncommented: [`EXAMPLE_MARK`] (or, in TOML,
+/// [`TOML_EXAMPLE_MARK`]) removed where it starts a line after its indentation.
+pub fn uncomment_examples(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_start();
+            let rest = body
+                .strip_prefix(EXAMPLE_MARK)
+                .or_else(|| body.strip_prefix(TOML_EXAMPLE_MARK));
+            match rest {
+                Some(rest) => format!("{}{rest}", &line[..line.len() - body.len()]),
+                None => line.to_string(),
+            }
+        })
+        .collect()
+}
 
 /// What `muster new scenario` asks for.
 #[derive(Debug, Clone)]
@@ -116,7 +154,9 @@ pub fn scenario(db: &Db, request: &ScenarioRequest) -> Result<NewScenario, Strin
          // validates; those hexes are placeholders, not the battle. On each line marked\n\
          // `// {PLACEHOLDER_MARK}`, put the hexes the rulebook gives and delete the comment:\n\
          // `setup::placeholder` warns until then. Remove the counters the battle does not\n\
-         // use, and set the turns, who deploys and plays first, and the victory conditions.\n\
+         // use. The turns, who deploys and plays first, and the victory condition are guesses\n\
+         // too, marked the same way: `template::placeholder` warns until each is replaced.\n\
+         // A line starting `{EXAMPLE_MARK}` is an example: delete those four characters to use it.\n\
          // `muster list counters --army ARMY` lists an army; `muster list edges {map_id}`\n\
          // the map's edge hexes; `muster explain hooks` the special rules.\n",
         name = title(&request.id),
@@ -124,13 +164,23 @@ pub fn scenario(db: &Db, request: &ScenarioRequest) -> Result<NewScenario, Strin
     text += "Scenario(\n";
     text += &format!("    id: {},\n", quoted(&request.id));
     text += &format!("    name: {},\n", quoted(&title(&request.id)));
-    text += "    // date: Some(\"...\"), source: Some(\"rulebook, scenario N\"),\n";
+    text += &format!("    {EXAMPLE_MARK}date: Some(\"the battle's date\"),\n");
+    text +=
+        &format!("    {EXAMPLE_MARK}source: Some(\"the rulebook and the scenario's number\"),\n");
     text += &format!("    system: {},\n", quoted(&system.id));
     text += &format!("    counters: {},\n", quoted(&sheet.id));
     text += &format!("    map: {},\n", quoted(&map_id));
-    text += "    turns: 8, // the rulebook's number of turns\n";
-    text += &format!("    deploys_first: {},\n", quoted(&sides[0]));
-    text += &format!("    plays_first: {},\n", quoted(&sides[1]));
+    text +=
+        "    // The number of turns, the side that sets up first and the side that moves first.\n";
+    text += &format!("    turns: 8, // {PLACEHOLDER_MARK}\n");
+    text += &format!(
+        "    deploys_first: {}, // {PLACEHOLDER_MARK}\n",
+        quoted(&sides[0])
+    );
+    text += &format!(
+        "    plays_first: {}, // {PLACEHOLDER_MARK}\n",
+        quoted(&sides[1])
+    );
     text += "    sides: [\n";
     let mut placeholders = 0;
     for (i, army) in armies.iter().enumerate() {
@@ -138,7 +188,10 @@ pub fn scenario(db: &Db, request: &ScenarioRequest) -> Result<NewScenario, Strin
         text += &format!("            id: {},\n", quoted(&sides[i]));
         text += &format!("            name: {},\n", quoted(&army.name));
         text += &format!("            army: {},\n", quoted(&army.id));
-        text += "            // morale_threshold: Some(Fixed(N)), // the army's morale threshold\n";
+        if system.army_morale.is_some() {
+            text += "            // The losses at which the army's morale breaks.\n";
+            text += &format!("            {EXAMPLE_MARK}morale_threshold: Some(Fixed(10)),\n");
+        }
         text += "            forces: Placed(setup: [\n";
         for (counter, hexes) in &placed[i] {
             let c = army
@@ -163,12 +216,14 @@ pub fn scenario(db: &Db, request: &ScenarioRequest) -> Result<NewScenario, Strin
         text += "        ),\n";
     }
     text += "    ],\n";
-    text += "    // reinforcements: [(side: \"...\", turn: 3, units: [(counter: \"...\", count: 1)], entry: [\"0115\"])],\n";
+    text += "    // Units that arrive later: move their counters out of `sides` into\n";
+    text += "    // `reinforcements: [(side, turn, units: [(counter, count)], entry: [hexes])]`.\n";
     text +=
-        "    // special_rules: [(hook: \"...\", params: {...}, text: \"the rule as printed\")],\n";
+        "    // Special rules: `special_rules: [(hook, params, text)]`; `muster explain hooks`.\n";
     text += "    victory: [\n";
-    text += "        // The rulebook's victory conditions; `muster explain` names each kind.\n";
-    text += "        FewestLosses(after_turn: 8, level: Minor),\n";
+    text +=
+        "        // The rulebook's victory conditions; `muster schema scenario` names each kind.\n";
+    text += &format!("        FewestLosses(after_turn: 8, level: Minor), // {PLACEHOLDER_MARK}\n");
     text += "    ],\n";
     text += ")\n";
     Ok(NewScenario {
@@ -440,14 +495,69 @@ pub fn map(id: &str, system: &RulesSystem, columns: u16, rows: u16) -> Result<St
     text += &format!("    grid: Hex(columns: {columns}, rows: {rows}, layout: {layout:?}),\n");
     text += &format!("    base: {},\n", quoted(&base));
     text += "    overlays: [\n";
-    text += "        // Terrain(terrain: \"woods\", area: List([\"0203\", \"0204\"])),\n";
-    text += "        // Terrain(terrain: \"river\", area: Column(1)),\n";
-    text += "        // Path(feature: \"road\", hexes: [\"0101\", \"0202\", \"0302\"]),\n";
-    text += "        // Hexsides(feature: \"river\", sides: [(\"0405\", \"0406\")]),\n";
-    text += "        // Label(hex: \"0708\", text: \"Village\"),\n";
+    text += &overlay_examples(system, &base, columns, rows);
     text += "    ],\n";
     text += ")\n";
     Ok(text)
+}
+
+/// Example overlays of a new map, behind [`EXAMPLE_MARK`], with the terrain and
+/// hexside features of `system` and hexes of a `columns` x `rows` grid.
+fn overlay_examples(system: &RulesSystem, base: &str, columns: u16, rows: u16) -> String {
+    let other = system
+        .terrain
+        .iter()
+        .map(|t| t.id.as_str())
+        .find(|t| *t != base)
+        .unwrap_or(base);
+    let hex = |c: u16, r: u16| quoted(&HexId::new(c, r).to_string());
+    let mut text = String::new();
+    let mut example = |what: &str, line: String| {
+        text += &format!("        // {what}\n        {EXAMPLE_MARK}{line},\n");
+    };
+    example(
+        "Terrain on a list of hexes:",
+        format!(
+            "Terrain(terrain: {}, area: List([{}]))",
+            quoted(other),
+            hex(1, 1)
+        ),
+    );
+    example(
+        "Terrain on a whole column:",
+        format!("Terrain(terrain: {}, area: Column(1))", quoted(other)),
+    );
+    if rows >= 2 {
+        if let Some(feature) = system.hexside_features.first() {
+            example(
+                "A hexside feature from hex to hex (a road, a river's course):",
+                format!(
+                    "Path(feature: {}, hexes: [{}, {}])",
+                    quoted(&feature.id),
+                    hex(1, 1),
+                    hex(1, 2)
+                ),
+            );
+            example(
+                "A hexside feature on hexsides, each between two hexes:",
+                format!(
+                    "Hexsides(feature: {}, sides: [({}, {})])",
+                    quoted(&feature.id),
+                    hex(1, 1),
+                    hex(1, 2)
+                ),
+            );
+        }
+        example(
+            "A hex entered only from some of its neighbours:",
+            format!("Access(hex: {}, from: [{}])", hex(1, 2), hex(1, 1)),
+        );
+    }
+    example(
+        "A name printed on the map:",
+        format!("Label(hex: {}, text: \"Village\")", hex(columns, rows)),
+    );
+    text
 }
 
 /// The files of a new project: (path relative to the project folder, contents).
@@ -467,18 +577,19 @@ const PROJECT_TOML: &str = r#"# muster project file: this folder is the project 
 # folder below, and references (system, counters, map) never leave it.
 #
 # A new project has no rules system. Add one before writing scenarios:
-#   scenarios/<system>/<system>.system.ron      unit kinds, terrain chart, stacking
-#   scenarios/<system>/<sheet>.counters.ron     the counter sheet (armies, copies)
-#   maps/<system>/<map>.map.ron                 `muster new map NAME --system <system>`
-# then `muster new scenario NAME --system <system> --map <map>`.
+#   scenarios/<system>/<system>.system.ron   `muster new system <system>`
+#   scenarios/<system>/<sheet>.counters.ron  `muster new counters <sheet> --system <system>`
+#   maps/<system>/<map>.map.ron              `muster new map <map> --system <system>`
+# then `muster new scenario NAME --system <system> --map <map> --armies A,B`.
 # The systems bundled with muster (`scenarios/lrf/` in its repository) are complete
-# examples to copy.
+# examples to copy. A line starting `#~ ` is an example: delete those three characters
+# to use it.
 
 [paths]
 check = ["scenarios", "maps"]   # what `muster validate` and `muster watch` check
 
 [checks]
-# "morale::threshold-unreachable" = "off"   # or "warning" / "error"
+#~ "morale::threshold-unreachable" = "off"   # or "warning" / "error"
 
 [compile]
 out = "build/tables"            # where `muster compile` writes terrain tables
@@ -490,12 +601,15 @@ const PROJECT_README: &str = r#"# Scenarios checked by muster
 - `maps/<system>/`: the maps.
 - `muster.toml`: the project file (what is checked, check levels, compile output).
 
-This project starts without a rules system. Put one in `scenarios/<system>/`
-(`<system>.system.ron` and its counter sheet), then:
+This project starts without a rules system. Write the skeletons of one, of its
+counter sheet, a map and a scenario, then fill in every line marked
+`// muster: placeholder` (`muster validate` warns about each until it is done):
 
 ```sh
-muster new map my-map --system <system> --columns 15 --rows 12
-muster new scenario my-battle --system <system> --map my-map --armies A,B
+muster new system my-rules
+muster new counters my-counters --system my-rules
+muster new map my-map --system my-rules --columns 15 --rows 12
+muster new scenario my-battle --system my-rules --map my-map --armies my-counters-red,my-counters-blue
 muster validate
 ```
 

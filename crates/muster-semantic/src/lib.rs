@@ -13,6 +13,7 @@ mod context;
 pub mod derived;
 pub mod hooks;
 pub mod morale;
+pub mod placeholder;
 pub mod references;
 pub mod rules;
 pub mod stacking;
@@ -20,6 +21,4 @@ pub mod table;
 
 pub use context::*;
 
-/// The comment a generated setup line carries until its hexes are filled in: written by
-/// `muster new` (`muster-ide`'s templates), reported by `setup::placeholder`.
-pub const PLACEHOLDER_MARK: &str = "muster: placeholder";
+pub use placeholder::PLACEHOLDER_MARK;

@@ -21,6 +21,7 @@ pub mod setup;
 pub mod stacking;
 pub mod system;
 pub mod table;
+pub mod template;
 pub mod traps;
 pub mod victory;
 pub mod zones;

@@ -1,10 +1,7 @@
-use std::ops::Range;
-
 use muster_db::declare_check;
 use muster_db::report::{Loc, Report, Sink};
-use muster_db::source::SourceFile;
-use muster_semantic::PLACEHOLDER_MARK;
 use muster_semantic::ScenarioCx;
+use muster_semantic::placeholder::marks;
 
 declare_check! {
     /// ## What it does
@@ -31,39 +28,6 @@ declare_check! {
     pub META = ("setup::placeholder", Warning, "a setup line still at the placeholder hexes of `muster new`");
 }
 
-/// The marks of a file: the comment's span and the 1-based line it applies to.
-fn marks(file: &SourceFile) -> Vec<(Range<usize>, usize)> {
-    let text = &file.text;
-    let mut out = Vec::new();
-    for comment in file.tree().comments() {
-        let span = comment.range();
-        // The comment is the mark itself (`// muster: placeholder`), not prose that
-        // mentions it.
-        let body = text[span.clone()]
-            .trim_start_matches('/')
-            .trim_start_matches('*')
-            .trim_end_matches("*/")
-            .trim();
-        if !body.starts_with(PLACEHOLDER_MARK) {
-            continue;
-        }
-        let line = file.line_col(span.start).line;
-        let line_start = file.offset_of(line, 1);
-        let target = if text[line_start..span.start].trim().is_empty() {
-            let next = file
-                .tree()
-                .tokens()
-                .find(|t| t.range.0 >= span.end && !t.kind.is_trivia())
-                .map_or(text.len(), |t| t.range.0);
-            file.line_col(next).line
-        } else {
-            line
-        };
-        out.push((span, target));
-    }
-    out
-}
-
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let file = &cx.file.loaded.file;
     let marks = marks(file);
@@ -76,7 +40,9 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         };
         let range = found.node.range();
         let lines = file.line_col(range.start).line..=file.line_col(range.end).line;
-        let Some((mark, _)) = marks.iter().find(|(_, line)| lines.contains(line)) else {
+        // The marks are in order of their lines: the first at or after the group's start.
+        let first = marks.partition_point(|m| m.line < *lines.start());
+        let Some(mark) = marks.get(first).filter(|m| lines.contains(&m.line)) else {
             continue;
         };
         let counters: Vec<String> =
@@ -106,7 +72,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     if hexes.len() == 1 { "" } else { "es" }
                 ),
             )
-            .label(Loc::Span(mark.clone()), "marked here")
+            .label(Loc::Span(mark.span.clone()), "marked here")
             .help("put the hexes the rulebook gives, then delete the `// muster: placeholder` comment")
             .note("`muster new scenario` puts every counter on a hex of its own so that the skeleton validates; those hexes say nothing about the battle"),
         );
