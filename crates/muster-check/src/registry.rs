@@ -116,6 +116,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::suppress::UNKNOWN_CODE, runner: Runner::Loader },
     Registered { meta: &crate::suppress::UNUSED, runner: Runner::Loader },
     Registered { meta: &crate::checks::system::crt_coverage::META, runner: Runner::File(crate::checks::system::crt_coverage::run) },
+    Registered { meta: &crate::checks::system::crt_meaning::META, runner: Runner::File(crate::checks::system::crt_meaning::run) },
     Registered { meta: &crate::checks::system::crt_shape::META, runner: Runner::File(crate::checks::system::crt_shape::run) },
     Registered { meta: &crate::checks::table::impassable_terrain::META, runner: Runner::Scenario(crate::checks::table::impassable_terrain::run) },
     Registered { meta: &crate::checks::table::missiles_without_weapon::META, runner: Runner::Scenario(crate::checks::table::missiles_without_weapon::run) },

@@ -742,7 +742,9 @@ fn combat_results_are_read_by_odds() {
     assert_eq!(column(5.0, 2.0), Some("2/1"));
     assert_eq!(column(6.0, 2.0), Some("3/1"));
     assert_eq!(column(11.0, 2.0), Some("4/1"));
-    assert_eq!(column(1.0, 3.0), None, "below the first column");
+    // 9.5: worse than 1/2 is read at 1/2, better than 4/1 at 4/1.
+    assert_eq!(column(1.0, 3.0), Some("1/2"), "below the first column");
+    assert_eq!(column(9.0, 1.0), Some("4/1"), "above the last column");
     let prestags = system(&db, "prestags");
     let crt = prestags.combat_results.as_ref().unwrap();
     // 7.32: 26 to 9 is 2-1.

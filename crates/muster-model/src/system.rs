@@ -385,24 +385,108 @@ pub struct CombatResultsTable {
     pub rows: Vec<CrtRow>,
     /// Result codes and what they mean (`D1` = defender loses one step).
     pub results: Vec<ResultCode>,
+    /// How a ratio between two columns is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounding: Option<OddsRounding>,
+    /// What an attack below the first column gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_first: Option<BeyondTable>,
+    /// What an attack above the last column gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub above_last: Option<BeyondTable>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
+/// How odds between two columns are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum OddsRounding {
+    /// In the column at or below the odds (in the defender's favour).
+    ForDefender,
+    /// In the column at or above the odds.
+    ForAttacker,
+}
+
+/// What an attack beyond an edge of the table gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum BeyondTable {
+    /// It is read in the edge column.
+    EdgeColumn,
+    /// It may not be made.
+    NotAllowed,
+    /// The attackers are eliminated.
+    AttackerEliminated,
+    /// The defenders are eliminated.
+    DefenderEliminated,
+}
+
+/// What a result code does, typed: whom it names, then what befalls them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum ResultEffect {
+    /// The codes after it befall the attacker.
+    Attacker,
+    /// The codes after it befall the defender.
+    Defender,
+    /// This many step losses.
+    StepLoss(u8),
+    /// A retreat of this many hexes.
+    Retreat(u8),
+    /// A morale check.
+    MoraleCheck,
+    /// Disruption.
+    Disrupted,
+    /// Half the units removed.
+    HalfEliminated,
+    /// Every unit removed.
+    Eliminated,
+    /// Both sides lose, the side with less losing all and the other as much.
+    Exchange(ExchangeBy),
+    /// The winner may advance into the hex left empty.
+    AdvanceAfterCombat,
+    /// Nothing happens.
+    NoEffect,
+}
+
+/// What an exchange is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ExchangeBy {
+    /// Steps lost.
+    Steps,
+    /// Printed combat strength eliminated.
+    PrintedStrength,
+}
+
 impl CombatResultsTable {
-    /// The column an attack at `attacker` to `defender` strength is read in: the
-    /// highest column at or below the ratio (rounded for the defender), or `None` below
-    /// the first. Headings that do not read as ratios are skipped.
+    /// The column an attack at `attacker` to `defender` strength is read in: by
+    /// `rounding` (the highest column at or below the ratio for the defender, the
+    /// default; the lowest at or above it for the attacker), and beyond either edge by
+    /// `below_first` and `above_last` (`EdgeColumn`: the edge column; otherwise, or when
+    /// the table does not say, `None` below the first column and the last column above
+    /// the last). Headings that do not read as ratios are skipped.
     pub fn column_for(&self, attacker: f64, defender: f64) -> Option<usize> {
-        self.odds
+        let ratios: Vec<(usize, (u32, u32))> = self
+            .odds
             .iter()
             .enumerate()
-            .rev()
-            .find(|(_, h)| {
-                odds_ratio(h)
-                    .is_some_and(|(a, d)| attacker * f64::from(d) >= defender * f64::from(a))
-            })
-            .map(|(i, _)| i)
+            .filter_map(|(i, h)| Some((i, odds_ratio(h)?)))
+            .collect();
+        let at_least = |(a, d): (u32, u32)| attacker * f64::from(d) >= defender * f64::from(a);
+        let at_most = |(a, d): (u32, u32)| attacker * f64::from(d) <= defender * f64::from(a);
+        let (first, last) = (ratios.first()?, ratios.last()?);
+        if !at_least(first.1) {
+            return (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first.0);
+        }
+        if !at_most(last.1) {
+            return match self.above_last {
+                None | Some(BeyondTable::EdgeColumn) => Some(last.0),
+                Some(_) => None,
+            };
+        }
+        match self.rounding.unwrap_or(OddsRounding::ForDefender) {
+            OddsRounding::ForDefender => ratios.iter().rev().find(|(_, r)| at_least(*r)),
+            OddsRounding::ForAttacker => ratios.iter().find(|(_, r)| at_most(*r)),
+        }
+        .map(|(i, _)| *i)
     }
 }
 
@@ -426,6 +510,10 @@ pub struct CrtRow {
 pub struct ResultCode {
     pub code: String,
     pub meaning: String,
+    /// The meaning, typed: a side code (`Attacker`, `Defender`), what befalls the side,
+    /// or both (`D`: `[Defender, Disrupted]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<ResultEffect>,
 }
 
 /// How many units may share a hex.
@@ -598,6 +686,9 @@ mod tests {
             odds: ["1/2", "1/1", "3/2", "2/1"].map(String::from).to_vec(),
             rows: vec![],
             results: vec![],
+            rounding: None,
+            below_first: None,
+            above_last: None,
             note: None,
         };
         assert_eq!(crt.column_for(1.0, 3.0), None);
@@ -605,5 +696,17 @@ mod tests {
         assert_eq!(crt.column_for(7.0, 5.0), Some(1));
         assert_eq!(crt.column_for(3.0, 2.0), Some(2));
         assert_eq!(crt.column_for(9.0, 1.0), Some(3));
+        // Rounded for the attacker, 7 to 5 is read at 3/2; beyond the edges as told.
+        let crt = CombatResultsTable {
+            rounding: Some(OddsRounding::ForAttacker),
+            below_first: Some(BeyondTable::EdgeColumn),
+            above_last: Some(BeyondTable::NotAllowed),
+            ..crt
+        };
+        assert_eq!(crt.column_for(7.0, 5.0), Some(2));
+        assert_eq!(crt.column_for(1.0, 1.0), Some(1));
+        assert_eq!(crt.column_for(1.0, 3.0), Some(0));
+        assert_eq!(crt.column_for(2.0, 1.0), Some(3));
+        assert_eq!(crt.column_for(9.0, 1.0), None);
     }
 }

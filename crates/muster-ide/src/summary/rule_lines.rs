@@ -61,9 +61,13 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         let mut dice: Vec<u8> = crt.rows.iter().map(|row| row.die).collect();
         dice.sort_unstable();
         dice.dedup();
+        let read = match crt.rounding {
+            Some(muster_model::system::OddsRounding::ForAttacker) => "at or above",
+            Some(muster_model::system::OddsRounding::ForDefender) | None => "at or below",
+        };
         let mut text = match (crt.odds.first(), crt.odds.last()) {
             (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
-                "by odds, {} columns from {low} to {high}, an attack read in the column at or below its odds",
+                "by odds, {} columns from {low} to {high}, an attack read in the column {read} its odds",
                 crt.odds.len()
             ),
             (Some(only), _) => format!("by odds, one column ({only})"),

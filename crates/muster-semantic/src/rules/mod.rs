@@ -113,6 +113,30 @@ pub fn made_of_codes(cell: &str, codes: &[&str]) -> bool {
         .any(|c| !c.is_empty() && cell.starts_with(c) && made_of_codes(&cell[c.len()..], codes))
 }
 
+/// The codes a combat result is made of, in order (`D1R`: `D`, `1`, `R`), the longest
+/// code first where two could start it; `None` when the cell is not made of codes. `-`
+/// and an empty cell are made of none.
+pub fn result_parts<'a>(
+    cell: &str,
+    codes: &'a [muster_model::system::ResultCode],
+) -> Option<Vec<&'a muster_model::system::ResultCode>> {
+    if cell.is_empty() || (cell == "-" && !codes.iter().any(|c| c.code == "-")) {
+        return Some(Vec::new());
+    }
+    let mut by_length: Vec<&muster_model::system::ResultCode> =
+        codes.iter().filter(|c| !c.code.is_empty()).collect();
+    by_length.sort_by_key(|c| std::cmp::Reverse(c.code.len()));
+    by_length.iter().find_map(|c| {
+        let rest = cell.strip_prefix(c.code.as_str())?;
+        let mut parts = vec![*c];
+        if rest.is_empty() {
+            return Some(parts);
+        }
+        parts.extend(result_parts(rest, codes).filter(|p| !p.is_empty())?);
+        Some(parts)
+    })
+}
+
 /// The permission that decides `action` for a unit of `kind` at `status` (top level:
 /// `None`), among the entries without a condition: the most specific troop name wins
 /// (id over class over `"*"`), and an entry for the status over one for any status.
