@@ -103,7 +103,7 @@ pub struct TerrainEntry {
 pub struct RuleEntry {
     pub system: String,
     /// `effect`, `special rule`, `optional rule`, `zones of control`, `movement mode`,
-    /// `supply`, `weather`, `faction` or `hook`.
+    /// `supply`, `replacements`, `weather`, `faction` or `hook`.
     pub topic: &'static str,
     /// The rule's id (empty for a block without one).
     pub id: String,
@@ -430,6 +430,9 @@ impl<'a> Catalog<'a> {
             }
             if let Some(sup) = &r.supply {
                 push("supply", "", w::supply_words(sup));
+            }
+            if let Some(rep) = &r.replacements {
+                push("replacements", "", w::replacement_words(rep));
             }
             for h in &r.hooks {
                 let summary = hooks::find(h).map_or("", |x| x.summary);

@@ -4,8 +4,8 @@
 
 mod vocab;
 pub use vocab::{
-    condition_words, effect_rule_words, effect_words, mode_words, rule_words, supply_words,
-    zoc_words,
+    condition_words, effect_rule_words, effect_words, mode_words, replacement_words, rule_words,
+    supply_words, zoc_words,
 };
 
 use muster_model::rules::{

@@ -123,6 +123,10 @@ pub struct Rules {
     /// Movement modes beside ordinary movement (road, rail, strategic, naval).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub movement_modes: Vec<vocab::MovementMode>,
+    /// Replacements: what a point buys and where units come back; a scenario's
+    /// `replacement_points` say how many each side gets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replacements: Option<vocab::ReplacementRules>,
     /// Supply and lines of communication.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supply: Option<vocab::SupplyRules>,

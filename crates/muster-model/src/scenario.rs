@@ -58,9 +58,23 @@ pub struct Scenario {
     /// The system's optional rules this scenario plays with, by id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional_rules: Vec<String>,
+    /// Replacement points each side receives (the system's `replacements`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replacement_points: Vec<ReplacementPoints>,
     /// Where each side traces supply to (the system's `supply`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supply_sources: Vec<SupplySource>,
+}
+
+/// Replacement points of one side over a range of turns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementPoints {
+    pub side: String,
+    /// Points received on each turn of `from..=to`.
+    pub points: u8,
+    pub from: u8,
+    pub to: u8,
 }
 
 /// One turn of the turn record.

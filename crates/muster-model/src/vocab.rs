@@ -312,3 +312,50 @@ pub struct SupplyRules {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
+
+/// Replacements: what a replacement point buys and where the units come back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementRules {
+    pub section: String,
+    /// What one purchase costs and gives.
+    pub buys: Vec<ReplacementBuy>,
+    /// Where a unit brought back is placed.
+    pub placed: ReplacementPlace,
+    /// Who may receive replacements; every unit, when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub who: Option<Condition>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// One purchase of replacement points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementBuy {
+    /// Points spent.
+    pub cost: u8,
+    pub gives: ReplacementGives,
+}
+
+/// What a replacement purchase gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ReplacementGives {
+    /// A reduced unit gets a step back.
+    StepBack,
+    /// An eliminated unit comes back (reduced, or at full strength).
+    FromEliminated { reduced: bool },
+}
+
+/// Where replaced units are placed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub enum ReplacementPlace {
+    /// Where the unit stands (a step back).
+    InPlace,
+    /// On a supply source of its side.
+    AtSupplySource,
+    /// In the hex with this map label.
+    AtLabel(String),
+    /// Next to a unit of these troop types.
+    WithUnit(String),
+}

@@ -4,8 +4,8 @@
 
 use muster_model::system::MoveCost;
 use muster_model::vocab::{
-    Act, Condition, Effect, EffectRule, MovementMode, SideFact, SupplyRules, ZocEffect, ZocEntry,
-    ZocLeaving, ZoneOfControl,
+    Act, Condition, Effect, EffectRule, MovementMode, ReplacementGives, ReplacementPlace,
+    ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
 };
 
 /// A number without a needless `.0`.
@@ -204,6 +204,37 @@ pub fn supply_words(s: &SupplyRules) -> String {
         text += ", not through enemy units";
     }
     format!("{text} ({})", s.section)
+}
+
+/// Replacements in words.
+pub fn replacement_words(r: &ReplacementRules) -> String {
+    let buys: Vec<String> = r
+        .buys
+        .iter()
+        .map(|b| {
+            let gives = match b.gives {
+                ReplacementGives::StepBack => "a step back".to_string(),
+                ReplacementGives::FromEliminated { reduced: true } => {
+                    "an eliminated unit back, reduced".to_string()
+                }
+                ReplacementGives::FromEliminated { reduced: false } => {
+                    "an eliminated unit back".to_string()
+                }
+            };
+            format!("{} points: {gives}", b.cost)
+        })
+        .collect();
+    let placed = match &r.placed {
+        ReplacementPlace::InPlace => "where it stands".to_string(),
+        ReplacementPlace::AtSupplySource => "on a supply source".to_string(),
+        ReplacementPlace::AtLabel(l) => format!("at {l}"),
+        ReplacementPlace::WithUnit(t) => format!("next to a `{t}` unit"),
+    };
+    let mut text = format!("{}; placed {placed}", buys.join(", "));
+    if let Some(who) = &r.who {
+        text += &format!("; for {}", condition_words(who));
+    }
+    format!("{text} ({})", r.section)
 }
 
 #[cfg(test)]

@@ -33,6 +33,9 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         if let Some(s) = &r.supply {
             line("supply", w::supply_words(s));
         }
+        if let Some(rep) = &r.replacements {
+            line("replacements", w::replacement_words(rep));
+        }
     }
     let s = cx.scenario;
     let options = cx
@@ -60,6 +63,15 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             })
             .collect();
         line("turn record", turns.join(", "));
+    }
+    for p in &s.replacement_points {
+        line(
+            "replacement points",
+            format!(
+                "{}: {} a turn on turns {} to {}",
+                p.side, p.points, p.from, p.to
+            ),
+        );
     }
     if !s.supply_sources.is_empty() {
         let sources: Vec<String> = s

@@ -163,6 +163,8 @@ System(
         //~ zones_of_control: Some((section: "8", exerted_by: Some(Not(Troop("commander"))), entry: Stop, leaving: Free, no_retreat_into: true)),
         // Movement modes beside ordinary movement: who may use them and what they cost.
         //~ movement_modes: [(id: "road-march", name: "Road march", section: "5", who: Some(Troop("infantry")), costs: [(on: "clear", cost: Points(0.5))])],
+        // Replacements: what a point buys and where units come back; scenarios give the points.
+        //~ replacements: Some((section: "11", buys: [(cost: 1, gives: StepBack)], placed: InPlace)),
         // Supply: how far a trace runs and what blocks it; scenarios give the sources.
         //~ supply: Some((section: "10", trace_length: 5, blocked_by_terrain: ["woods"])),
         // Values of this block the rulebook does not print: path -> the reason.

@@ -9,7 +9,7 @@
 use muster_db::place::Place;
 use muster_model::scenario::{Scenario, SourceAt};
 use muster_model::system::{RulesSystem, UnitKind};
-use muster_model::vocab::{Condition, Effect, EffectRule, SideFact};
+use muster_model::vocab::{Condition, Effect, EffectRule, ReplacementPlace, SideFact};
 
 use super::names::{NameKind, NameRef};
 use super::specificity;
@@ -174,6 +174,21 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
             &s.blocked_by_hexsides,
         );
     }
+    if let Some(r) = &rules.replacements {
+        let at = base.field("replacements");
+        if let Some(c) = &r.who {
+            w.condition(c, &at.field("who"), NameKind::Faction);
+        }
+        match &r.placed {
+            ReplacementPlace::AtLabel(l) => {
+                w.labels.push((at.field("placed").variant("AtLabel"), l))
+            }
+            ReplacementPlace::WithUnit(t) => {
+                w.name(at.field("placed").variant("WithUnit"), NameKind::Troop, t)
+            }
+            ReplacementPlace::InPlace | ReplacementPlace::AtSupplySource => {}
+        }
+    }
     w.each(base.field("hooks"), NameKind::Hook, &rules.hooks);
     w
 }
@@ -237,6 +252,13 @@ pub fn scenario_walk(s: &Scenario) -> ScenarioWalk<'_> {
                 },
             ));
         }
+    }
+    for (i, r) in s.replacement_points.iter().enumerate() {
+        sides.push(NameRef {
+            at: Place::top("replacement_points").index(i).field("side"),
+            kind: NameKind::Faction,
+            name: &r.side,
+        });
     }
     let mut labels = w.labels;
     for (i, source) in s.supply_sources.iter().enumerate() {

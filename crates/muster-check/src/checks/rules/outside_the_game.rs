@@ -6,11 +6,12 @@ use muster_semantic::rules::vocab::never_holds;
 
 declare_check! {
     /// ## What it does
-    /// Checks a scenario's turn record and its own special rules against the length
-    /// of its game: each turn of the turn record must be a turn of the game (1 to
-    /// `turns` plus `extra_turns`) and listed once, and the `when` of each special rule
-    /// must be able to hold in this game (a turn range after the last turn, or a
-    /// condition that can never hold, cannot).
+    /// Checks a scenario's turn record, replacement points and its own special rules
+    /// against the length of its game: each turn of the turn record must be a turn of
+    /// the game (1 to `turns` plus `extra_turns`) and listed once, replacement turns
+    /// must run forward within the game, and the `when` of each special rule must be
+    /// able to hold in this game (a turn range after the last turn, or a condition that
+    /// can never hold, cannot).
     ///
     /// ## Why is this bad?
     /// Weather given for a turn that is never played, or a rule for turns after the
@@ -26,7 +27,7 @@ declare_check! {
     /// ```ron
     /// turn_record: [(turn: 1, weather: "clear"), (turn: 2, weather: "mud"), (turn: 3, weather: "mud")],
     /// ```
-    pub META = ("rules::outside-the-game", Warning, "a turn record entry or special rule outside the scenario's game");
+    pub META = ("rules::outside-the-game", Warning, "a turn record entry, replacement or special rule outside the scenario's game");
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
@@ -59,6 +60,22 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             );
         }
         seen.push((entry.turn, at));
+    }
+    for (i, r) in s.replacement_points.iter().enumerate() {
+        let at = Place::top("replacement_points").index(i);
+        if r.from == 0 || r.from > r.to || r.to > last {
+            sink.push(
+                Report::new(
+                    &META,
+                    at.field("to"),
+                    format!(
+                        "replacements on turns {} to {} do not fall within this game's turns 1 to {last}",
+                        r.from, r.to
+                    ),
+                )
+                .help("give turns from 1 up to the last, the first no later than the last"),
+            );
+        }
     }
     let Some(system) = cx.system else { return };
     for (i, rule) in s.special_rules.iter().enumerate() {
