@@ -3,7 +3,7 @@ use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
 use muster_db::suggest::did_you_mean;
 use muster_semantic::ScenarioCx;
-use muster_semantic::hooks::{RegisteredHook, find, hooks_of};
+use muster_semantic::hooks::{find, hooks_of};
 
 declare_check! {
     /// ## What it does
@@ -67,16 +67,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             )
             .help(
                 did_you_mean(&rule.hook, known.iter().copied())
-                    .or_else(|| same_start(&rule.hook, &own))
+                    .or_else(|| same_start(&rule.hook, &known))
                     .unwrap_or(listed),
             ),
         );
     }
 }
 
-/// The one hook whose id starts like `found` for at least three letters (`evade` ->
+/// The one known id that starts like `found` for at least three letters (`evade` ->
 /// `evasion`, which the similarity measure alone finds too far).
-fn same_start(found: &str, hooks: &[&RegisteredHook]) -> Option<String> {
+fn same_start(found: &str, known: &[&str]) -> Option<String> {
     let common = |id: &str| {
         found
             .chars()
@@ -84,10 +84,10 @@ fn same_start(found: &str, hooks: &[&RegisteredHook]) -> Option<String> {
             .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
             .count()
     };
-    let best = hooks.iter().map(|h| common(h.id)).max()?;
-    let mut at_best = hooks.iter().filter(|h| common(h.id) == best);
+    let best = known.iter().map(|id| common(id)).max()?;
+    let mut at_best = known.iter().filter(|id| common(id) == best);
     match (best >= 3, at_best.next(), at_best.next()) {
-        (true, Some(h), None) => Some(format!("did you mean `{}`?", h.id)),
+        (true, Some(id), None) => Some(format!("did you mean `{id}`?")),
         _ => None,
     }
 }
