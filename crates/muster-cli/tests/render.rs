@@ -117,7 +117,7 @@ fn lrf_counters_stand_where_the_scenario_says() {
         let mut expected_total = 0;
         let mut expected_at = Vec::new();
         for side in &scenario.sides {
-            let Forces::Placed { setup } = &side.forces else {
+            let Forces::Placed { setup, .. } = &side.forces else {
                 panic!("{file}: LRF sides place counters");
             };
             let army = side.army.as_deref().unwrap();
@@ -582,7 +582,7 @@ fn an_owners_choice_group_is_drawn_as_a_choice() {
     let drawn = counters_with_box(&svg);
     let (mut choice, mut placed) = (0, 0);
     for side in &scenario.sides {
-        let Forces::Placed { setup } = &side.forces else {
+        let Forces::Placed { setup, .. } = &side.forces else {
             panic!("placed forces");
         };
         for group in setup {
