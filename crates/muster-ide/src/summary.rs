@@ -82,8 +82,10 @@ pub struct SideSummary {
     /// (table forces).
     pub setup: Vec<SetupLine>,
     /// The side sets up hidden from the other player.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// The side's holding boxes with the units that start in them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub boxes: Vec<BoxLine>,
     /// Zone-deployed forces (PRESTAGS).
     #[serde(skip_serializing_if = "Option::is_none")]
