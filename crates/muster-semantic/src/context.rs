@@ -7,7 +7,7 @@ use muster_model::FileKind;
 use muster_model::counters::{Army, Counter, CounterSheet};
 use muster_model::map::{Area, MapSource, Overlay};
 use muster_model::rules::StatusLadder;
-use muster_model::scenario::{Forces, Placement, Scenario, SourceAt, UnitGroup, VictoryCondition};
+use muster_model::scenario::{Forces, Placement, Scenario, SourceAt, VictoryCondition};
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
@@ -459,11 +459,9 @@ impl UnitSlot<'_> {
     /// at a level below the first of `ladder` and the counter has a reduced side, else
     /// its full strength. `None` without a counter.
     pub fn starting_strength(&self, ladder: Option<&StatusLadder>) -> Option<u8> {
-        let counter = self.counter?;
-        Some(match self.starts_below_first(ladder) {
-            true => counter.reduced.unwrap_or(counter.strength),
-            false => counter.strength,
-        })
+        let c = self.counter?;
+        let reduced = c.reduced.filter(|_| self.starts_below_first(ladder));
+        Some(reduced.unwrap_or(c.strength))
     }
 
     /// Whether the unit's `status` names a level of `ladder` below the first.
@@ -631,43 +629,6 @@ impl<'a> ScenarioCx<'a> {
             Some(i) => army.counters.get(file.ids().counter(i, id)?),
             None => army.counters.iter().find(|c| c.id == id),
         }
-    }
-
-    /// Every unit line of the scenario's placed setup, neutrals and reinforcements, with
-    /// its place (`.../units/N`) and the army its counter comes from.
-    pub fn unit_lines(&self) -> Vec<(Place, &'a UnitGroup, Option<&'a Army>)> {
-        let s = self.scenario;
-        let mut out = Vec::new();
-        for (i, side) in s.sides.iter().enumerate() {
-            let setup = match &side.forces {
-                Forces::Placed { setup, .. } => setup,
-                Forces::Zoned(_) | Forces::Table(_) => continue,
-            };
-            for (j, g) in setup.iter().enumerate() {
-                let units = Place::setup_group(i, j).field("units");
-                for (u, line) in g.units.iter().enumerate() {
-                    out.push((units.index(u), line, self.side_army(i)));
-                }
-            }
-        }
-        for (i, n) in s.neutrals.iter().enumerate() {
-            let units = Place::neutral(i).field("units");
-            for (u, line) in n.units.iter().enumerate() {
-                out.push((units.index(u), line, self.army(&n.army)));
-            }
-        }
-        for (i, r) in s.reinforcements.iter().enumerate() {
-            let army = s
-                .sides
-                .iter()
-                .position(|x| x.id == r.side)
-                .and_then(|k| self.side_army(k));
-            let units = Place::reinforcement(i).field("units");
-            for (u, line) in r.units.iter().enumerate() {
-                out.push((units.index(u), line, army));
-            }
-        }
-        out
     }
 
     /// The system's status ladder, if it has one.
