@@ -145,6 +145,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
                 "morale",
                 "references",
                 "rules",
+                "setup",
                 "stacking",
                 "table",
             ],

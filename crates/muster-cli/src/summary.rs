@@ -125,7 +125,11 @@ fn counter_text(l: &SetupLine) -> String {
     } else {
         String::new()
     };
-    format!("{count}{} \"{}\"", e(&l.counter), e(&l.name))
+    let status = l
+        .status
+        .as_ref()
+        .map_or(String::new(), |s| format!(" (starts {})", e(s)));
+    format!("{count}{} \"{}\"{status}", e(&l.counter), e(&l.name))
 }
 
 /// Placed setup: one line per setup group, its counters by id and name, then where.
@@ -221,13 +225,34 @@ fn forces(side: &SideSummary) -> String {
     out += &join(&side.by_kind, |k| format!("{} {}", k.count, e(&k.name)));
     out += "\n  units:\n";
     for u in &side.by_unit {
+        let status = u
+            .status
+            .as_ref()
+            .map_or(String::new(), |s| format!(", starts {}", e(s)));
         out += &format!(
-            "    {} x {} ({}, strength {})\n",
+            "    {} x {} ({}, strength {}{status})\n",
             u.count,
             e(&u.name),
             e(&u.kind),
             u.strength
         );
+    }
+    for b in &side.boxes {
+        out += &format!(
+            "  {}: {}\n",
+            e(&b.name),
+            join(&b.units, |u| {
+                let count = if u.count > 1 {
+                    format!("{} x ", u.count)
+                } else {
+                    String::new()
+                };
+                format!("{count}{} \"{}\"", e(&u.counter), e(&u.name))
+            })
+        );
+    }
+    if side.hidden {
+        out += "  hidden setup: placed out of the other player's sight\n";
     }
     if !side.setup.is_empty() {
         out += "  setup (counter id \"name\": where):\n";

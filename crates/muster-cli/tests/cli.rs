@@ -538,3 +538,49 @@ fn a_full_disk_is_reported_once_with_exit_2() {
         "{stderr}"
     );
 }
+
+/// `muster summary` words the set-up state: a unit starting reduced (its line and its
+/// strength), a holding box, a group the owner picks from and a hidden side.
+#[test]
+fn the_summary_words_the_set_up_state() {
+    let dir = copy_project();
+    let path = dir.path().join("scenarios/lrf/jengland.scenario.ron");
+    mutate(
+        &path,
+        r#"(counter: "saxe", count: 2)"#,
+        r#"(counter: "saxe", count: 2, status: "reduced")"#,
+    );
+    mutate(
+        &path,
+        r#"(units: [(counter: "jengland-bowmen", count: 3)], at: Hexes(["0502", "1002", "1502"])),"#,
+        r#"(units: [(counter: "jengland-bowmen", count: 2)], at: Hexes(["0502", "1002"])), (units: [(counter: "jengland-bowmen")], at: Box(Reserves)),"#,
+    );
+    mutate(
+        &path,
+        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403", "1504"]),"#,
+        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403"]), choose: 5,"#,
+    );
+    mutate(
+        &path,
+        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(",
+        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(hidden: true, ",
+    );
+    let out = muster()
+        .current_dir(dir.path())
+        .args(["summary", "scenarios/lrf/jengland.scenario.ron"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "  combat units: 8 (total strength 16)",
+        "    2 x Saxe (infantry, strength 2, starts Reduced)",
+        "  reserves box: jengland-bowmen \"Bowmen\"",
+        "    2 x saxe \"Saxe\" (starts Reduced): hexes 0903, 1004",
+        "    3 x jengland-infantry-3 \"Infantry\", 3 x jengland-infantry-2 \"Infantry\": the owner picks 5 of these 6: hexes 0403, 0504, 0603, 1304, 1403",
+        "    jengland-bowmen \"Bowmen\": in the reserves box",
+        "  hidden setup: placed out of the other player's sight",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no `{line}` in:\n{text}");
+    }
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}

@@ -117,7 +117,7 @@ fn lrf_counters_stand_where_the_scenario_says() {
         let mut expected_total = 0;
         let mut expected_at = Vec::new();
         for side in &scenario.sides {
-            let Forces::Placed { setup } = &side.forces else {
+            let Forces::Placed { setup, .. } = &side.forces else {
                 panic!("{file}: LRF sides place counters");
             };
             let army = side.army.as_deref().unwrap();
@@ -582,7 +582,7 @@ fn an_owners_choice_group_is_drawn_as_a_choice() {
     let drawn = counters_with_box(&svg);
     let (mut choice, mut placed) = (0, 0);
     for side in &scenario.sides {
-        let Forces::Placed { setup } = &side.forces else {
+        let Forces::Placed { setup, .. } = &side.forces else {
             panic!("placed forces");
         };
         for group in setup {
@@ -972,4 +972,37 @@ fn a_label_is_not_hidden_by_the_counters_on_its_hex() {
         checked += 1;
     }
     assert_eq!(checked, 2, "both labels stand on counters");
+}
+
+/// A side that sets up hidden (`Placed(hidden: true, ...)`) shows none of its counters;
+/// the other side's are drawn as before, and units in a holding box stand on no hex.
+#[test]
+fn a_hidden_side_and_boxed_units_are_not_drawn() {
+    let file = "scenarios/lrf/jengland.scenario.ron";
+    let before = elements(&render_svg(&repo(), file, &[]), "counter");
+    let side_of = |c: &Attrs| c["data-side"].clone();
+    let sides: std::collections::BTreeSet<String> = before.iter().map(side_of).collect();
+    assert_eq!(sides.len(), 2, "{sides:?}");
+    let dir = copy_project();
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bretons = "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(";
+    let bowmen = r#"(units: [(counter: "jengland-bowmen", count: 3)], at: Hexes(["0502", "1002", "1502"])),"#;
+    assert!(text.contains(bretons) && text.contains(bowmen));
+    let text = text
+        .replacen(bretons, &format!("{bretons}hidden: true, "), 1)
+        .replacen(
+            bowmen,
+            r#"(units: [(counter: "jengland-bowmen", count: 2)], at: Hexes(["0502", "1002"])), (units: [(counter: "jengland-bowmen")], at: Box(Reserves)),"#,
+            1,
+        );
+    std::fs::write(&path, text).unwrap();
+    let after = elements(&render_svg(dir.path(), file, &[]), "counter");
+    let hidden = "bretons".to_string();
+    assert!(sides.contains(&hidden));
+    let shown: Vec<&Attrs> = before.iter().filter(|c| side_of(c) != hidden).collect();
+    assert!(after.iter().all(|c| side_of(c) != hidden), "{after:?}");
+    // One bowman fewer on the map: the one in the reserves box.
+    assert_eq!(after.len(), shown.len() - 1);
+    assert!(!after.iter().any(|c| c["data-hex"] == "1502"));
 }

@@ -3,14 +3,12 @@
 //! morale threshold and what each side could lose, the victory conditions and special
 //! rules in words, plus how many values in the data are assumed rather than printed.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use muster_hex::{HexGrid, HexId};
-use muster_model::counters::Army;
 use muster_model::map::Area;
 use muster_model::scenario::{
     Arrival, BandEntry, Deployment, Forces, Goal, MoraleThreshold, Outcome, Placement, Region,
-    Share, UnitGroup, VictoryCondition, VictoryLevel, Zone,
+    Share, VictoryCondition, VictoryLevel, Zone,
 };
 use muster_model::system::UnitRole;
 use serde::Serialize;
@@ -19,9 +17,11 @@ use muster_semantic::ScenarioCx;
 use muster_semantic::morale::max_losses;
 
 mod natural;
+mod placed;
 mod rule_lines;
 mod vocab_lines;
 pub use natural::natural_cmp;
+use placed::{BoxLine, boxes, placed_lines};
 use rule_lines::rule_lines;
 
 #[derive(Debug, Serialize)]
@@ -62,8 +62,12 @@ pub struct SideSummary {
     pub id: String,
     pub name: String,
     pub army: String,
+    /// Combat units that set up on the map for certain: units in holding boxes and the
+    /// units of a group the owner picks from (`choose`) are left out, and listed in
+    /// `setup` and `boxes`.
     pub combat_units: usize,
-    /// Full strength of the combat units at setup.
+    /// Strength of those combat units at setup, each by the status it starts at (a unit
+    /// starting reduced counts its reduced strength).
     pub combat_strength: u32,
     pub by_kind: Vec<NameCount>,
     pub by_unit: Vec<UnitLine>,
@@ -77,6 +81,12 @@ pub struct SideSummary {
     /// forces), per unit kind of each deployment group (zoned forces), per unit or band
     /// (table forces).
     pub setup: Vec<SetupLine>,
+    /// The side sets up hidden from the other player.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// The side's holding boxes with the units that start in them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub boxes: Vec<BoxLine>,
     /// Zone-deployed forces (PRESTAGS).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub zoned: Option<ZonedSummary>,
@@ -127,6 +137,9 @@ pub struct SetupLine {
     pub counter: String,
     pub name: String,
     pub count: usize,
+    /// The status level (by name) the units start at, when not the ladder's first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
     /// The hexes named for the group: the list, every hex of a range or of a spaced
     /// run; empty when the place is not a list of hexes.
     pub hexes: Vec<String>,
@@ -197,8 +210,12 @@ pub struct NameCount {
 pub struct UnitLine {
     pub name: String,
     pub kind: String,
+    /// Strength at setup: the reduced strength for units starting reduced.
     pub strength: u8,
     pub count: usize,
+    /// The status level (by name) these units start at, when not the ladder's first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -230,10 +247,11 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         .iter()
         .enumerate()
         .map(|(i, side)| {
+            let ladder = cx.status_ladder();
             let units: Vec<_> = cx
                 .groups
                 .iter()
-                .filter(|g| g.side == Some(i))
+                .filter(|g| g.side == Some(i) && on_map_for_certain(g))
                 .flat_map(|g| g.units.iter())
                 .collect();
             let combat: Vec<_> = units
@@ -241,14 +259,17 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                 .filter(|u| u.role() == Some(UnitRole::Combat))
                 .collect();
             let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-            let mut by_unit: BTreeMap<(String, String, u8), usize> = BTreeMap::new();
+            let mut by_unit: BTreeMap<(String, String, u8, Option<String>), usize> =
+                BTreeMap::new();
             for u in &units {
                 let kind = u.kind.map_or("?".to_string(), |k| k.id.clone());
                 *by_kind.entry(kind.clone()).or_default() += 1;
-                let (name, strength) = u.counter.map_or((u.counter_id.to_string(), 0), |c| {
-                    (c.name.clone(), c.strength)
-                });
-                *by_unit.entry((name, kind, strength)).or_default() += 1;
+                let name = u
+                    .counter
+                    .map_or(u.counter_id.to_string(), |c| c.name.clone());
+                let strength = u.starting_strength(ladder).unwrap_or(0);
+                let status = status_name(ladder, u.status);
+                *by_unit.entry((name, kind, strength, status)).or_default() += 1;
             }
             let army = cx.side_army(i);
             let counter_name = |id: &str| {
@@ -262,18 +283,19 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                 combat_units: combat.len(),
                 combat_strength: combat
                     .iter()
-                    .filter_map(|u| u.counter)
-                    .map(|c| u32::from(c.strength))
+                    .filter_map(|u| u.starting_strength(ladder))
+                    .map(u32::from)
                     .sum(),
                 by_kind: natural_counts(by_kind),
                 by_unit: {
                     let mut lines: Vec<UnitLine> = by_unit
                         .into_iter()
-                        .map(|((name, kind, strength), count)| UnitLine {
+                        .map(|((name, kind, strength, status), count)| UnitLine {
                             name,
                             kind,
                             strength,
                             count,
+                            status,
                         })
                         .collect();
                     lines.sort_by(|a, b| {
@@ -335,6 +357,8 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                     .and_then(|sys| sys.army_morale.as_ref())
                     .map(|m| max_losses(cx, i, m)),
                 setup: side_setup(cx, i),
+                hidden: matches!(side.forces, Forces::Placed { hidden: true, .. }),
+                boxes: boxes(cx, i),
                 zoned: zoned_summary(cx, i),
                 table: table_summary(cx, i),
             }
@@ -468,7 +492,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
             .neutrals
             .iter()
             .enumerate()
-            .flat_map(|(k, n)| placed_lines(k + 1, cx.army(&n.army), &n.units, &n.at))
+            .flat_map(|(k, n)| placed_lines(cx, (k + 1, cx.army(&n.army)), &n.units, &n.at, None))
             .collect(),
         victory: s
             .victory
@@ -760,82 +784,6 @@ fn deployment_text(cx: &ScenarioCx, d: &Deployment) -> String {
     parts.join("; ")
 }
 
-/// Where a setup group goes, in words, with the hexes it names.
-fn placement_text(army: Option<&Army>, at: &Placement) -> (String, Vec<String>) {
-    let run = |a: &str, b: &str| -> Vec<String> {
-        match (HexId::parse(a), HexId::parse(b)) {
-            (Ok(a), Ok(b)) => HexGrid::straight_range(a, b)
-                .map(|hexes| hexes.iter().map(HexId::to_string).collect())
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    };
-    match at {
-        Placement::Hexes(list) => (
-            format!(
-                "{} {}",
-                if list.len() == 1 { "hex" } else { "hexes" },
-                list.join(", ")
-            ),
-            list.clone(),
-        ),
-        Placement::Range(a, b) => (format!("range {a}-{b}, one unit a hex"), run(a, b)),
-        Placement::OnUnit { kind, counter } => {
-            let counter = counter.as_ref().map(|c| {
-                let name = army
-                    .and_then(|a| a.counters.iter().find(|x| &x.id == c))
-                    .map_or(String::new(), |x| format!(" \"{}\"", x.name));
-                format!("{c}{name}")
-            });
-            let text = match (kind, counter) {
-                (Some(k), Some(c)) => format!("stacked on a friendly {k} unit, {c}"),
-                (Some(k), None) => format!("stacked on a friendly {k} unit"),
-                (None, Some(c)) => format!("stacked on {c}"),
-                (None, None) => "stacked on a friendly unit".to_string(),
-            };
-            (text, Vec::new())
-        }
-        Placement::Spaced { from, to, min_gap } => (
-            format!("spaced along {from}-{to}, gap {min_gap}"),
-            run(from, to),
-        ),
-    }
-}
-
-/// One line per counter of a setup group (or of a neutral placement): a counter listed
-/// many times in the group is one line counting them all, so the summary stays as small
-/// as the army, however long the list.
-fn placed_lines(
-    group: usize,
-    army: Option<&Army>,
-    units: &[UnitGroup],
-    at: &Placement,
-) -> Vec<SetupLine> {
-    let (placement, hexes) = placement_text(army, at);
-    let mut lines: Vec<SetupLine> = Vec::new();
-    let mut line_of: HashMap<&str, usize> = HashMap::new();
-    for u in units {
-        if let Some(&k) = line_of.get(u.counter.as_str()) {
-            lines[k].count += usize::from(u.count);
-            continue;
-        }
-        line_of.insert(&u.counter, lines.len());
-        lines.push(SetupLine {
-            group,
-            counter: u.counter.clone(),
-            name: army
-                .and_then(|a| a.counters.iter().find(|c| c.id == u.counter))
-                .map_or(u.counter.clone(), |c| c.name.clone()),
-            count: usize::from(u.count),
-            hexes: hexes.clone(),
-            placement: placement.clone(),
-            at: None,
-            facing: None,
-        });
-    }
-    lines
-}
-
 /// The units of a deployment group: those listed, else the whole force less what the
 /// other groups list.
 fn deployment_units(f: &muster_model::scenario::ZonedForces, k: usize) -> Vec<(String, u16)> {
@@ -882,18 +830,44 @@ fn band_entry_text(entry: &BandEntry) -> String {
     }
 }
 
+/// Whether every unit of a group sets up on the map: not in a holding box, and not a
+/// group the owner picks some of.
+fn on_map_for_certain(g: &muster_semantic::GroupCx) -> bool {
+    let boxed = match g.at {
+        Placement::Box(_) => true,
+        Placement::Hexes(_)
+        | Placement::Range(..)
+        | Placement::OnUnit { .. }
+        | Placement::Spaced { .. } => false,
+    };
+    !boxed && g.choose.is_none()
+}
+
+/// The name of a starting status level, when one is given (its id if the ladder lacks it).
+fn status_name(
+    ladder: Option<&muster_model::rules::StatusLadder>,
+    status: Option<&str>,
+) -> Option<String> {
+    let s = status?;
+    Some(
+        ladder
+            .and_then(|l| l.levels.iter().find(|x| x.id == s))
+            .map_or(s.to_string(), |x| x.name.clone()),
+    )
+}
+
 /// Where each unit of side `index` sets up.
 fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
     let Some(side) = cx.scenario.sides.get(index) else {
         return Vec::new();
     };
     match &side.forces {
-        Forces::Placed { setup } => {
+        Forces::Placed { setup, .. } => {
             let army = cx.side_army(index);
             setup
                 .iter()
                 .enumerate()
-                .flat_map(|(k, g)| placed_lines(k + 1, army, &g.units, &g.at))
+                .flat_map(|(k, g)| placed_lines(cx, (k + 1, army), &g.units, &g.at, g.choose))
                 .collect()
         }
         Forces::Zoned(f) => f
@@ -909,6 +883,7 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
                         name: kind_name(cx, &kind),
                         counter: kind,
                         count: usize::from(count),
+                        status: None,
                         hexes: Vec::new(),
                         placement: placement.clone(),
                         at: None,
@@ -922,6 +897,7 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
                 counter: u.id.clone(),
                 name: u.name.clone(),
                 count: 1,
+                status: None,
                 hexes: Vec::new(),
                 placement: format!(
                     "{} in {} at ({}, {}), facing {}°",
@@ -939,6 +915,7 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
                 counter: b.id.clone(),
                 name: b.name.clone(),
                 count: b.figures.iter().map(|x| usize::from(x.count)).sum(),
+                status: None,
                 hexes: Vec::new(),
                 placement: band_entry_text(&b.entry),
                 at: None,

@@ -105,7 +105,8 @@ fn completes_field_names_and_variants_from_the_schema() {
             1,
         );
     s.open(JENGLAND, Some(&text));
-    // After the comma of a set-up group: the field it lacks.
+    // After the comma of a set-up group: the fields it lacks (`at`, and the optional
+    // `choose`).
     let labels = |v: &Value| -> Vec<String> {
         v.as_array()
             .unwrap()
@@ -117,7 +118,7 @@ fn completes_field_names_and_variants_from_the_schema() {
         "textDocument/completion",
         s.at(JENGLAND, &text, "count: 2)], ),", "count: 2)], ".len()),
     );
-    assert_eq!(labels(&r), ["at"]);
+    assert_eq!(labels(&r), ["at", "choose"]);
     // After `at:`: the placements.
     let text = text.replacen("count: 2)], ),", "count: 2)], at: ),", 1);
     s.notify(
@@ -134,7 +135,7 @@ fn completes_field_names_and_variants_from_the_schema() {
         ),
     );
     let got = labels(&r);
-    for v in ["Hexes", "Range", "OnUnit", "Spaced"] {
+    for v in ["Hexes", "Range", "OnUnit", "Spaced", "Box"] {
         assert!(got.contains(&v.to_string()), "{got:?}");
     }
     // In a hex: the map's hexes with their terrain.

@@ -158,7 +158,13 @@ pub struct Side {
 #[serde(deny_unknown_fields)]
 pub enum Forces {
     /// Individual counters placed on hexes, group by group as the rulebook lists them.
-    Placed { setup: Vec<SetupGroup> },
+    Placed {
+        setup: Vec<SetupGroup>,
+        /// The side sets up out of the other player's sight (hidden set-up): the summary
+        /// says so and a rendered board (`muster render`, the preview) leaves this side's units off.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hidden: bool,
+    },
     /// Counts by unit type deployed in zones (PRESTAGS).
     Zoned(ZonedForces),
     /// Units of bases or bands of figures on an open table (miniatures).
@@ -438,6 +444,11 @@ pub struct FigureMorale {
 pub struct SetupGroup {
     pub units: Vec<UnitGroup>,
     pub at: Placement,
+    /// The owner picks this many of the units listed (each line's `count` copies
+    /// counted) and sets up only those; the places then hold this many units
+    /// (`setup::choose-out-of-range` holds it between 1 and the units listed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choose: Option<u8>,
 }
 
 /// `count` copies of one counter.
@@ -449,6 +460,14 @@ pub struct UnitGroup {
     #[serde(default = "one")]
     #[schemars(range(min = 1))]
     pub count: u8,
+    /// The status the units start at: a level id of the system's status ladder
+    /// (`rules: (status: (levels: [...]))`). Without it they start at the ladder's first
+    /// level, full strength. A level below the first puts a two-step counter on its
+    /// reduced side (the summary counts its `reduced` strength); a one-step counter and
+    /// a level that removes the unit cannot start that way (`setup::unknown-status`,
+    /// `setup::impossible-status`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// Where a setup group goes.
@@ -474,6 +493,33 @@ pub enum Placement {
         #[serde(default)]
         min_gap: u8,
     },
+    /// Off the map, in one of the side's holding boxes. The units count against the
+    /// counter sheet but stand on no hex, so no hex, stacking or terrain check reads them.
+    Box(HoldingBox),
+}
+
+/// A holding box beside the map where units wait instead of standing on a hex.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum HoldingBox {
+    /// Units held back that the owner may bring on during play.
+    Reserves,
+    /// The replacement pool: units (or steps) the owner may rebuild from.
+    Replacements,
+    /// Units counted as eliminated from the start, for losses and victory.
+    Eliminated,
+}
+
+impl HoldingBox {
+    /// The box's name in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            HoldingBox::Reserves => "reserves box",
+            HoldingBox::Replacements => "replacement pool",
+            HoldingBox::Eliminated => "eliminated box",
+        }
+    }
 }
 
 /// A unit belonging to no side at the start.

@@ -98,6 +98,21 @@ pub fn render(db: &Db, index: usize, diagnostics: &[Diagnostic], options: &Optio
                 );
             };
             let mut board = cx.board(options.turn);
+            // A side that sets up hidden shows none of its units' positions.
+            let hidden: Vec<usize> = (scenario.sides.iter().enumerate())
+                .filter(|(_, s)| match &s.forces {
+                    muster_model::scenario::Forces::Placed { hidden, .. } => *hidden,
+                    muster_model::scenario::Forces::Zoned(_)
+                    | muster_model::scenario::Forces::Table(_) => false,
+                })
+                .map(|(i, _)| i)
+                .collect();
+            board
+                .pieces
+                .retain(|p| p.side.is_none_or(|s| !hidden.contains(&s)));
+            board
+                .unplaced
+                .retain(|p| p.side.is_none_or(|s| !hidden.contains(&s)));
             if !options.units {
                 board.pieces.clear();
                 board

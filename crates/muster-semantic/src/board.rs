@@ -354,6 +354,8 @@ impl ScenarioCx<'_> {
                     stacked.push(group);
                     continue;
                 }
+                // Units in a holding box stand on no hex of the board.
+                Placement::Box(_) => continue,
             };
             let state = group_state(group.at, group.units.len(), chosen_hexes.len(), || {
                 group
@@ -396,7 +398,13 @@ impl ScenarioCx<'_> {
                     None => board.unplaced.push(Unplaced {
                         side: group.side,
                         what: slot.counter_id.to_string(),
-                        reason: "its group names fewer hexes than units".to_string(),
+                        reason: match group.choose {
+                            Some(n) => format!(
+                                "the owner sets up {n} of the {} units of its group",
+                                group.units.len()
+                            ),
+                            None => "its group names fewer hexes than units".to_string(),
+                        },
                         span,
                     }),
                 }

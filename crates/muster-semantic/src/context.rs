@@ -6,6 +6,7 @@ use muster_map::TerrainMap;
 use muster_model::FileKind;
 use muster_model::counters::{Army, Counter, CounterSheet};
 use muster_model::map::{Area, MapSource, Overlay};
+use muster_model::rules::StatusLadder;
 use muster_model::scenario::{Forces, Placement, Scenario, SourceAt, VictoryCondition};
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
@@ -194,7 +195,7 @@ impl<'a> FileCx<'a> {
                 // Every kind of force, so that a new kind must say where its hexes are.
                 for (i, side) in s.sides.iter().enumerate() {
                     match &side.forces {
-                        Forces::Placed { setup } => {
+                        Forces::Placed { setup, .. } => {
                             for (j, group) in setup.iter().enumerate() {
                                 let at = Place::setup_group(i, j).field("at");
                                 placement_refs(&at, &group.at, &mut out);
@@ -281,11 +282,11 @@ impl<'a> FileCx<'a> {
                         from,
                         to,
                     }),
-                    Placement::Hexes(_) | Placement::OnUnit { .. } => {}
+                    Placement::Hexes(_) | Placement::OnUnit { .. } | Placement::Box(_) => {}
                 };
                 for (i, side) in s.sides.iter().enumerate() {
                     match &side.forces {
-                        Forces::Placed { setup } => {
+                        Forces::Placed { setup, .. } => {
                             for (j, group) in setup.iter().enumerate() {
                                 placement(Place::setup_group(i, j).field("at"), &group.at);
                             }
@@ -430,7 +431,7 @@ fn placement_refs<'a>(base: &Place, at: &'a Placement, out: &mut Vec<HexRef<'a>>
             out.push(hex_ref(base.later().variant("Spaced").field("from"), from));
             out.push(hex_ref(base.later().variant("Spaced").field("to"), to));
         }
-        Placement::OnUnit { .. } => {}
+        Placement::OnUnit { .. } | Placement::Box(_) => {}
     }
 }
 
@@ -442,11 +443,32 @@ pub struct UnitSlot<'a> {
     pub place: Place,
     pub counter: Option<&'a Counter>,
     pub kind: Option<&'a UnitKind>,
+    /// The status level the unit starts at (`status` of its unit line), `None` for the
+    /// ladder's first level.
+    pub status: Option<&'a str>,
+    /// Index of its unit line in the group (`units[line]`).
+    pub line: usize,
 }
 
 impl UnitSlot<'_> {
     pub fn role(&self) -> Option<UnitRole> {
         self.kind.map(|k| k.role)
+    }
+
+    /// The strength the unit sets up with: its counter's reduced strength when it starts
+    /// at a level below the first of `ladder` and the counter has a reduced side, else
+    /// its full strength. `None` without a counter.
+    pub fn starting_strength(&self, ladder: Option<&StatusLadder>) -> Option<u8> {
+        let c = self.counter?;
+        let reduced = c.reduced.filter(|_| self.starts_below_first(ladder));
+        Some(reduced.unwrap_or(c.strength))
+    }
+
+    /// Whether the unit's `status` names a level of `ladder` below the first.
+    pub fn starts_below_first(&self, ladder: Option<&StatusLadder>) -> bool {
+        self.status
+            .and_then(|s| ladder?.index_of(s))
+            .is_some_and(|i| i > 0)
     }
 }
 
@@ -461,6 +483,8 @@ pub struct GroupCx<'a> {
     pub army: Option<&'a Army>,
     pub units: Vec<UnitSlot<'a>>,
     pub at: &'a Placement,
+    /// How many of the units the owner picks (`choose`); `None` when all set up.
+    pub choose: Option<u8>,
     /// For `Hexes` and `Range`: the hexes with the place of the value naming each.
     /// Malformed ids and reversed ranges are left out (geometry checks report them).
     pub hexes: Vec<(HexId, Place)>,
@@ -607,6 +631,11 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
+    /// The system's status ladder, if it has one.
+    pub fn status_ladder(&self) -> Option<&'a StatusLadder> {
+        self.system?.rules.status.as_ref()
+    }
+
     fn slot(&self, army: Option<&'a Army>, counter_id: &'a str, place: Place) -> UnitSlot<'a> {
         let counter = army.and_then(|a| self.counter(a, counter_id));
         UnitSlot {
@@ -614,6 +643,8 @@ impl<'a> ScenarioCx<'a> {
             place,
             counter,
             kind: counter.and_then(|c| self.unit_kind(&c.kind)),
+            status: None,
+            line: 0,
         }
     }
 
@@ -623,12 +654,16 @@ impl<'a> ScenarioCx<'a> {
                         place: Place,
                         army: Option<&'a Army>,
                         units: &'a [muster_model::scenario::UnitGroup],
-                        at: &'a Placement| {
+                        at: &'a Placement,
+                        choose: Option<u8>| {
             let mut slots = Vec::new();
             for (u, group) in units.iter().enumerate() {
                 let counter = place.field("units").index(u).field("counter");
                 for _ in 0..group.count {
-                    slots.push(self.slot(army, &group.counter, counter.clone()));
+                    let mut slot = self.slot(army, &group.counter, counter.clone());
+                    slot.status = group.status.as_deref();
+                    slot.line = u;
+                    slots.push(slot);
                 }
             }
             let hexes = match at {
@@ -651,7 +686,9 @@ impl<'a> ScenarioCx<'a> {
                     }
                     _ => Vec::new(),
                 },
-                _ => Vec::new(),
+                Placement::OnUnit { .. } | Placement::Spaced { .. } | Placement::Box(_) => {
+                    Vec::new()
+                }
             };
             out.push(GroupCx {
                 side,
@@ -659,6 +696,7 @@ impl<'a> ScenarioCx<'a> {
                 army,
                 units: slots,
                 at,
+                choose,
                 hexes,
             });
         };
@@ -666,7 +704,7 @@ impl<'a> ScenarioCx<'a> {
             // Only counters placed group by group are expanded unit by unit; zoned forces
             // are counts by type and table forces are units of bases.
             let setup = match &side.forces {
-                Forces::Placed { setup } => setup,
+                Forces::Placed { setup, .. } => setup,
                 Forces::Zoned(_) | Forces::Table(_) => continue,
             };
             let army = self.side_army(i);
@@ -677,11 +715,19 @@ impl<'a> ScenarioCx<'a> {
                     army,
                     &group.units,
                     &group.at,
+                    group.choose,
                 );
             }
         }
         for (i, n) in self.scenario.neutrals.iter().enumerate() {
-            push(None, Place::neutral(i), self.army(&n.army), &n.units, &n.at);
+            push(
+                None,
+                Place::neutral(i),
+                self.army(&n.army),
+                &n.units,
+                &n.at,
+                None,
+            );
         }
         out
     }

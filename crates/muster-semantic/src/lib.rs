@@ -16,6 +16,7 @@ pub mod morale;
 pub mod placeholder;
 pub mod references;
 pub mod rules;
+pub mod setup;
 pub mod stacking;
 pub mod table;
 

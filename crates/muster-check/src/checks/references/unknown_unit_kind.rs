@@ -102,7 +102,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         }
         Document::Scenario(s) => {
             for (i, side) in s.sides.iter().enumerate() {
-                let muster_model::scenario::Forces::Placed { setup } = &side.forces else {
+                let muster_model::scenario::Forces::Placed { setup, .. } = &side.forces else {
                     continue;
                 };
                 for (j, g) in setup.iter().enumerate() {

@@ -9,7 +9,8 @@ declare_check! {
     /// ## What it does
     /// Checks that a setup line gives exactly one hex per unit: "2 x Saxe : 0903, 1004"
     /// lists two units and two hexes. For a range (`0307 à 0309`) the range's length
-    /// counts; for `Spaced` placements the run must have room for every unit.
+    /// counts; for `Spaced` placements the run must have room for every unit. A group the
+    /// owner picks `choose: N` units from needs N hexes.
     ///
     /// ## Why is this bad?
     /// One more unit than hexes means a unit without a place (or two units in one hex);
@@ -29,7 +30,17 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for g in &cx.groups {
-        let units = g.units.len();
+        let units = match g.choose.map(usize::from) {
+            None => g.units.len(),
+            Some(n) if (1..=g.units.len()).contains(&n) => n,
+            // `setup::choose-out-of-range` reports it.
+            Some(_) => continue,
+        };
+        let what_units = if g.choose.is_some() {
+            " picked"
+        } else {
+            " listed"
+        };
         let (hexes, what, place) = match g.at {
             Placement::Hexes(list) => (list.len(), "", g.place.field("at").variant("Hexes")),
             Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
@@ -43,7 +54,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 },
                 _ => continue,
             },
-            _ => continue,
+            // Counted by `setup::spacing`; no hexes on a unit or in a box.
+            Placement::Spaced { .. } | Placement::OnUnit { .. } | Placement::Box(_) => continue,
         };
         if units != hexes {
             sink.push(
@@ -51,7 +63,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     &META,
                     place,
                     format!(
-                        "{units} unit{} listed but {hexes} hex{}{what}",
+                        "{units} unit{}{what_units} but {hexes} hex{}{what}",
                         if units == 1 { "" } else { "s" },
                         if hexes == 1 { "" } else { "es" }
                     ),

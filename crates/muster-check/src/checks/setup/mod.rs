@@ -1,8 +1,11 @@
 //! Setup: every unit listed goes somewhere it may be, as many units as places.
 
+pub mod choose_out_of_range;
 pub mod count_mismatch;
 pub mod exceeds_counter_sheet;
 pub mod impassable_terrain;
+pub mod impossible_status;
 pub mod on_unit_unmatched;
 pub mod placeholder;
 pub mod spacing;
+pub mod unknown_status;

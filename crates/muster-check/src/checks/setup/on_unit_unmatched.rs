@@ -45,7 +45,10 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         let hosts = cx
             .groups
             .iter()
-            .filter(|h| h.side == g.side && !std::ptr::eq(*h, g))
+            // Units waiting in a holding box stand on no hex to stack on.
+            .filter(|h| {
+                h.side == g.side && !std::ptr::eq(*h, g) && !matches!(h.at, Placement::Box(_))
+            })
             .flat_map(|h| h.units.iter())
             .filter(|u| {
                 u.role() == Some(UnitRole::Combat)

@@ -46,7 +46,7 @@ fn setup_lines(cx: &FileCx, file: &SourceFile) -> Vec<RangeInclusive<usize>> {
     };
     let mut out = Vec::new();
     for (i, side) in scenario.sides.iter().enumerate() {
-        let Forces::Placed { setup } = &side.forces else {
+        let Forces::Placed { setup, .. } = &side.forces else {
             continue;
         };
         for j in 0..setup.len() {
