@@ -1,5 +1,6 @@
-//! The rules vocabulary (`muster_model::vocab`) as checks ask about it: every name a
-//! condition or an effect refers to ([`system_names`], [`scenario_names`]), whether a
+//! The rules vocabulary (`muster_model::vocab`) as checks ask about it: every rule with
+//! its place and group ([`effect_rules`]), every name a condition or an effect refers
+//! to ([`system_walk`], [`scenario_walk`]), whether a
 //! condition can ever hold ([`never_holds`]), when two conditions are the same
 //! ([`canonical`]), which effects exclude each other ([`disagree`]) and which unit kinds
 //! a condition could ever admit ([`admits_kind`]).
@@ -113,6 +114,63 @@ impl<'a> Walk<'a> {
     }
 }
 
+/// Where a rule of the vocabulary stands in a system.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleGroup {
+    /// `rules.effects`, always on.
+    Effects,
+    /// The special rule at this index of `rules.special_rules`.
+    Special(usize),
+    /// A rule of the optional rule at this index of `rules.optional_rules`.
+    Optional(usize),
+}
+
+/// A rule of a system's vocabulary with its place and the group it belongs to.
+#[derive(Debug, Clone)]
+pub struct PlacedRule<'a> {
+    pub at: Place,
+    pub group: RuleGroup,
+    pub rule: &'a EffectRule,
+    /// What it is in words (`rule `mud``, `rule `uphill` of optional rule `elevation``).
+    pub what: String,
+}
+
+/// Every rule of a system's vocabulary, in file order: its effects, its special rules,
+/// then the rules of its optional rules.
+pub fn effect_rules(system: &RulesSystem) -> Vec<PlacedRule<'_>> {
+    let rules = &system.rules;
+    let base = Place::rules();
+    let mut out = Vec::new();
+    for (i, rule) in rules.effects.iter().enumerate() {
+        out.push(PlacedRule {
+            at: base.field("effects").index(i),
+            group: RuleGroup::Effects,
+            rule,
+            what: format!("rule `{}`", rule.id),
+        });
+    }
+    for (i, rule) in rules.special_rules.iter().enumerate() {
+        out.push(PlacedRule {
+            at: base.field("special_rules").index(i),
+            group: RuleGroup::Special(i),
+            rule,
+            what: format!("rule `{}`", rule.id),
+        });
+    }
+    for (i, o) in rules.optional_rules.iter().enumerate() {
+        let list = base.field("optional_rules").index(i).field("effects");
+        for (k, rule) in o.effects.iter().enumerate() {
+            out.push(PlacedRule {
+                at: list.index(k),
+                group: RuleGroup::Optional(i),
+                rule,
+                what: format!("rule `{}` of optional rule `{}`", rule.id, o.id),
+            });
+        }
+    }
+    out
+}
+
 /// Every name the vocabulary part of a system's rules refers to: its effects and
 /// special rules, zones of control, movement modes, supply and built-in hooks, with the
 /// map labels its conditions name.
@@ -120,23 +178,8 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     let rules = &system.rules;
     let base = Place::rules();
     let mut w = Walk::default();
-    for (list, field) in [
-        (&rules.effects, "effects"),
-        (&rules.special_rules, "special_rules"),
-    ] {
-        for (i, rule) in list.iter().enumerate() {
-            w.rule(rule, &base.field(field).index(i), NameKind::Faction);
-        }
-    }
-    for (i, o) in rules.optional_rules.iter().enumerate() {
-        for (k, rule) in o.effects.iter().enumerate() {
-            let at = base
-                .field("optional_rules")
-                .index(i)
-                .field("effects")
-                .index(k);
-            w.rule(rule, &at, NameKind::Faction);
-        }
+    for r in effect_rules(system) {
+        w.rule(r.rule, &r.at, NameKind::Faction);
     }
     if let Some(z) = &rules.zones_of_control {
         let at = base.field("zones_of_control");

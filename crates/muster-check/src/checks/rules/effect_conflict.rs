@@ -4,7 +4,7 @@ use muster_db::report::{Report, Sink};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::{Effect, EffectRule};
 use muster_semantic::FileCx;
-use muster_semantic::rules::vocab::{canonical_when, disagree};
+use muster_semantic::rules::vocab::{RuleGroup, canonical_when, disagree, effect_rules};
 
 declare_check! {
     /// ## What it does
@@ -44,30 +44,17 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 /// effect).
 pub fn effect_conflicts(system: &RulesSystem) -> Vec<Report> {
     let mut out = Vec::new();
-    conflicts_in(placed("effects", &system.rules.effects).collect(), &mut out);
-    for rule in placed("special_rules", &system.rules.special_rules) {
-        conflicts_in(vec![rule], &mut out);
+    let mut groups: Vec<(RuleGroup, Vec<(Place, &EffectRule)>)> = Vec::new();
+    for r in effect_rules(system) {
+        match groups.last_mut() {
+            Some((group, rules)) if *group == r.group => rules.push((r.at, r.rule)),
+            _ => groups.push((r.group, vec![(r.at, r.rule)])),
+        }
     }
-    for (i, o) in system.rules.optional_rules.iter().enumerate() {
-        let at = Place::rules()
-            .field("optional_rules")
-            .index(i)
-            .field("effects");
-        let rules = o.effects.iter().enumerate().map(|(k, r)| (at.index(k), r));
-        conflicts_in(rules.collect(), &mut out);
+    for (_, rules) in groups {
+        conflicts_in(rules, &mut out);
     }
     out
-}
-
-/// The rules of a list of the rules block, with their places.
-fn placed<'a>(
-    field: &'static str,
-    rules: &'a [EffectRule],
-) -> impl Iterator<Item = (Place, &'a EffectRule)> + 'a {
-    rules
-        .iter()
-        .enumerate()
-        .map(move |(i, r)| (Place::rules().field(field).index(i), r))
 }
 
 /// The conflicts among one group of rules, each with its place.

@@ -4,7 +4,7 @@ use muster_db::report::{Report, Sink};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::Condition;
 use muster_semantic::FileCx;
-use muster_semantic::rules::vocab::never_holds;
+use muster_semantic::rules::vocab::{effect_rules, never_holds};
 
 declare_check! {
     /// ## What it does
@@ -42,32 +42,9 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
     let rules = &system.rules;
     let mut out = Vec::new();
-    for (field, list) in [
-        ("effects", &rules.effects),
-        ("special_rules", &rules.special_rules),
-    ] {
-        for (i, r) in list.iter().enumerate() {
-            if let Some(c) = &r.when {
-                let at = Place::rules().field(field).index(i).field("when");
-                out.push((at, format!("rule `{}`", r.id), c));
-            }
-        }
-    }
-    for (i, o) in rules.optional_rules.iter().enumerate() {
-        for (k, r) in o.effects.iter().enumerate() {
-            if let Some(c) = &r.when {
-                let at = Place::rules()
-                    .field("optional_rules")
-                    .index(i)
-                    .field("effects")
-                    .index(k)
-                    .field("when");
-                out.push((
-                    at,
-                    format!("rule `{}` of optional rule `{}`", r.id, o.id),
-                    c,
-                ));
-            }
+    for r in effect_rules(system) {
+        if let Some(c) = &r.rule.when {
+            out.push((r.at.field("when"), r.what, c));
         }
     }
     if let Some(c) = rules
