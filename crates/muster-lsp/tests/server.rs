@@ -92,6 +92,15 @@ impl Session {
     }
 }
 
+/// The labels of a completion response.
+fn labels(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
+
 const JENGLAND: &str = "scenarios/lrf/jengland.scenario.ron";
 
 #[test]
@@ -107,13 +116,6 @@ fn completes_field_names_and_variants_from_the_schema() {
     s.open(JENGLAND, Some(&text));
     // After the comma of a set-up group: the fields it lacks (`at`, and the optional
     // `choose`).
-    let labels = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["label"].as_str().unwrap().to_string())
-            .collect()
-    };
     let r = s.request(
         "textDocument/completion",
         s.at(JENGLAND, &text, "count: 2)], ),", "count: 2)], ".len()),
@@ -479,13 +481,6 @@ fn completes_and_explains_the_vocabulary() {
         1,
     );
     s.open(SYSTEM, Some(&text));
-    let labels = |v: &Value| -> Vec<String> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i["label"].as_str().unwrap().to_string())
-            .collect()
-    };
     let r = s.request(
         "textDocument/completion",
         s.at(
