@@ -96,6 +96,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::setup::impossible_status::META, runner: Runner::Scenario(crate::checks::setup::impossible_status::run) },
     Registered { meta: &crate::checks::setup::on_unit_unmatched::META, runner: Runner::Scenario(crate::checks::setup::on_unit_unmatched::run) },
     Registered { meta: &crate::checks::setup::placeholder::META, runner: Runner::Scenario(crate::checks::setup::placeholder::run) },
+    Registered { meta: &crate::checks::setup::setup_order::META, runner: Runner::Scenario(crate::checks::setup::setup_order::run) },
     Registered { meta: &crate::checks::setup::spacing::META, runner: Runner::Scenario(crate::checks::setup::spacing::run) },
     Registered { meta: &crate::checks::setup::unknown_status::META, runner: Runner::Scenario(crate::checks::setup::unknown_status::run) },
     Registered { meta: &crate::checks::stacking::enemy_shared_hex::META, runner: Runner::Scenario(crate::checks::stacking::enemy_shared_hex::run) },

@@ -196,11 +196,12 @@ fn heading(s: &ScenarioSummary) -> String {
     if s.extra_turns > 0 {
         out += &format!(" (+{} optional)", s.extra_turns);
     }
-    out += &format!(
-        "; deploys first: {}; plays first: {}\n",
-        e(&s.deploys_first),
-        e(&s.plays_first)
-    );
+    let setup = match (&s.deploys_first, s.simultaneous_setup) {
+        (_, true) => "both sides set up at once".to_string(),
+        (Some(side), false) => format!("deploys first: {}", e(side)),
+        (None, false) => "deploys first: not given".to_string(),
+    };
+    out += &format!("; {setup}; plays first: {}\n", e(&s.plays_first));
     out
 }
 

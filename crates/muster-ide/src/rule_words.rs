@@ -115,7 +115,11 @@ pub fn sequence_words(rules: &Rules) -> Option<String> {
                     })
                     .collect::<Vec<_>>()
                     .join(", ");
-                format!("{} ({who})", p.name)
+                if p.sides.is_empty() {
+                    format!("{} ({who})", p.name)
+                } else {
+                    format!("{} ({who}; {} only)", p.name, p.sides.join(", "))
+                }
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -131,4 +135,36 @@ pub fn sequence_words(rules: &Rules) -> Option<String> {
         parts.push(format!("then {}", phases(&seq.end_of_turn)));
     }
     Some(parts.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use muster_model::rules::{Actor, Phase, Rules, SequenceOfPlay};
+
+    fn phase(id: &str, sides: &[&str]) -> Phase {
+        Phase {
+            id: id.into(),
+            name: id.into(),
+            acts: vec![Actor::Phasing],
+            sides: sides.iter().map(|s| s.to_string()).collect(),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn a_phase_of_one_side_says_whose_it_is() {
+        let rules = Rules {
+            sequence: Some(SequenceOfPlay {
+                start_of_turn: Vec::new(),
+                player_turn: vec![phase("move", &[]), phase("rally", &["norse"])],
+                end_of_turn: Vec::new(),
+                note: None,
+            }),
+            ..Rules::default()
+        };
+        assert_eq!(
+            super::sequence_words(&rules).unwrap(),
+            "each player-turn: move (phasing), rally (phasing; norse only)"
+        );
+    }
 }

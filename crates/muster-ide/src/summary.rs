@@ -31,7 +31,10 @@ pub struct ScenarioSummary {
     pub map: Option<MapSummary>,
     pub turns: u8,
     pub extra_turns: u8,
-    pub deploys_first: String,
+    /// The side that sets up first; `None` when both set up at once
+    /// (`simultaneous_setup`) or the scenario does not say.
+    pub deploys_first: Option<String>,
+    pub simultaneous_setup: bool,
     pub plays_first: String,
     pub sides: Vec<SideSummary>,
     pub neutrals: Vec<NameCount>,
@@ -377,13 +380,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         })
         .collect();
     let mut assumed = Vec::new();
-    let armies: Vec<&str> = s
-        .sides
-        .iter()
-        .filter_map(|x| x.army.as_deref())
-        .chain(s.neutrals.iter().map(|n| n.army.as_str()))
-        .collect();
-    for army in armies.iter().filter_map(|a| cx.army(a)) {
+    for army in cx.armies_in_play() {
         for c in &army.counters {
             for (field, reason) in &c.assumed {
                 assumed.push(AssumedValue {
@@ -485,6 +482,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         turns: s.turns,
         extra_turns: s.extra_turns,
         deploys_first: s.deploys_first.clone(),
+        simultaneous_setup: s.simultaneous_setup,
         plays_first: s.plays_first.clone(),
         sides,
         neutrals,
@@ -687,14 +685,8 @@ fn side_name<'a>(cx: &'a ScenarioCx, id: &'a str) -> &'a str {
 
 /// A counter named anywhere in the scenario's armies, as `Name (id)`.
 fn counter_label(cx: &ScenarioCx, id: &str) -> String {
-    let armies = cx
-        .scenario
-        .sides
-        .iter()
-        .filter_map(|s| s.army.as_deref())
-        .chain(cx.scenario.neutrals.iter().map(|n| n.army.as_str()));
-    armies
-        .filter_map(|a| cx.army(a))
+    cx.armies_in_play()
+        .into_iter()
         .flat_map(|a| a.counters.iter())
         .find(|c| c.id == id)
         .map_or_else(|| format!("`{id}`"), |c| format!("{} ({id})", c.name))

@@ -170,8 +170,7 @@ pub fn scenario(db: &Db, request: &ScenarioRequest) -> Result<NewScenario, Strin
     text += &format!("    system: {},\n", quoted(&system.id));
     text += &format!("    counters: {},\n", quoted(&sheet.id));
     text += &format!("    map: {},\n", quoted(&map_id));
-    text +=
-        "    // The number of turns, the side that sets up first and the side that moves first.\n";
+    text += "    // The number of turns, the side that sets up first and the side that moves first\n    // (when both sides set up at once, `simultaneous_setup: true` replaces `deploys_first`).\n";
     text += &format!("    turns: 8, // {PLACEHOLDER_MARK}\n");
     text += &format!(
         "    deploys_first: {}, // {PLACEHOLDER_MARK}\n",

@@ -115,12 +115,12 @@ fn completes_field_names_and_variants_from_the_schema() {
         );
     s.open(JENGLAND, Some(&text));
     // After the comma of a set-up group: the fields it lacks (`at`, and the optional
-    // `choose`).
+    // `army` and `choose`).
     let r = s.request(
         "textDocument/completion",
         s.at(JENGLAND, &text, "count: 2)], ),", "count: 2)], ".len()),
     );
-    assert_eq!(labels(&r), ["at", "choose"]);
+    assert_eq!(labels(&r), ["army", "at", "choose"]);
     // After `at:`: the placements.
     let text = text.replacen("count: 2)], ),", "count: 2)], at: ),", 1);
     s.notify(

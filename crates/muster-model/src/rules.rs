@@ -205,6 +205,11 @@ pub struct Phase {
     pub name: String,
     /// Who acts in it. `Phasing` and `NonPhasing` only make sense inside a player-turn.
     pub acts: Vec<Actor>,
+    /// The factions (`rules.factions`) whose turn has this phase, when the two sides'
+    /// turns differ; empty for every side. Inside a player-turn, the other sides skip it
+    /// in their own player-turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -35,8 +35,14 @@ pub struct Scenario {
     /// Optional turns that may be added (Montfaucon: 3).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub extra_turns: u8,
-    /// Side that sets up first.
-    pub deploys_first: String,
+    /// Side that sets up first. Leave it out when both sides set up at once
+    /// (`simultaneous_setup: true`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deploys_first: Option<String>,
+    /// Both sides set up at the same time, neither seeing the other's set-up first
+    /// (`setup::setup-order` holds it and `deploys_first` apart).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub simultaneous_setup: bool,
     /// Side that plays first (player 1).
     pub plays_first: String,
     pub sides: Vec<Side>,
@@ -442,6 +448,10 @@ pub struct FigureMorale {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SetupGroup {
+    /// The army of the counter sheet these units come from, when the side fields more
+    /// than one (an allied contingent); without it, the side's `army`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
     pub units: Vec<UnitGroup>,
     pub at: Placement,
     /// The owner picks this many of the units listed (each line's `count` copies
@@ -537,6 +547,10 @@ pub struct Neutral {
 #[serde(deny_unknown_fields)]
 pub struct Reinforcement {
     pub side: String,
+    /// The army of the counter sheet these units come from, when the side fields more
+    /// than one; without it, the side's `army`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub army: Option<String>,
     pub turn: u8,
     pub units: Vec<UnitGroup>,
     /// The hexes the owner may choose from to enter.

@@ -482,7 +482,7 @@ impl ScenarioCx<'_> {
             else {
                 continue;
             };
-            let army = self.side_army(side);
+            let army = self.group_army(side, reinforcement.army.as_deref());
             let place = Place::reinforcement(r);
             let entries: Vec<(HexId, Place)> = reinforcement
                 .entry

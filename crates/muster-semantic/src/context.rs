@@ -707,12 +707,11 @@ impl<'a> ScenarioCx<'a> {
                 Forces::Placed { setup, .. } => setup,
                 Forces::Zoned(_) | Forces::Table(_) => continue,
             };
-            let army = self.side_army(i);
             for (j, group) in setup.iter().enumerate() {
                 push(
                     Some(i),
                     Place::setup_group(i, j),
-                    army,
+                    self.group_army(i, group.army.as_deref()),
                     &group.units,
                     &group.at,
                     group.choose,

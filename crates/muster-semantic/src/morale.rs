@@ -24,14 +24,13 @@ pub fn max_losses(cx: &ScenarioCx, index: usize, scoring: &ArmyMoraleScoring) ->
         .filter_map(|u| Some(score(u.counter?.strength, u.role())))
         .sum();
     let side = &cx.scenario.sides[index];
-    let army = cx.side_army(index);
     let arriving: u32 = cx
         .scenario
         .reinforcements
         .iter()
         .filter(|r| r.side == side.id)
-        .flat_map(|r| r.units.iter())
-        .filter_map(|g| {
+        .flat_map(|r| r.units.iter().map(move |g| (cx.reinforcement_army(r), g)))
+        .filter_map(|(army, g)| {
             let c = army?.counters.iter().find(|c| c.id == g.counter)?;
             Some(score(c.strength, cx.unit_kind(&c.kind).map(|k| k.role)) * u32::from(g.count))
         })

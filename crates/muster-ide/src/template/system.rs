@@ -85,6 +85,8 @@ System(
         //~     player_turn: [
         //~         (id: "movement", name: "Movement", acts: [Phasing]),
         //~         (id: "combat", name: "Combat", acts: [Phasing]),
+        //~         // A phase only some factions' turns have.
+        //~         (id: "rally", name: "Rally", acts: [Phasing], sides: ["red"]),
         //~     ],
         //~ )),
         // The status levels a unit walks down as it suffers results.

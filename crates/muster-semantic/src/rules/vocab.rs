@@ -232,6 +232,13 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
             ReplacementPlace::InPlace | ReplacementPlace::AtSupplySource => {}
         }
     }
+    if let Some(seq) = &rules.sequence {
+        let at = base.field("sequence");
+        for (part, i, phase) in seq.phases() {
+            let sides = at.field(part.field()).index(i).field("sides");
+            w.each(sides, NameKind::Faction, &phase.sides);
+        }
+    }
     w.each(base.field("hooks"), NameKind::Hook, &rules.hooks);
     w
 }
@@ -365,8 +372,8 @@ pub fn canonical_when(c: Option<&Condition>) -> String {
 /// Why a condition can never hold, if it provably cannot: an empty `Any`, a turn range
 /// that is empty or (with `turns`, the game's last turn) outside the game, or an `All`
 /// that asks two things no unit can be at once (two sides, two statuses, two weathers,
-/// two phases, two movement modes, two unit kinds, attacking and defending, higher and
-/// lower, a condition and its negation).
+/// two phases, a phase of other sides' turns only, two movement modes, two unit kinds,
+/// attacking and defending, higher and lower, a condition and its negation).
 pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Option<String> {
     match c {
         Condition::Any(list) if list.is_empty() => {
@@ -431,6 +438,27 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
         (C::Status(x), C::Status(y)) => two("status", x, y),
         (C::Weather(x), C::Weather(y)) => two("weather", x, y),
         (C::Phase(x), C::Phase(y)) => two("phase", x, y),
+        (C::Phase(p), C::Side(f)) | (C::Side(f), C::Phase(p)) => {
+            let phase = system
+                .rules
+                .sequence
+                .as_ref()?
+                .phases()
+                .into_iter()
+                .find(|(_, _, ph)| ph.id == *p)?
+                .2;
+            (!phase.sides.is_empty() && !phase.sides.contains(f)).then(|| {
+                format!(
+                    "phase `{p}` is played by {} only, not by `{f}`",
+                    phase
+                        .sides
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+        }
         (C::Moving(x), C::Moving(y)) => two("movement mode", x, y),
         (C::Troop(x), C::Troop(y)) => {
             let both = system.unit_kinds.iter().any(|k| {

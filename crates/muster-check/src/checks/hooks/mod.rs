@@ -60,14 +60,10 @@ impl<'a> Fielded<'a> {
     }
 }
 
-/// Whether any army of the scenario (its sides' and its neutrals') has the counter;
+/// Whether any army of the scenario ([`ScenarioCx::armies_in_play`]) has the counter;
 /// `references::unknown-counter` reports the others.
 fn in_some_army(cx: &ScenarioCx, counter: &str) -> bool {
-    let s = cx.scenario;
-    s.sides
+    cx.armies_in_play()
         .iter()
-        .filter_map(|x| x.army.as_deref())
-        .chain(s.neutrals.iter().map(|n| n.army.as_str()))
-        .filter_map(|a| cx.army(a))
         .any(|a| a.counters.iter().any(|c| c.id == counter))
 }

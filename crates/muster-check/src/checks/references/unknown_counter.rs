@@ -78,7 +78,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         }
     }
     for (i, r) in s.reinforcements.iter().enumerate() {
-        if let Some(army) = side_army(&r.side) {
+        if let Some(army) = cx.reinforcement_army(r) {
             for (u, g) in r.units.iter().enumerate() {
                 check(
                     sink,
@@ -107,13 +107,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             );
         }
     }
-    let all: Vec<&Army> = s
-        .sides
-        .iter()
-        .filter_map(|x| x.army.as_deref())
-        .chain(s.neutrals.iter().map(|n| n.army.as_str()))
-        .filter_map(|a| cx.army(a))
-        .collect();
+    let all: Vec<&Army> = cx.armies_in_play();
     for (i, v) in s.victory.iter().enumerate() {
         match v {
             VictoryCondition::ExitUnits { side, counter, .. } => {

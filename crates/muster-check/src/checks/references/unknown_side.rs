@@ -30,10 +30,10 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let s = cx.scenario;
     let known: Vec<&str> = s.sides.iter().map(|x| x.id.as_str()).collect();
-    let mut refs: Vec<(Place, &str)> = vec![
-        (Place::top("deploys_first"), s.deploys_first.as_str()),
-        (Place::top("plays_first"), s.plays_first.as_str()),
-    ];
+    let mut refs: Vec<(Place, &str)> = vec![(Place::top("plays_first"), s.plays_first.as_str())];
+    if let Some(first) = &s.deploys_first {
+        refs.insert(0, (Place::top("deploys_first"), first.as_str()));
+    }
     refs.extend(
         s.reinforcements
             .iter()

@@ -39,10 +39,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         }
     }
     for (i, r) in cx.scenario.reinforcements.iter().enumerate() {
-        let Some(side) = cx.scenario.sides.iter().position(|s| s.id == r.side) else {
-            continue;
-        };
-        let Some(army) = cx.side_army(side) else {
+        let Some(army) = cx.reinforcement_army(r) else {
             continue;
         };
         for (u, g) in r.units.iter().enumerate() {

@@ -7,5 +7,6 @@ pub mod impassable_terrain;
 pub mod impossible_status;
 pub mod on_unit_unmatched;
 pub mod placeholder;
+pub mod setup_order;
 pub mod spacing;
 pub mod unknown_status;
