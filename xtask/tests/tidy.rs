@@ -137,7 +137,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
     (
         "crates/muster-semantic",
         &[
-            &["hooks", "placeholder"],
+            &["hooks", "placeholder", "victory"],
             &["context"],
             &[
                 "board",

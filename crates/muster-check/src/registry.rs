@@ -130,6 +130,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::table::unknown_edge::META, runner: Runner::Scenario(crate::checks::table::unknown_edge::run) },
     Registered { meta: &crate::checks::template::placeholder::META, runner: Runner::File(crate::checks::template::placeholder::run) },
     Registered { meta: &crate::checks::traps::not_before_foot::META, runner: Runner::Scenario(crate::checks::traps::not_before_foot::run) },
+    Registered { meta: &crate::checks::victory::cannot_be_met::META, runner: Runner::Scenario(crate::checks::victory::cannot_be_met::run) },
     Registered { meta: &crate::checks::victory::exit_not_on_edge::META, runner: Runner::Scenario(crate::checks::victory::exit_not_on_edge::run) },
     Registered { meta: &crate::checks::victory::road_not_at_edge::META, runner: Runner::Scenario(crate::checks::victory::road_not_at_edge::run) },
     Registered { meta: &crate::checks::victory::turn_out_of_range::META, runner: Runner::Scenario(crate::checks::victory::turn_out_of_range::run) },

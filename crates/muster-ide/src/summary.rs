@@ -19,6 +19,7 @@ use muster_semantic::morale::max_losses;
 mod natural;
 mod placed;
 mod rule_lines;
+mod victory_tests;
 mod vocab_lines;
 pub use natural::natural_cmp;
 use placed::{BoxLine, boxes, placed_lines};
@@ -938,6 +939,8 @@ fn victory_kind(v: &VictoryCondition) -> &'static str {
         VictoryCondition::IfBoth(_) => "IfBoth",
         VictoryCondition::WinsIfAllMet { .. } => "WinsIfAllMet",
         VictoryCondition::IfNeither(_) => "IfNeither",
+        VictoryCondition::Achieves { .. } => "Achieves",
+        VictoryCondition::FirstTo { .. } => "FirstTo",
     }
 }
 
@@ -1080,6 +1083,15 @@ pub fn victory_text(cx: &ScenarioCx, v: &VictoryCondition) -> String {
         ),
         VictoryCondition::IfNeither(o) => {
             format!("If neither side fulfils its goals: {}.", outcome(o))
+        }
+        VictoryCondition::Achieves {
+            side,
+            level,
+            test,
+            by_turn,
+        } => victory_tests::achieves_text(cx, side, *level, test, *by_turn),
+        VictoryCondition::FirstTo { level, races, tie } => {
+            victory_tests::first_to_text(cx, *level, races, tie.as_ref())
         }
     }
 }

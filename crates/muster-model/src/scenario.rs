@@ -681,6 +681,68 @@ pub enum VictoryCondition {
     WinsIfAllMet { side: String },
     /// What happens when neither does.
     IfNeither(Outcome),
+    /// `side` wins at `level` once `test` holds (by the end of turn `by_turn` if given,
+    /// else by the end of the game). Tests compose: `AllOf`, `AnyOf`.
+    Achieves {
+        side: String,
+        level: VictoryLevel,
+        test: VictoryTest,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by_turn: Option<u8>,
+    },
+    /// A race: the first side whose test holds wins at `level`; when two hold in the
+    /// same turn, `tie` says what follows (a draw if not given).
+    FirstTo {
+        level: VictoryLevel,
+        races: Vec<Race>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tie: Option<Outcome>,
+    },
+}
+
+/// One side's test in a [`VictoryCondition::FirstTo`] race.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Race {
+    pub side: String,
+    pub test: VictoryTest,
+}
+
+/// What a side must achieve, composable. Units are named as the rules name troop
+/// types: by unit kind id, by class, or `"*"` for every unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum VictoryTest {
+    /// Every test holds.
+    AllOf(Vec<VictoryTest>),
+    /// At least one test holds.
+    AnyOf(Vec<VictoryTest>),
+    /// The side has at least this many victory points.
+    Points(u16),
+    /// At least `count` of the side's own units of these troop types have left the map
+    /// (through `through`, if given: a map edge or a set of hexes).
+    Exited {
+        units: Vec<String>,
+        count: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        through: Option<ExitThrough>,
+    },
+    /// At least `count` enemy units of these troop types are eliminated.
+    Eliminated { units: Vec<String>, count: u16 },
+    /// The side controls every one of these labelled hexes.
+    Controls(Vec<String>),
+    /// The enemy side is demoralised (its losses reached its morale threshold).
+    EnemyDemoralised,
+}
+
+/// Where exiting units leave the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub enum ExitThrough {
+    /// Anywhere along this map edge.
+    Edge(Edge),
+    /// From one of these hexes.
+    Hexes(Area),
 }
 
 /// The result of a game when goals collide.

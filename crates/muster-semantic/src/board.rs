@@ -17,7 +17,8 @@ use std::ops::Range;
 use muster_hex::{Edge, HexGrid, HexId};
 use muster_model::map::{Point, Shape};
 use muster_model::scenario::{
-    BandEntry, Deployment, Forces, Goal, Placement, TypeCount, VictoryCondition, Zone,
+    BandEntry, Deployment, ExitThrough, Forces, Goal, Placement, TypeCount, VictoryCondition,
+    VictoryTest, Zone,
 };
 use muster_model::system::{KindStats, UnitRole};
 
@@ -819,7 +820,12 @@ impl ScenarioCx<'_> {
                 | VictoryCondition::IfBoth(_)
                 | VictoryCondition::WinsIfAllMet { .. }
                 | VictoryCondition::IfNeither(_) => {}
+                // Their tests are marked below, member by member.
+                VictoryCondition::Achieves { .. } | VictoryCondition::FirstTo { .. } => {}
             }
+        }
+        for t in crate::victory::victory_tests(self.scenario) {
+            self.mark_test(board, side_of(t.side), t.test);
         }
         // A goal written many times over is one mark: the board stays as small as the
         // hexes it marks, however long the list that names them.
@@ -833,22 +839,62 @@ impl ScenarioCx<'_> {
             .retain(|e| seen.insert((e.side, e.edge, e.hexes.clone(), e.text.clone())));
     }
 
+    /// The hexes a test of a composed victory condition names: labels to control, exit
+    /// hexes and exit edges.
+    fn mark_test(&self, board: &mut Board, side: Option<usize>, test: &VictoryTest) {
+        let Some(map) = self.map else {
+            return;
+        };
+        let grid = *map.grid();
+        match test {
+            VictoryTest::Controls(labels) => mark_control(board, map, side, labels),
+            VictoryTest::Exited {
+                units,
+                count,
+                through: Some(through),
+            } => {
+                let text = format!("exit {count} {} units", units.join("/"));
+                match through {
+                    ExitThrough::Hexes(area) => {
+                        for hex in muster_map::resolve_area(&grid, area)
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter(|h| grid.contains(*h))
+                        {
+                            board.objectives.push(Objective {
+                                side,
+                                hex,
+                                text: text.clone(),
+                            });
+                        }
+                    }
+                    ExitThrough::Edge(edge) => {
+                        if let Some(side) = side {
+                            board.exit_edges.push(ExitEdge {
+                                side,
+                                edge: *edge,
+                                hexes: edge_hexes(&grid, *edge),
+                                text,
+                            });
+                        }
+                    }
+                }
+            }
+            VictoryTest::Exited { through: None, .. }
+            | VictoryTest::AllOf(_)
+            | VictoryTest::AnyOf(_)
+            | VictoryTest::Points(_)
+            | VictoryTest::Eliminated { .. }
+            | VictoryTest::EnemyDemoralised => {}
+        }
+    }
+
     fn mark_goal(&self, board: &mut Board, side: Option<usize>, goal: &Goal) {
         let Some(map) = self.map else {
             return;
         };
         match goal {
-            Goal::Control { labels, .. } => {
-                for label in labels {
-                    if let Some(hex) = map.label(label) {
-                        board.objectives.push(Objective {
-                            side,
-                            hex,
-                            text: format!("control {label}"),
-                        });
-                    }
-                }
-            }
+            Goal::Control { labels, .. } => mark_control(board, map, side, labels),
             Goal::ControlHex { hex } => {
                 if let Ok(h) = HexId::parse(hex)
                     && map.contains(h)
@@ -893,6 +939,24 @@ impl ScenarioCx<'_> {
             | Goal::Eliminate { .. }
             | Goal::Escort { .. }
             | Goal::Prevent => {}
+        }
+    }
+}
+
+/// The labelled hexes a side must control, as objectives.
+fn mark_control(
+    board: &mut Board,
+    map: &muster_map::TerrainMap,
+    side: Option<usize>,
+    labels: &[String],
+) {
+    for label in labels {
+        if let Some(hex) = map.label(label) {
+            board.objectives.push(Objective {
+                side,
+                hex,
+                text: format!("control {label}"),
+            });
         }
     }
 }

@@ -7,7 +7,9 @@ use muster_model::FileKind;
 use muster_model::counters::{Army, Counter, CounterSheet};
 use muster_model::map::{Area, MapSource, Overlay};
 use muster_model::rules::StatusLadder;
-use muster_model::scenario::{Forces, Placement, Scenario, SourceAt, VictoryCondition};
+use muster_model::scenario::{
+    ExitThrough, Forces, Placement, Scenario, SourceAt, VictoryCondition, VictoryTest,
+};
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use crate::hooks::{self, CarrierEffect, Effect, ParsedHook, RefKind};
@@ -224,6 +226,16 @@ impl<'a> FileCx<'a> {
                     if let VictoryCondition::ExitUnits { hexes, .. } = v {
                         let at = Place::victory(i).variant("ExitUnits").field("hexes");
                         area_refs(&at, hexes, &mut out);
+                    }
+                }
+                for t in crate::victory::victory_tests(s) {
+                    if let VictoryTest::Exited {
+                        through: Some(ExitThrough::Hexes(area)),
+                        ..
+                    } = t.test
+                    {
+                        let at = t.at.variant("Exited").field("through").variant("Hexes");
+                        area_refs(&at, area, &mut out);
                     }
                 }
                 for (i, source) in s.supply_sources.iter().enumerate() {

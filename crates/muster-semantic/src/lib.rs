@@ -19,6 +19,7 @@ pub mod rules;
 pub mod setup;
 pub mod stacking;
 pub mod table;
+pub mod victory;
 
 pub use context::*;
 

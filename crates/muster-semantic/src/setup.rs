@@ -7,6 +7,7 @@ use muster_model::counters::Army;
 use muster_model::scenario::{Forces, Reinforcement, UnitGroup};
 
 use crate::ScenarioCx;
+use crate::rules::specificity;
 
 /// A unit line: its place (`.../units/N`), the line, and the army of its counter.
 pub type UnitLineRef<'a> = (Place, &'a UnitGroup, Option<&'a Army>);
@@ -84,5 +85,66 @@ impl<'a> ScenarioCx<'a> {
             }
         }
         out
+    }
+}
+
+impl ScenarioCx<'_> {
+    /// How many units of the troop types `units` (kind ids, classes or `"*"`) side
+    /// `side` brings to the game, set-up and reinforcements together; `None` when that
+    /// cannot be counted (an open-table force, no system, a name that is no troop type
+    /// of the system, or a counter that does not resolve).
+    pub fn units_of(&self, side: usize, units: &[String]) -> Option<usize> {
+        let system = self.system?;
+        let matches = |kind: &str| units.iter().any(|u| specificity(system, u, kind).is_some());
+        // A name that is no troop type of the system is the name check's finding.
+        let known = |u: &String| {
+            system
+                .unit_kinds
+                .iter()
+                .any(|k| specificity(system, u, &k.id).is_some())
+        };
+        if !units.iter().all(known) {
+            return None;
+        }
+        let forces = &self.scenario.sides.get(side)?.forces;
+        match forces {
+            Forces::Placed { .. } => {
+                let mut n = 0;
+                for g in self.groups.iter().filter(|g| g.side == Some(side)) {
+                    for slot in &g.units {
+                        n += usize::from(matches(&slot.counter?.kind));
+                    }
+                }
+                let id = &self.scenario.sides[side].id;
+                for r in self
+                    .scenario
+                    .reinforcements
+                    .iter()
+                    .filter(|r| &r.side == id)
+                {
+                    let army = self.reinforcement_army(r)?;
+                    for g in &r.units {
+                        let c = self.counter(army, &g.counter)?;
+                        if matches(&c.kind) {
+                            n += usize::from(g.count);
+                        }
+                    }
+                }
+                Some(n)
+            }
+            Forces::Zoned(z) => Some(
+                z.units
+                    .iter()
+                    .filter(|t| matches(&t.kind))
+                    .map(|t| usize::from(t.count))
+                    .sum(),
+            ),
+            Forces::Table(_) => None,
+        }
+    }
+
+    /// The side at the other end of the table from side `side` (two-sided games).
+    pub fn enemy_of(&self, side: usize) -> Option<usize> {
+        (self.scenario.sides.len() == 2).then_some(1 - side.min(1))
     }
 }

@@ -8,7 +8,7 @@
 //! Nothing here judges: the `rules::*` checks hold the findings.
 
 use muster_db::place::Place;
-use muster_model::scenario::{Scenario, SourceAt};
+use muster_model::scenario::{Scenario, SourceAt, VictoryTest};
 use muster_model::system::{RulesSystem, UnitKind};
 use muster_model::vocab::{Condition, Effect, EffectRule, ReplacementPlace, SideFact};
 
@@ -276,6 +276,25 @@ pub fn scenario_walk(s: &Scenario) -> ScenarioWalk<'_> {
     }
     for (i, o) in s.optional_rules.iter().enumerate() {
         w.name(Place::top("optional_rules").index(i), NameKind::Optional, o);
+    }
+    for t in crate::victory::victory_tests(s) {
+        match t.test {
+            VictoryTest::Exited { units, .. } => w.each(
+                t.at.variant("Exited").field("units"),
+                NameKind::Troop,
+                units,
+            ),
+            VictoryTest::Eliminated { units, .. } => w.each(
+                t.at.variant("Eliminated").field("units"),
+                NameKind::Troop,
+                units,
+            ),
+            VictoryTest::AllOf(_)
+            | VictoryTest::AnyOf(_)
+            | VictoryTest::Points(_)
+            | VictoryTest::Controls(_)
+            | VictoryTest::EnemyDemoralised => {}
+        }
     }
     for (i, t) in s.turn_record.iter().enumerate() {
         if let Some(weather) = &t.weather {

@@ -47,6 +47,14 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             VictoryCondition::ExtraTurns { side, .. } => ("ExtraTurns", side),
             VictoryCondition::ShiftOnEliminations { side, .. } => ("ShiftOnEliminations", side),
             VictoryCondition::WinsIfAllMet { side } => ("WinsIfAllMet", side),
+            VictoryCondition::Achieves { side, .. } => ("Achieves", side),
+            VictoryCondition::FirstTo { races, .. } => {
+                for (k, race) in races.iter().enumerate() {
+                    let at = Place::victory(i).variant("FirstTo").field("races").index(k);
+                    refs.push((at.field("side"), race.side.as_str()));
+                }
+                continue;
+            }
             _ => continue,
         };
         refs.push((

@@ -1,4 +1,4 @@
-use muster_model::scenario::VictoryCondition;
+use muster_model::scenario::{ExitThrough, VictoryCondition, VictoryTest};
 
 use muster_db::declare_check;
 use muster_db::place::Place;
@@ -28,10 +28,32 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else { return };
     let grid = map.grid();
-    for (i, v) in cx.scenario.victory.iter().enumerate() {
-        let VictoryCondition::ExitUnits { hexes, .. } = v else {
-            continue;
-        };
+    let exits = cx
+        .scenario
+        .victory
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| match v {
+            VictoryCondition::ExitUnits { hexes, .. } => {
+                Some((Place::victory(i).variant("ExitUnits").field("hexes"), hexes))
+            }
+            _ => None,
+        })
+        .chain(
+            muster_semantic::victory::victory_tests(cx.scenario)
+                .into_iter()
+                .filter_map(|t| match t.test {
+                    VictoryTest::Exited {
+                        through: Some(ExitThrough::Hexes(area)),
+                        ..
+                    } => Some((
+                        t.at.variant("Exited").field("through").variant("Hexes"),
+                        area,
+                    )),
+                    _ => None,
+                }),
+        );
+    for (at, hexes) in exits {
         let Ok(list) = muster_map::resolve_area(grid, hexes) else {
             continue;
         };
@@ -44,7 +66,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             sink.push(
                 Report::new(
                     &META,
-                    Place::victory(i).variant("ExitUnits").field("hexes"),
+                    at,
                     format!("exit hexes {} are not on a map edge", inner.join(", ")),
                 )
                 .help(format!(

@@ -46,6 +46,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             VictoryCondition::FewestLosses { after_turn, .. } => turns.push((Place::victory(i).variant("FewestLosses").field("after_turn"), *after_turn, last)),
             VictoryCondition::LargestMargin { after_turn, .. } => turns.push((Place::victory(i).variant("LargestMargin").field("after_turn"), *after_turn, last)),
             VictoryCondition::ExitUnits { after_turn, .. } => turns.push((Place::victory(i).variant("ExitUnits").field("after_turn"), *after_turn, last)),
+            VictoryCondition::Achieves { by_turn: Some(t), .. } => turns.push((Place::victory(i).variant("Achieves").field("by_turn"), *t, last)),
             VictoryCondition::ExtraTurns { turns: extra, .. } if *extra != s.extra_turns => sink.push(
                 Report::new(&META, Place::victory(i).variant("ExtraTurns").field("turns"), format!("the condition adds {extra} turns but the scenario declares `extra_turns: {}`", s.extra_turns))
                     .label(Loc::Key(Place::top("extra_turns")), "declared here")

@@ -45,4 +45,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             }
         }
     }
+    for t in muster_semantic::victory::victory_tests(cx.scenario) {
+        let muster_model::scenario::VictoryTest::Controls(labels) = t.test else {
+            continue;
+        };
+        for (k, label) in labels.iter().enumerate() {
+            let place = t.at.variant("Controls").index(k);
+            if let Some(report) = missing_label(&META, map, place, label) {
+                sink.push(report);
+            }
+        }
+    }
 }
