@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{copy_project, muster, repo};
+use common::{copy_project, muster, read_ron, repo};
 use muster_model::counters::CounterSheet;
 use muster_model::scenario::{Forces, Placement, Scenario};
 
@@ -44,14 +44,6 @@ fn elements(svg: &str, class: &str) -> Vec<Attrs> {
                 .collect()
         })
         .collect()
-}
-
-/// Read with `ron` itself (implicit `Some`, as muster's files are written).
-fn read_ron<T: serde::de::DeserializeOwned>(path: &str) -> T {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&std::fs::read_to_string(repo().join(path)).unwrap())
-        .unwrap()
 }
 
 fn read_scenario(path: &str) -> Scenario {
@@ -1062,13 +1054,13 @@ fn supply_sources_and_the_weather_of_the_turn_are_drawn() {
     assert_eq!(kinds.len(), 3, "the fixture has every kind of source");
     assert!(!scenario.turn_record.is_empty());
 
-    let project = common::vocab_project();
+    let project = common::fixture_project();
     let mut names = std::collections::BTreeSet::new();
     let mut not_given = 0;
     for turn in 1..=scenario.turns {
         let svg = render_svg(
             project.path(),
-            common::VOCAB_SCENARIO,
+            common::FIXTURE_SCENARIO,
             &["--turn", &turn.to_string()],
         );
         let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -1200,7 +1192,7 @@ fn supply_sources_and_the_weather_of_the_turn_are_drawn() {
     let page = project.path().join("board.html");
     muster()
         .current_dir(project.path())
-        .args(["render", common::VOCAB_SCENARIO, "--turn", "2", "-o"])
+        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
         .arg(&page)
         .assert()
         .success();
@@ -1233,8 +1225,8 @@ const S_OUTSIDE: f64 = 20.0;
 /// no edge line, no legend entry, no weather line on the board or the page.
 #[test]
 fn a_scenario_without_record_or_sources_shows_neither() {
-    let project = common::vocab_project();
-    let path = project.path().join(common::VOCAB_SCENARIO);
+    let project = common::fixture_project();
+    let path = project.path().join(common::FIXTURE_SCENARIO);
     let text = std::fs::read_to_string(&path).unwrap();
     let kept: Vec<&str> = text
         .lines()
@@ -1249,7 +1241,7 @@ fn a_scenario_without_record_or_sources_shows_neither() {
         "both lines were there"
     );
     std::fs::write(&path, kept.join("\n")).unwrap();
-    let svg = render_svg(project.path(), common::VOCAB_SCENARIO, &["--turn", "2"]);
+    let svg = render_svg(project.path(), common::FIXTURE_SCENARIO, &["--turn", "2"]);
     for class in ["supply", "supply-hex", "legend-supply", "legend-weather"] {
         assert!(elements(&svg, class).is_empty(), "{class} drawn:\n{svg}");
     }
@@ -1259,7 +1251,7 @@ fn a_scenario_without_record_or_sources_shows_neither() {
     let page = project.path().join("board.html");
     muster()
         .current_dir(project.path())
-        .args(["render", common::VOCAB_SCENARIO, "--turn", "2", "-o"])
+        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
         .arg(&page)
         .assert()
         .success();
