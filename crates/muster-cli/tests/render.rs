@@ -1259,3 +1259,64 @@ fn a_scenario_without_record_or_sources_shows_neither() {
     assert!(html.contains("id=\"turn\""));
     assert!(!html.contains("id=\"weather\"") && !html.contains("class=\"supply\""));
 }
+
+/// A weather name and a label with markup and a bidirectional control are escaped on
+/// the board and the page as every other name is: the SVG stays well-formed and shows
+/// the control as its escape.
+#[test]
+fn weather_and_supply_names_are_escaped() {
+    let project = common::fixture_project();
+    let folder = project.path().join("scenarios/fixture");
+    // As written in RON: a quote escaped, the control as it is.
+    let written = "<&\\\"\u{202e}>";
+    muster_testkit::replace(
+        &folder.join("test.system.ron"),
+        "(id: \"mud\", name: \"Mud\")",
+        &format!("(id: \"mud\", name: \"Mud {written}\")"),
+    );
+    // The label, everywhere the project names it.
+    for file in std::fs::read_dir(&folder).unwrap().flatten() {
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        let text = text.replace("\"Fontenoy\"", &format!("\"Fontenoy {written}\""));
+        std::fs::write(file.path(), text).unwrap();
+    }
+    let shown = "<&\"\\u{202e}>";
+    let svg = render_svg(project.path(), common::FIXTURE_SCENARIO, &["--turn", "2"]);
+    assert!(!svg.contains('\u{202e}'));
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed");
+    let line = doc
+        .descendants()
+        .find(|n| n.attribute("class") == Some("legend-weather"))
+        .unwrap();
+    assert_eq!(line.text(), Some(format!("Weather: Mud {shown}").as_str()));
+    let label = doc
+        .descendants()
+        .find(|n| n.attribute("data-source") == Some("label"))
+        .and_then(|g| g.children().find(|c| c.has_tag_name("title")))
+        .unwrap();
+    assert!(
+        label
+            .text()
+            .unwrap()
+            .ends_with(&format!("Fontenoy {shown} (0708)")),
+        "{:?}",
+        label.text()
+    );
+    let page = project.path().join("board.html");
+    muster()
+        .current_dir(project.path())
+        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    let escaped = "&lt;&amp;&quot;\\u{202e}&gt;";
+    assert!(!html.contains('\u{202e}'));
+    assert!(
+        html.contains(&format!(
+            "<span id=\"weather\" data-weather=\"mud\">Weather: Mud {escaped}</span>"
+        )),
+        "{html}"
+    );
+    assert!(html.contains(&format!("supply source: Fontenoy {escaped} (0708)")));
+}
