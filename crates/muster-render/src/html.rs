@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use muster_db::Diagnostic;
-use muster_semantic::board::{Board, EntryAt, PieceState, SupplyAt, TableMark};
+use muster_semantic::board::{Board, EntryAt, PieceState, SupplyAt, SupplyMark, TableMark};
 
 use crate::Rendered;
 use crate::marks::MarkTarget;
@@ -294,18 +294,7 @@ fn order_of_battle(out: &mut String, board: &Board) {
                 esc(&at)
             );
         }
-        for s in supply {
-            let (kind, at) = match &s.at {
-                SupplyAt::Hex(hex) => ("hex", format!("hex {hex}")),
-                SupplyAt::Edge(edge, _) => ("edge", format!("the {edge} edge")),
-                SupplyAt::Label(label, hex) => ("label", format!("{label} ({hex})")),
-            };
-            let _ = writeln!(
-                out,
-                "<li class=\"supply\" data-source=\"{kind}\">supply source: {}</li>",
-                esc(&at)
-            );
-        }
+        supply_items(out, &supply);
         for u in unplaced {
             let _ = writeln!(
                 out,
@@ -315,6 +304,22 @@ fn order_of_battle(out: &mut String, board: &Board) {
             );
         }
         out.push_str("</ul></section>\n");
+    }
+}
+
+/// A side's supply sources, one item each.
+fn supply_items(out: &mut String, supply: &[&SupplyMark]) {
+    for s in supply {
+        let (kind, at) = match &s.at {
+            SupplyAt::Hex(hex) => ("hex", format!("hex {hex}")),
+            SupplyAt::Edge(edge, _) => ("edge", format!("the {edge} edge")),
+            SupplyAt::Label(label, hex) => ("label", format!("{label} ({hex})")),
+        };
+        let _ = writeln!(
+            out,
+            "<li class=\"supply\" data-source=\"{kind}\">supply source: {}</li>",
+            esc(&at)
+        );
     }
 }
 

@@ -1,5 +1,6 @@
 //! Helpers shared by muster's test binaries (and by `xtask`, which runs the same soak and
-//! fuzz projects): where the repository is, and temporary copies of its bundled project.
+//! fuzz projects): where the repository is, and temporary copies of its bundled project
+//! and of the check fixtures' project.
 //!
 //! This crate is never published and is only ever a dev-dependency of the workspace's
 //! crates (a plain dependency of `xtask`, itself a dev-only tool). Without its `db`

@@ -1,6 +1,7 @@
 //! Helpers shared by the CLI test binaries: the binary with colour off, a committed
-//! schema, a file read with `ron`; the repository, temporary copies of the bundled
-//! project and the check fixtures' project come from `muster-testkit`.
+//! schema, a file read with `ron`, a board rendered and the elements of its SVG; the
+//! repository, temporary copies of the bundled project and the check fixtures' project
+//! come from `muster-testkit`.
 
 #![allow(dead_code, unused_imports)]
 
@@ -30,4 +31,39 @@ pub fn read_ron<T: serde::de::DeserializeOwned>(path: &str) -> T {
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
         .from_str(&std::fs::read_to_string(repo().join(path)).unwrap())
         .unwrap()
+}
+
+/// One SVG element's attributes.
+pub type Attrs = std::collections::BTreeMap<String, String>;
+
+/// `muster render FILE -o board.svg EXTRA...` run in `root`: the SVG written.
+pub fn render_svg(root: &std::path::Path, file: &str, extra: &[&str]) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let svg = out.path().join("board.svg");
+    let mut args = vec!["render", file, "-o", svg.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let assert = muster().current_dir(root).args(&args).assert();
+    let output = assert.get_output();
+    assert!(
+        svg.is_file(),
+        "no SVG for {file}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(svg).unwrap()
+}
+
+/// Every element with `class` (one of its classes), with its attributes.
+pub fn elements(svg: &str, class: &str) -> Vec<Attrs> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').any(|c| c == class))
+        })
+        .map(|n| {
+            n.attributes()
+                .map(|a| (a.name().to_string(), a.value().to_string()))
+                .collect()
+        })
+        .collect()
 }
