@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{Attrs, copy_project, elements, muster, read_ron, render_svg, repo};
+use common::{Attrs, copy_project, elements, hex_box, muster, read_ron, render_svg, repo};
 use muster_model::counters::CounterSheet;
 use muster_model::scenario::{Forces, Placement, Scenario};
 
@@ -825,28 +825,12 @@ fn an_exit_goal_is_drawn_on_its_hexes() {
                 );
             }
             // Each stretch lies beside its own hex: within the hex's reach along the edge.
-            let hexes = elements(&svg, "hex");
             for line in g
                 .children()
                 .filter(|c| c.attribute("class") == Some("exit-hex"))
             {
                 let id = line.attribute("data-hex").unwrap();
-                let hex = hexes.iter().find(|h| h["data-hex"] == id).unwrap();
-                let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
-                    .split(' ')
-                    .map(|p| {
-                        let (x, y) = p.split_once(',').unwrap();
-                        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
-                    })
-                    .unzip();
-                let (lo_x, hi_x) = (
-                    xs.iter().copied().fold(f64::MAX, f64::min),
-                    xs.iter().copied().fold(f64::MIN, f64::max),
-                );
-                let (lo_y, hi_y) = (
-                    ys.iter().copied().fold(f64::MAX, f64::min),
-                    ys.iter().copied().fold(f64::MIN, f64::max),
-                );
+                let ((lo_x, hi_x), (lo_y, hi_y)) = hex_box(&svg, id);
                 let at = |k: &str| line.attribute(k).unwrap().parse::<f64>().unwrap();
                 for (x, y) in [(at("x1"), at("y1")), (at("x2"), at("y2"))] {
                     match edge {

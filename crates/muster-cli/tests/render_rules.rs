@@ -4,30 +4,22 @@
 
 mod common;
 
-use common::{Attrs, elements, muster, read_ron, render_svg};
+use std::path::Path;
+
+use common::{Attrs, elements, hex_box, muster, read_ron, render_svg};
 use muster_model::scenario::Scenario;
 
-/// The bounding box of a hex's polygon on the board.
-fn hex_box(svg: &str, id: &str) -> ((f64, f64), (f64, f64)) {
-    let hexes = elements(svg, "hex");
-    let hex = hexes
-        .iter()
-        .find(|h| h["data-hex"] == id)
-        .unwrap_or_else(|| panic!("no hex {id}"));
-    let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
-        .split(' ')
-        .map(|p| {
-            let (x, y) = p.split_once(',').unwrap();
-            (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
-        })
-        .unzip();
-    let lo_hi = |v: &[f64]| {
-        (
-            v.iter().copied().fold(f64::MAX, f64::min),
-            v.iter().copied().fold(f64::MIN, f64::max),
-        )
-    };
-    (lo_hi(&xs), lo_hi(&ys))
+/// The fixture scenario's page at the start of turn 2, written by `muster render -o
+/// board.html` in `root`.
+fn page_at_turn_2(root: &Path) -> String {
+    let page = root.join("board.html");
+    muster()
+        .current_dir(root)
+        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
+        .arg(&page)
+        .assert()
+        .success();
+    std::fs::read_to_string(&page).unwrap()
 }
 
 /// Every supply source of the fixture scenario (read with `ron`) is drawn where it is:
@@ -197,14 +189,7 @@ fn supply_sources_and_the_weather_of_the_turn_are_drawn() {
     assert!(not_given > 0, "some turn is not in the record");
 
     // The page of a turn says its weather and lists the sources by side.
-    let page = project.path().join("board.html");
-    muster()
-        .current_dir(project.path())
-        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
-        .arg(&page)
-        .assert()
-        .success();
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = page_at_turn_2(project.path());
     let second = (scenario.turn_record.iter())
         .find(|t| t.turn == 2)
         .and_then(|t| t.weather.as_ref())
@@ -256,14 +241,7 @@ fn a_scenario_without_record_or_sources_shows_neither() {
     assert!(!svg.contains("Supply sources") && !svg.contains("Weather"));
     // The board itself is still drawn.
     assert!(!elements(&svg, "counter").is_empty());
-    let page = project.path().join("board.html");
-    muster()
-        .current_dir(project.path())
-        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
-        .arg(&page)
-        .assert()
-        .success();
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = page_at_turn_2(project.path());
     assert!(html.contains("id=\"turn\""));
     assert!(!html.contains("id=\"weather\"") && !html.contains("class=\"supply\""));
 }
@@ -310,14 +288,7 @@ fn weather_and_supply_names_are_escaped() {
         "{:?}",
         label.text()
     );
-    let page = project.path().join("board.html");
-    muster()
-        .current_dir(project.path())
-        .args(["render", common::FIXTURE_SCENARIO, "--turn", "2", "-o"])
-        .arg(&page)
-        .assert()
-        .success();
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = page_at_turn_2(project.path());
     let escaped = "&lt;&amp;&quot;\\u{202e}&gt;";
     assert!(!html.contains('\u{202e}'));
     assert!(

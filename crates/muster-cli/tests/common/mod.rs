@@ -67,3 +67,26 @@ pub fn elements(svg: &str, class: &str) -> Vec<Attrs> {
         })
         .collect()
 }
+
+/// The bounding box of a hex's polygon on the board.
+pub fn hex_box(svg: &str, id: &str) -> ((f64, f64), (f64, f64)) {
+    let hexes = elements(svg, "hex");
+    let hex = hexes
+        .iter()
+        .find(|h| h["data-hex"] == id)
+        .unwrap_or_else(|| panic!("no hex {id}"));
+    let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+        })
+        .unzip();
+    let lo_hi = |v: &[f64]| {
+        (
+            v.iter().copied().fold(f64::MAX, f64::min),
+            v.iter().copied().fold(f64::MIN, f64::max),
+        )
+    };
+    (lo_hi(&xs), lo_hi(&ys))
+}
