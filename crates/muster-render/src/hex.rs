@@ -517,11 +517,11 @@ fn exits(out: &mut String, board: &Board, geo: &Geometry) {
     out.push_str("</g>\n");
 }
 
-/// Where a hex's supply mark stands: by its left corner, clear of the counters in the
-/// middle and of the hex number at the top.
+/// Where a hex's supply mark stands: low on its left, clear of a label in the middle,
+/// of the hex number at the top and of a counter's name and strength.
 fn supply_spot(geo: &Geometry, hex: HexId) -> (f64, f64) {
     let (x, y) = geo.centre(hex);
-    (x - S * 0.68, y)
+    (x - S * 0.55, y + h() * 0.3)
 }
 
 /// One supply mark: an `S` in a ring of the side's colour.
