@@ -8,51 +8,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{copy_project, muster, repo};
+use common::{Attrs, copy_project, elements, hex_box, muster, read_ron, render_svg, repo};
 use muster_model::counters::CounterSheet;
 use muster_model::scenario::{Forces, Placement, Scenario};
-
-/// One SVG element's attributes.
-type Attrs = BTreeMap<String, String>;
-
-fn render_svg(root: &Path, file: &str, extra: &[&str]) -> String {
-    let out = tempfile::tempdir().unwrap();
-    let svg = out.path().join("board.svg");
-    let mut args = vec!["render", file, "-o", svg.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let assert = muster().current_dir(root).args(&args).assert();
-    let output = assert.get_output();
-    assert!(
-        svg.is_file(),
-        "no SVG for {file}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    std::fs::read_to_string(svg).unwrap()
-}
-
-/// Every element with `class` (one of its classes), with its attributes.
-fn elements(svg: &str, class: &str) -> Vec<Attrs> {
-    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
-    doc.descendants()
-        .filter(|n| {
-            n.attribute("class")
-                .is_some_and(|c| c.split(' ').any(|c| c == class))
-        })
-        .map(|n| {
-            n.attributes()
-                .map(|a| (a.name().to_string(), a.value().to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-/// Read with `ron` itself (implicit `Some`, as muster's files are written).
-fn read_ron<T: serde::de::DeserializeOwned>(path: &str) -> T {
-    ron::Options::default()
-        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
-        .from_str(&std::fs::read_to_string(repo().join(path)).unwrap())
-        .unwrap()
-}
 
 fn read_scenario(path: &str) -> Scenario {
     read_ron(path)
@@ -867,28 +825,12 @@ fn an_exit_goal_is_drawn_on_its_hexes() {
                 );
             }
             // Each stretch lies beside its own hex: within the hex's reach along the edge.
-            let hexes = elements(&svg, "hex");
             for line in g
                 .children()
                 .filter(|c| c.attribute("class") == Some("exit-hex"))
             {
                 let id = line.attribute("data-hex").unwrap();
-                let hex = hexes.iter().find(|h| h["data-hex"] == id).unwrap();
-                let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
-                    .split(' ')
-                    .map(|p| {
-                        let (x, y) = p.split_once(',').unwrap();
-                        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
-                    })
-                    .unzip();
-                let (lo_x, hi_x) = (
-                    xs.iter().copied().fold(f64::MAX, f64::min),
-                    xs.iter().copied().fold(f64::MIN, f64::max),
-                );
-                let (lo_y, hi_y) = (
-                    ys.iter().copied().fold(f64::MAX, f64::min),
-                    ys.iter().copied().fold(f64::MIN, f64::max),
-                );
+                let ((lo_x, hi_x), (lo_y, hi_y)) = hex_box(&svg, id);
                 let at = |k: &str| line.attribute(k).unwrap().parse::<f64>().unwrap();
                 for (x, y) in [(at("x1"), at("y1")), (at("x2"), at("y2"))] {
                     match edge {

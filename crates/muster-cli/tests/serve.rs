@@ -3,7 +3,8 @@
 //! keeps serving its index in little memory; and seen through a real browser: headless
 //! Chromium, driven over the Chrome DevTools Protocol (a WebSocket), opens a scenario's
 //! live page, the scenario is saved with a mistake, and the page shows it without being
-//! reloaded.
+//! reloaded; the check fixtures' scenario shows each turn's weather and its supply
+//! sources, and keeps its turn through a save.
 //!
 //! The browser test needs Chromium: it is ignored by a plain `cargo test` and run by
 //! `.ci/run` (which installs Chromium) with `--include-ignored`; run without Chromium,
@@ -279,6 +280,7 @@ fn live_preview_in_chromium() {
     });
 
     let project = common::copy_project();
+    common::add_fixture_project(project.path());
     let (_watch, port) = start_preview(project.path());
 
     // Plain HTTP first: the index and a path that leaves the project.
@@ -380,10 +382,114 @@ fn live_preview_in_chromium() {
         colours.len(),
         path.display()
     );
+    turn_weather_and_supply_in_chromium(&mut cdp, port, project.path());
     eprintln!(
         "live preview checked in Chromium in {:.1} s ({} colours on screen)",
         started.elapsed().as_secs_f64(),
         colours.len()
+    );
+}
+
+/// A scenario with a turn record and supply sources (the check fixtures', read here
+/// with `ron`): its page shows the turn's weather beside the turn, the sources on the
+/// board and in the order of battle; the link to the next turn shows that turn's
+/// weather, and a save keeps the page at the turn it shows.
+fn turn_weather_and_supply_in_chromium(cdp: &mut Cdp, port: u16, root: &Path) {
+    use muster_model::scenario::{Scenario, SourceAt};
+    use muster_model::system::RulesSystem;
+    let scenario: Scenario =
+        common::read_ron(&format!("{}/_valid/valid.scenario.ron", common::FIXTURES));
+    let system: RulesSystem =
+        common::read_ron(&format!("{}/_base/test.system.ron", common::FIXTURES));
+    let weather_of = |turn: u8| {
+        let given = (scenario.turn_record.iter())
+            .find(|t| t.turn == turn)
+            .and_then(|t| t.weather.as_ref());
+        match given {
+            Some(id) => {
+                let kind = system.rules.weather.iter().find(|w| &w.id == id).unwrap();
+                format!("Weather: {}", kind.name)
+            }
+            None => "Weather: not given in the turn record".to_string(),
+        }
+    };
+    assert_ne!(
+        weather_of(1),
+        weather_of(2),
+        "the fixture's weather changes"
+    );
+    let url = format!("http://127.0.0.1:{port}/view/{}", common::FIXTURE_SCENARIO);
+    cdp.call("Page.navigate", json!({"url": url}));
+    cdp.wait_until(
+        "document.readyState === 'complete' && !!document.querySelector('#board svg') && !!document.getElementById('weather')",
+        DESCRIBE,
+    );
+    assert_eq!(
+        cdp.eval("document.getElementById('weather').textContent"),
+        json!(weather_of(1))
+    );
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('li.diagnostic').length"),
+        json!(0)
+    );
+    // Every source on the board, drawn where a person sees it, and in the order of
+    // battle; the hex sources on their hexes.
+    let count = scenario.supply_sources.len();
+    assert_eq!(
+        cdp.eval("[...document.querySelectorAll('#board svg g.supply')].filter(g => { const r = g.getBoundingClientRect(); return r.width + r.height > 0; }).length"),
+        json!(count)
+    );
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#oob li.supply').length"),
+        json!(count)
+    );
+    let hexes: Vec<Value> = (scenario.supply_sources.iter())
+        .filter_map(|s| match &s.at {
+            SourceAt::Hex(h) => Some(json!(h)),
+            SourceAt::Edge(_) | SourceAt::Label(_) => None,
+        })
+        .collect();
+    assert!(!hexes.is_empty());
+    assert_eq!(
+        cdp.eval("[...document.querySelectorAll('#board svg g.supply[data-source=\"hex\"]')].map(g => g.dataset.hex)"),
+        Value::Array(hexes)
+    );
+
+    // The next turn, through the page's own link.
+    assert_eq!(
+        cdp.eval("!!document.getElementById('turn-before')"),
+        json!(false)
+    );
+    cdp.eval("document.getElementById('turn-after').click()");
+    cdp.wait_until(
+        "document.readyState === 'complete' && (document.getElementById('turn') || {dataset: {}}).dataset.turn === '2'",
+        DESCRIBE,
+    );
+    assert_eq!(
+        cdp.eval("document.getElementById('weather').textContent"),
+        json!(weather_of(2))
+    );
+    assert_eq!(cdp.eval("location.search"), json!("?turn=2"));
+
+    // A save updates the page in place, at the same turn.
+    cdp.eval("window.notReloaded = 'yes'");
+    let file = root.join(common::FIXTURE_SCENARIO);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let name = format!("name: \"{}\"", scenario.name);
+    assert!(text.contains(&name));
+    std::fs::write(&file, text.replacen(&name, "name: \"Saved again\"", 1)).unwrap();
+    cdp.wait_until(
+        "document.querySelector('header h1').textContent === 'Saved again' && parseInt(document.body.dataset.updates || '0', 10) >= 1",
+        DESCRIBE,
+    );
+    assert_eq!(cdp.eval("window.notReloaded"), json!("yes"));
+    assert_eq!(
+        cdp.eval("document.getElementById('turn').dataset.turn"),
+        json!("2")
+    );
+    assert_eq!(
+        cdp.eval("document.getElementById('weather').textContent"),
+        json!(weather_of(2))
     );
 }
 

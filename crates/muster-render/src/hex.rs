@@ -9,7 +9,7 @@ use muster_hex::{Edge, HexId, HexLayout};
 use muster_map::TerrainMap;
 use muster_model::map::{MapSource, Overlay};
 use muster_model::system::{FeatureDraw, RulesSystem};
-use muster_semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState};
+use muster_semantic::board::{Board, EntryAt, Piece, PieceRole, PieceState, SupplyAt};
 
 use crate::marks::{Mark, MarkTarget};
 use crate::palette;
@@ -164,6 +164,9 @@ pub fn draw(
         Some(board) => counters(&mut out, board, &geo),
         None => Vec::new(),
     };
+    if let Some(board) = board.filter(|b| !b.supply.is_empty()) {
+        supply(&mut out, board, &geo);
+    }
     // Over the counters, and below a hex's stack where it has one, so that no counter
     // hides a name.
     labels(&mut out, map, &geo, board, &positions);
@@ -512,6 +515,120 @@ fn exits(out: &mut String, board: &Board, geo: &Geometry) {
         out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
+}
+
+/// Where a hex's supply mark stands: low on its left, clear of a label in the middle,
+/// of the hex number at the top and of a counter's name and strength.
+fn supply_spot(geo: &Geometry, hex: HexId) -> (f64, f64) {
+    let (x, y) = geo.centre(hex);
+    (x - S * 0.55, y + h() * 0.3)
+}
+
+/// One supply mark: an `S` in a ring of the side's colour.
+fn supply_ring(out: &mut String, (x, y): (f64, f64), colour: &str) {
+    let _ = write!(
+        out,
+        "<circle cx=\"{x}\" cy=\"{y}\" r=\"6.5\" fill=\"#fff\" stroke=\"{colour}\" stroke-width=\"2\"/><text x=\"{x}\" y=\"{ty}\" font-size=\"8\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{colour}\">S</text>",
+        x = n(x),
+        y = n(y),
+        ty = n(y + 3.0),
+    );
+}
+
+/// Supply sources: a ring on a hex or a label's hex, a dotted line along a map edge
+/// (outside the exits' dashes).
+fn supply(out: &mut String, board: &Board, geo: &Geometry) {
+    out.push_str("<g id=\"supply\">\n");
+    for source in &board.supply {
+        let colour = match source.side {
+            Some(_) => side_colour(board, source.side),
+            None => palette::NEUTRAL.to_string(),
+        };
+        let side = esc(&side_key(Some(board), source.side));
+        let owner = source
+            .side
+            .and_then(|i| board.sides.get(i))
+            .map_or("A side the scenario does not have", |s| s.name.as_str());
+        match &source.at {
+            SupplyAt::Hex(hex) | SupplyAt::Label(_, hex) => {
+                let (kind, what) = match &source.at {
+                    SupplyAt::Label(label, _) => ("label", format!("{label} ({hex})")),
+                    _ => ("hex", format!("hex {hex}")),
+                };
+                let _ = write!(
+                    out,
+                    "<g class=\"supply\" data-source=\"{kind}\" data-side=\"{side}\" data-hex=\"{hex}\"><title>{}</title>",
+                    esc(&format!("{owner} traces supply to {what}")),
+                );
+                supply_ring(out, supply_spot(geo, *hex), &colour);
+                out.push_str("</g>\n");
+            }
+            SupplyAt::Edge(edge, hexes) => {
+                let ids: Vec<String> = hexes.iter().map(ToString::to_string).collect();
+                let _ = writeln!(
+                    out,
+                    "<g class=\"supply\" data-source=\"edge\" data-side=\"{side}\" data-edge=\"{edge}\" data-hexes=\"{}\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"2 3\"><title>{}</title>",
+                    ids.join(" "),
+                    esc(&format!(
+                        "{owner} traces supply to the {edge} edge ({})",
+                        hex_list(&ids)
+                    )),
+                );
+                let (ox, oy) = outward(*edge);
+                for hex in hexes {
+                    let ((x1, y1), (x2, y2)) = edge_beside(geo, *edge, *hex);
+                    let _ = writeln!(
+                        out,
+                        "<line class=\"supply-hex\" data-hex=\"{hex}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                        n(x1 + ox * 6.0),
+                        n(y1 + oy * 6.0),
+                        n(x2 + ox * 6.0),
+                        n(y2 + oy * 6.0),
+                    );
+                }
+                out.push_str("</g>\n");
+            }
+        }
+    }
+    out.push_str("</g>\n");
+}
+
+/// The legend's supply entries, for the kinds of source the board has.
+fn legend_supply(out: &mut String, board: &Board, mut y: f64) -> f64 {
+    let _ = writeln!(
+        out,
+        "<text y=\"{}\" font-weight=\"bold\">Supply sources</text>",
+        n(y)
+    );
+    y += 18.0;
+    if board
+        .supply
+        .iter()
+        .any(|s| matches!(s.at, SupplyAt::Hex(_) | SupplyAt::Label(..)))
+    {
+        out.push_str("<g class=\"legend-supply\" data-source=\"hex\">");
+        supply_ring(out, (7.0, y - 4.0), "#222");
+        let _ = writeln!(
+            out,
+            "<text x=\"20\" y=\"{}\">a hex units trace supply to</text></g>",
+            n(y)
+        );
+        y += 18.0;
+    }
+    if board
+        .supply
+        .iter()
+        .any(|s| matches!(s.at, SupplyAt::Edge(..)))
+    {
+        let _ = writeln!(
+            out,
+            "<g class=\"legend-supply\" data-source=\"edge\"><line x1=\"0\" y1=\"{ly}\" x2=\"14\" y2=\"{ly}\" stroke=\"#222\" stroke-width=\"3\" stroke-dasharray=\"2 3\"/><text x=\"20\" y=\"{}\">a map edge units trace supply to</text></g>",
+            n(y),
+            ly = n(y - 4.0),
+        );
+        y += 18.0;
+    }
+    y
 }
 
 /// `0101 to 1101` for a run along an edge, or the hexes one by one.
@@ -923,6 +1040,7 @@ fn legend(
             b.turn
         );
         y += 20.0;
+        y = crate::svg::legend_weather(out, b, y);
         for (i, side) in b.sides.iter().enumerate() {
             let colour = side_colour(b, Some(i));
             let _ = writeln!(
@@ -1005,6 +1123,9 @@ fn legend(
             );
             y += 18.0;
         }
+    }
+    if let Some(b) = board.filter(|b| !b.supply.is_empty()) {
+        y = legend_supply(out, b, y + 8.0);
     }
     if board.is_some() {
         y += 8.0;

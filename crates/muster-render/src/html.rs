@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use muster_db::Diagnostic;
-use muster_semantic::board::{Board, EntryAt, PieceState, TableMark};
+use muster_semantic::board::{Board, EntryAt, PieceState, SupplyAt, SupplyMark, TableMark};
 
 use crate::Rendered;
 use crate::marks::MarkTarget;
@@ -33,7 +33,7 @@ pub fn page(
         out.push_str("<a href=\"/\">all files</a><span id=\"status\">live</span>");
     }
     out.push_str("</nav>\n<div id=\"content\">\n");
-    out.push_str(&content(rendered, diagnostics, name_of));
+    out.push_str(&content(rendered, diagnostics, name_of, live.is_some()));
     out.push_str("</div>\n<script>\n");
     out.push_str(SCRIPT);
     if let Some(url) = live {
@@ -43,16 +43,22 @@ pub fn page(
     out
 }
 
-/// What the live page swaps in on every update.
-pub fn content(rendered: &Rendered, diagnostics: &[Diagnostic], name_of: NameOf<'_>) -> String {
+/// What the live page swaps in on every update. `live`: the page is served, so the turn
+/// line links to the turns before and after (`?turn=N`).
+pub fn content(
+    rendered: &Rendered,
+    diagnostics: &[Diagnostic],
+    name_of: NameOf<'_>,
+    live: bool,
+) -> String {
     let mut out = String::with_capacity(rendered.svg.len() + 8 * 1024);
     let errors = diagnostics
         .iter()
         .filter(|d| d.severity == muster_db::Severity::Error)
         .count();
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "<header><h1>{}</h1><p class=\"counts\" data-errors=\"{errors}\" data-diagnostics=\"{}\">{} {} &middot; {errors} error(s), {} diagnostic(s)</p></header>",
+        "<header><h1>{}</h1><p class=\"counts\" data-errors=\"{errors}\" data-diagnostics=\"{}\">{} {} &middot; {errors} error(s), {} diagnostic(s)</p>",
         esc(&rendered.title),
         diagnostics.len(),
         rendered.what,
@@ -62,6 +68,10 @@ pub fn content(rendered: &Rendered, diagnostics: &[Diagnostic], name_of: NameOf<
         )),
         diagnostics.len()
     );
+    if let Some(board) = &rendered.board {
+        turn_line(&mut out, board, live);
+    }
+    out.push_str("</header>\n");
     out.push_str("<main>\n<div id=\"board\">\n");
     out.push_str(&rendered.svg);
     out.push_str("</div>\n<aside id=\"oob\">\n<h2>Order of battle</h2>\n");
@@ -121,6 +131,41 @@ pub fn content(rendered: &Rendered, diagnostics: &[Diagnostic], name_of: NameOf<
     out
 }
 
+/// The board's turn, with links to the turns before and after on a served page, and
+/// the weather the turn record gives it.
+fn turn_line(out: &mut String, board: &Board, live: bool) {
+    let _ = write!(
+        out,
+        "<p id=\"turn\" data-turn=\"{t}\" data-last-turn=\"{last}\">",
+        t = board.turn,
+        last = board.last_turn
+    );
+    if live && board.turn > 1 {
+        let _ = write!(
+            out,
+            "<a id=\"turn-before\" href=\"?turn={}\" title=\"The turn before\">&larr;</a> ",
+            board.turn - 1
+        );
+    }
+    let _ = write!(out, "Turn {} of {}", board.turn, board.last_turn);
+    if live && board.turn < board.last_turn {
+        let _ = write!(
+            out,
+            " <a id=\"turn-after\" href=\"?turn={}\" title=\"The turn after\">&rarr;</a>",
+            board.turn + 1
+        );
+    }
+    if let Some(line) = crate::svg::weather_line(&board.weather) {
+        let _ = write!(
+            out,
+            " &middot; <span id=\"weather\" data-weather=\"{}\">{}</span>",
+            esc(crate::svg::weather_id(&board.weather)),
+            esc(&line)
+        );
+    }
+    out.push_str("</p>");
+}
+
 fn order_of_battle(out: &mut String, board: &Board) {
     let sides = board.sides.len();
     for side in (0..sides).map(Some).chain(std::iter::once(None)) {
@@ -141,7 +186,8 @@ fn order_of_battle(out: &mut String, board: &Board) {
             .filter(|e| Some(e.side) == side)
             .collect();
         let unplaced: Vec<_> = board.unplaced.iter().filter(|u| u.side == side).collect();
-        if side.is_none() && pieces.is_empty() && unplaced.is_empty() {
+        let supply: Vec<_> = board.supply.iter().filter(|s| s.side == side).collect();
+        if side.is_none() && pieces.is_empty() && unplaced.is_empty() && supply.is_empty() {
             continue;
         }
         let (id, name) = match side.and_then(|i| board.sides.get(i)) {
@@ -248,6 +294,7 @@ fn order_of_battle(out: &mut String, board: &Board) {
                 esc(&at)
             );
         }
+        supply_items(out, &supply);
         for u in unplaced {
             let _ = writeln!(
                 out,
@@ -257,6 +304,22 @@ fn order_of_battle(out: &mut String, board: &Board) {
             );
         }
         out.push_str("</ul></section>\n");
+    }
+}
+
+/// A side's supply sources, one item each.
+fn supply_items(out: &mut String, supply: &[&SupplyMark]) {
+    for s in supply {
+        let (kind, at) = match &s.at {
+            SupplyAt::Hex(hex) => ("hex", format!("hex {hex}")),
+            SupplyAt::Edge(edge, _) => ("edge", format!("the {edge} edge")),
+            SupplyAt::Label(label, hex) => ("label", format!("{label} ({hex})")),
+        };
+        let _ = writeln!(
+            out,
+            "<li class=\"supply\" data-source=\"{kind}\">supply source: {}</li>",
+            esc(&at)
+        );
     }
 }
 
@@ -281,7 +344,7 @@ const STYLE: &str = "
 body{margin:0;font-family:'DejaVu Sans',Verdana,Arial,sans-serif;background:#f6f3ea;color:#1f1f1f}
 #tools{position:sticky;top:0;z-index:2;background:#e9e4d4;padding:4px 8px;display:flex;gap:6px;align-items:center}
 #tools a{margin-left:12px}#status{margin-left:auto;font-size:12px;color:#3d7a3d}
-header{padding:4px 12px}header h1{margin:4px 0;font-size:20px}.counts{margin:0;color:#555}
+header{padding:4px 12px}header h1{margin:4px 0;font-size:20px}.counts{margin:0;color:#555}#turn{margin:2px 0}#turn a{text-decoration:none;padding:0 4px}
 main{display:flex;gap:12px;align-items:flex-start;padding:0 12px}
 #board{overflow:auto;max-width:75vw;max-height:85vh;border:1px solid #cfc8b4;background:#fff}
 #board svg{display:block}
@@ -345,7 +408,9 @@ function listen(url) {
     const left = board ? board.scrollLeft : 0, top = board ? board.scrollTop : 0;
     const x = window.scrollX, y = window.scrollY;
     try {
-      const response = await fetch(location.pathname + '?content=1', {cache: 'no-store'});
+      const query = new URLSearchParams(location.search);
+      query.set('content', '1');
+      const response = await fetch(location.pathname + '?' + query, {cache: 'no-store'});
       if (!response.ok) return;
       document.getElementById('content').innerHTML = await response.text();
       applyZoom();

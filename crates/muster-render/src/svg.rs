@@ -3,6 +3,8 @@
 
 use std::fmt::Write;
 
+use muster_semantic::board::{Board, TurnWeather};
+
 /// Text escaped for an XML attribute value or text node. Every character that is never
 /// shown as it is (`muster_db::text::is_hidden`: controls, bidirectional controls,
 /// non-characters, among them all that XML 1.0 forbids) is written as the same visible
@@ -66,6 +68,41 @@ pub fn preamble(out: &mut String, title: &str, width: f64, height: f64, margin: 
         n(margin),
         esc(title)
     );
+}
+
+/// The weather line of a board's turn (`Weather: Mud`), or `None` when the scenario
+/// keeps no turn record; a turn the record leaves out says so rather than guess.
+pub fn weather_line(weather: &TurnWeather) -> Option<String> {
+    match weather {
+        TurnWeather::NoRecord => None,
+        TurnWeather::NotGiven => Some("Weather: not given in the turn record".to_string()),
+        TurnWeather::Given { name, .. } => Some(format!("Weather: {name}")),
+    }
+}
+
+/// The `data-weather` value of a board's weather line: the kind's id, empty when the
+/// record gives none.
+pub fn weather_id(weather: &TurnWeather) -> &str {
+    match weather {
+        TurnWeather::Given { id, .. } => id,
+        TurnWeather::NoRecord | TurnWeather::NotGiven => "",
+    }
+}
+
+/// Writes the weather line of `board` at `y` of the legend (nothing without a turn
+/// record) and returns the `y` below it.
+pub fn legend_weather(out: &mut String, board: &Board, y: f64) -> f64 {
+    let Some(line) = weather_line(&board.weather) else {
+        return y;
+    };
+    let _ = writeln!(
+        out,
+        "<text class=\"legend-weather\" data-weather=\"{}\" y=\"{}\">{}</text>",
+        esc(weather_id(&board.weather)),
+        n(y),
+        esc(&short(&line, 40))
+    );
+    y + 18.0
 }
 
 /// Cuts a name to `max` characters, with an ellipsis.

@@ -494,6 +494,7 @@ fn legend(out: &mut String, table: &TableTerrain, board: Option<&Board>, tw: f64
         n(MARGIN * 1.5 + tw)
     );
     if let Some(board) = board {
+        y = crate::svg::legend_weather(out, board, y);
         for (i, side) in board.sides.iter().enumerate() {
             let _ = writeln!(
                 out,

@@ -17,8 +17,8 @@ use std::ops::Range;
 use muster_hex::{Edge, HexGrid, HexId};
 use muster_model::map::{Point, Shape};
 use muster_model::scenario::{
-    BandEntry, Deployment, ExitThrough, Forces, Goal, Placement, TypeCount, VictoryCondition,
-    VictoryTest, Zone,
+    BandEntry, Deployment, ExitThrough, Forces, Goal, Placement, SourceAt, TypeCount,
+    VictoryCondition, VictoryTest, Zone,
 };
 use muster_model::system::{KindStats, UnitRole};
 
@@ -30,6 +30,8 @@ use muster_db::place::Place;
 pub struct Board {
     /// The turn the board stands at (`1`: the set-up).
     pub turn: u8,
+    /// The scenario's last turn, optional turns included.
+    pub last_turn: u8,
     pub sides: Vec<BoardSide>,
     /// Counters standing on hexes.
     pub pieces: Vec<Piece>,
@@ -45,6 +47,41 @@ pub struct Board {
     pub exit_edges: Vec<ExitEdge>,
     /// Open-table forces.
     pub table: Vec<TableMark>,
+    /// Where each side traces supply to (the scenario's `supply_sources` on this map).
+    pub supply: Vec<SupplyMark>,
+    /// What the scenario's turn record gives for this turn.
+    pub weather: TurnWeather,
+}
+
+/// A supply source on the board.
+#[derive(Debug, Clone)]
+pub struct SupplyMark {
+    /// Index of the side; `None` when the scenario names a side it does not have.
+    pub side: Option<usize>,
+    pub at: SupplyAt,
+}
+
+/// Where a supply source stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SupplyAt {
+    Hex(HexId),
+    /// Every hex along a map edge, in order.
+    Edge(Edge, Vec<HexId>),
+    /// The hex of a map label, with the label.
+    Label(String, HexId),
+}
+
+/// The weather (or ground) of the board's turn, from the scenario's turn record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TurnWeather {
+    /// The scenario has no turn record, so nothing to say.
+    #[default]
+    NoRecord,
+    /// The record does not give this turn a weather.
+    NotGiven,
+    /// A weather kind: its id and the name the system prints for it (the id itself
+    /// when the system has no such kind, which a check reports).
+    Given { id: String, name: String },
 }
 
 #[derive(Debug, Clone)]
@@ -264,6 +301,7 @@ impl ScenarioCx<'_> {
         let turn = turn.max(1);
         let mut board = Board {
             turn,
+            last_turn: self.scenario.last_turn(),
             sides: self
                 .scenario
                 .sides
@@ -303,8 +341,60 @@ impl ScenarioCx<'_> {
             }
         }
         self.mark_objectives(&mut board);
+        self.mark_supply(&mut board);
+        board.weather = self.weather_of(turn);
         fold_stacks(&mut board);
         board
+    }
+
+    /// The weather the turn record gives `turn` (its first entry for the turn).
+    pub fn weather_of(&self, turn: u8) -> TurnWeather {
+        let record = &self.scenario.turn_record;
+        if record.is_empty() {
+            return TurnWeather::NoRecord;
+        }
+        let Some(id) = record
+            .iter()
+            .find(|t| t.turn == turn)
+            .and_then(|t| t.weather.as_ref())
+        else {
+            return TurnWeather::NotGiven;
+        };
+        let name = self
+            .system
+            .and_then(|s| s.rules.weather.iter().find(|w| &w.id == id))
+            .map_or_else(|| id.clone(), |w| w.name.clone());
+        TurnWeather::Given {
+            id: id.clone(),
+            name,
+        }
+    }
+
+    /// The scenario's supply sources that lie on the map, each once: a hex or label
+    /// the map does not have is left out (a diagnostic of its own).
+    fn mark_supply(&self, board: &mut Board) {
+        let Some(map) = self.map else {
+            return;
+        };
+        let grid = map.grid();
+        let mut seen = HashSet::new();
+        for source in &self.scenario.supply_sources {
+            let at = match &source.at {
+                SourceAt::Hex(h) => match HexId::parse(h) {
+                    Ok(hex) if grid.contains(hex) => SupplyAt::Hex(hex),
+                    _ => continue,
+                },
+                SourceAt::Edge(edge) => SupplyAt::Edge(*edge, edge_hexes(grid, *edge)),
+                SourceAt::Label(label) => match map.label(label) {
+                    Some(hex) => SupplyAt::Label(label.clone(), hex),
+                    None => continue,
+                },
+            };
+            let side = self.scenario.sides.iter().position(|s| s.id == source.side);
+            if seen.insert((side, at.clone())) {
+                board.supply.push(SupplyMark { side, at });
+            }
+        }
     }
 
     fn piece_of_counter(

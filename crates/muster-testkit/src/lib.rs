@@ -1,5 +1,6 @@
 //! Helpers shared by muster's test binaries (and by `xtask`, which runs the same soak and
-//! fuzz projects): where the repository is, and temporary copies of its bundled project.
+//! fuzz projects): where the repository is, and temporary copies of its bundled project
+//! and of the check fixtures' project.
 //!
 //! This crate is never published and is only ever a dev-dependency of the workspace's
 //! crates (a plain dependency of `xtask`, itself a dev-only tool). Without its `db`
@@ -58,6 +59,38 @@ pub fn copy_project() -> tempfile::TempDir {
         copy_dir(&repo().join(sub), &dir.path().join(sub));
     }
     dir
+}
+
+/// Where the check fixtures keep their base project and their valid scenario.
+pub const FIXTURES: &str = "crates/muster-check/tests/fixtures";
+
+/// The scenario of [`fixture_project`], relative to its root.
+pub const FIXTURE_SCENARIO: &str = "scenarios/fixture/valid.scenario.ron";
+
+/// A temporary project of the check fixtures' base system, counters and map with their
+/// valid scenario, which keeps what no bundled scenario has (a turn record, supply
+/// sources of every kind).
+pub fn fixture_project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    add_fixture_project(dir.path());
+    dir
+}
+
+/// Copies the files of [`fixture_project`] into the project at `root`, under
+/// `scenarios/fixture/`.
+pub fn add_fixture_project(root: &Path) {
+    let to = root.join("scenarios/fixture");
+    std::fs::create_dir_all(&to).expect("a fixture folder");
+    let from = repo().join(FIXTURES);
+    for file in [
+        "_base/test.system.ron",
+        "_base/test.counters.ron",
+        "_base/test.map.ron",
+        "_valid/valid.scenario.ron",
+    ] {
+        let name = Path::new(file).file_name().expect("a file name");
+        std::fs::copy(from.join(file), to.join(name)).expect("a fixture file");
+    }
 }
 
 /// Replaces the first `from` in the file at `path` with `to`, failing the test when the

@@ -38,7 +38,13 @@ pub(super) fn respond(site: &Site, path: &str, query: &str) -> Page {
         return not_found();
     };
     let content = query.split('&').any(|kv| kv == "content=1");
-    html(200, view(&site.root, &round, index, content))
+    // The board at the start of `turn=N` (the set-up when it is not a turn number).
+    let turn = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("turn="))
+        .and_then(|t| t.parse::<u8>().ok())
+        .unwrap_or(1);
+    html(200, view(&site.root, &round, index, content, turn))
 }
 
 /// A project file named by a relative path: no `..`, nothing absolute, inside the root.
@@ -69,8 +75,8 @@ fn relative(root: &Path, path: &Path) -> String {
         .replace('\\', "/")
 }
 
-/// The page (or its content) of the map or scenario at `index`.
-fn view(root: &Path, round: &Round, index: usize, content: bool) -> String {
+/// The page (or its content) of the map or scenario at `index`, at the start of `turn`.
+fn view(root: &Path, round: &Round, index: usize, content: bool, turn: u8) -> String {
     let (db, report) = (&*round.db, &*round.report);
     let path = normalize(&db.files[index].file.path);
     let mut diagnostics: Vec<Diagnostic> = report.get(&path).cloned().unwrap_or_default();
@@ -83,10 +89,14 @@ fn view(root: &Path, round: &Round, index: usize, content: bool) -> String {
         diagnostics.extend(map_diagnostics.iter().cloned());
     }
     diagnostics.sort_by_key(Diagnostic::sort_key);
-    let rendered = muster_render::render(db, index, &diagnostics, &Options::default());
+    let options = Options {
+        turn,
+        ..Options::default()
+    };
+    let rendered = muster_render::render(db, index, &diagnostics, &options);
     let name_of = |d: &Diagnostic| relative(root, &d.file.path);
     if content {
-        muster_render::html::content(&rendered, &diagnostics, &name_of)
+        muster_render::html::content(&rendered, &diagnostics, &name_of, true)
     } else {
         let live = format!("/events?since={}", round.generation);
         muster_render::html::page(&rendered, &diagnostics, &name_of, Some(&live))

@@ -1,11 +1,15 @@
-//! Helpers shared by the CLI test binaries: the binary with colour off; the repository
-//! and temporary copies of the bundled project come from `muster-testkit`.
+//! Helpers shared by the CLI test binaries: the binary with colour off, a committed
+//! schema, a file read with `ron`, a board rendered and the elements of its SVG; the
+//! repository, temporary copies of the bundled project and the check fixtures' project
+//! come from `muster-testkit`.
 
 #![allow(dead_code, unused_imports)]
 
 use assert_cmd::Command;
 
-pub use muster_testkit::{copy_dir, copy_project, repo};
+pub use muster_testkit::{
+    FIXTURE_SCENARIO, FIXTURES, add_fixture_project, copy_dir, copy_project, fixture_project, repo,
+};
 
 /// The `muster` binary with colour off.
 pub fn muster() -> Command {
@@ -18,4 +22,71 @@ pub fn muster() -> Command {
 pub fn schema(name: &str) -> jsonschema::Validator {
     let text = std::fs::read_to_string(repo().join("schema").join(name)).unwrap();
     jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+/// Read with `ron` itself (implicit `Some`, as muster's files are written), from a path
+/// in the repository.
+pub fn read_ron<T: serde::de::DeserializeOwned>(path: &str) -> T {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(&std::fs::read_to_string(repo().join(path)).unwrap())
+        .unwrap()
+}
+
+/// One SVG element's attributes.
+pub type Attrs = std::collections::BTreeMap<String, String>;
+
+/// `muster render FILE -o board.svg EXTRA...` run in `root`: the SVG written.
+pub fn render_svg(root: &std::path::Path, file: &str, extra: &[&str]) -> String {
+    let out = tempfile::tempdir().unwrap();
+    let svg = out.path().join("board.svg");
+    let mut args = vec!["render", file, "-o", svg.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let assert = muster().current_dir(root).args(&args).assert();
+    let output = assert.get_output();
+    assert!(
+        svg.is_file(),
+        "no SVG for {file}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    std::fs::read_to_string(svg).unwrap()
+}
+
+/// Every element with `class` (one of its classes), with its attributes.
+pub fn elements(svg: &str, class: &str) -> Vec<Attrs> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG is well-formed XML");
+    doc.descendants()
+        .filter(|n| {
+            n.attribute("class")
+                .is_some_and(|c| c.split(' ').any(|c| c == class))
+        })
+        .map(|n| {
+            n.attributes()
+                .map(|a| (a.name().to_string(), a.value().to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The bounding box of a hex's polygon on the board.
+pub fn hex_box(svg: &str, id: &str) -> ((f64, f64), (f64, f64)) {
+    let hexes = elements(svg, "hex");
+    let hex = hexes
+        .iter()
+        .find(|h| h["data-hex"] == id)
+        .unwrap_or_else(|| panic!("no hex {id}"));
+    let (xs, ys): (Vec<f64>, Vec<f64>) = hex["points"]
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+        })
+        .unzip();
+    let lo_hi = |v: &[f64]| {
+        (
+            v.iter().copied().fold(f64::MAX, f64::min),
+            v.iter().copied().fold(f64::MIN, f64::max),
+        )
+    };
+    (lo_hi(&xs), lo_hi(&ys))
 }
