@@ -57,6 +57,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::references::unknown_terrain::META, runner: Runner::File(crate::checks::references::unknown_terrain::run) },
     Registered { meta: &crate::checks::references::unknown_unit_kind::META, runner: Runner::File(crate::checks::references::unknown_unit_kind::run) },
     Registered { meta: &crate::checks::references::wrong_system::META, runner: Runner::Scenario(crate::checks::references::wrong_system::run) },
+    Registered { meta: &crate::checks::reinforcements::cannot_enter::META, runner: Runner::Scenario(crate::checks::reinforcements::cannot_enter::run) },
     Registered { meta: &crate::checks::reinforcements::entry_impassable::META, runner: Runner::Scenario(crate::checks::reinforcements::entry_impassable::run) },
     Registered { meta: &crate::checks::reinforcements::entry_not_on_edge::META, runner: Runner::Scenario(crate::checks::reinforcements::entry_not_on_edge::run) },
     Registered { meta: &crate::checks::reinforcements::no_entry::META, runner: Runner::Scenario(crate::checks::reinforcements::no_entry::run) },

@@ -103,7 +103,7 @@ pub struct TerrainEntry {
 pub struct RuleEntry {
     pub system: String,
     /// `effect`, `special rule`, `optional rule`, `zones of control`, `movement mode`,
-    /// `supply`, `replacements`, `weather`, `faction` or `hook`.
+    /// `supply`, `replacements`, `reinforcements`, `weather`, `faction` or `hook`.
     pub topic: &'static str,
     /// The rule's id (empty for a block without one).
     pub id: String,
@@ -433,6 +433,9 @@ impl<'a> Catalog<'a> {
             }
             if let Some(rep) = &r.replacements {
                 push("replacements", "", w::replacement_words(rep));
+            }
+            if let Some(a) = &r.arrivals {
+                push("reinforcements", "", w::arrival_words(a));
             }
             for h in &r.hooks {
                 let summary = hooks::find(h).map_or("", |x| x.summary);

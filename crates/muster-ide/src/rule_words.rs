@@ -4,8 +4,8 @@
 
 mod vocab;
 pub use vocab::{
-    condition_words, effect_rule_words, effect_words, mode_words, replacement_words, rule_words,
-    supply_words, zoc_words,
+    arrival_words, condition_words, effect_rule_words, effect_words, mode_words, replacement_words,
+    rule_words, supply_words, zoc_words,
 };
 
 use muster_model::rules::{
@@ -149,6 +149,29 @@ mod tests {
             sides: sides.iter().map(|s| s.to_string()).collect(),
             note: None,
         }
+    }
+
+    #[test]
+    fn arrivals_say_the_cost_and_the_delay() {
+        use muster_model::vocab::{ArrivalRules, BlockedEntry};
+        let mut a = ArrivalRules {
+            section: "9".into(),
+            entry_cost: Some(1.0),
+            may_delay: false,
+            blocked: Some(BlockedEntry::NextTurn),
+            note: None,
+        };
+        assert_eq!(
+            super::arrival_words(&a),
+            "entering costs 1 MP beyond the entry hex; they may not be held back; an entry held by the enemy puts them back a turn (9)"
+        );
+        a.entry_cost = None;
+        a.may_delay = true;
+        a.blocked = None;
+        assert_eq!(
+            super::arrival_words(&a),
+            "entering costs only the entry hex; the owner may hold them back (9)"
+        );
     }
 
     #[test]

@@ -130,6 +130,10 @@ pub struct Rules {
     /// Supply and lines of communication.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supply: Option<vocab::SupplyRules>,
+    /// How reinforcements come onto the map: what entering costs and whether they may
+    /// be held back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrivals: Option<vocab::ArrivalRules>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]

@@ -359,3 +359,43 @@ pub enum ReplacementPlace {
     /// Next to a unit of these troop types.
     WithUnit(String),
 }
+
+/// How reinforcements come onto the map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArrivalRules {
+    pub section: String,
+    /// Movement points a unit spends to come onto the map, on top of the entry hex's
+    /// own cost (a unit entering pays for an imaginary hex off the map).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub entry_cost: Option<f64>,
+    /// Whether the owner may hold arriving units back and bring them on in a later
+    /// turn; `false`: they enter on their turn or not at all.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub may_delay: bool,
+    /// When every entry hex is held by the enemy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<BlockedEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What arriving units do when the enemy holds every entry hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum BlockedEntry {
+    /// They enter at the nearest free hex of the same map edge.
+    NearestFreeHex,
+    /// They arrive a turn later.
+    NextTurn,
+    /// They are lost (counted as eliminated).
+    Lost,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
+}

@@ -148,3 +148,38 @@ impl ScenarioCx<'_> {
         (self.scenario.sides.len() == 2).then_some(1 - side.min(1))
     }
 }
+
+/// The cheapest way onto the map for a unit of a reinforcement: the entry hex and the
+/// movement points it costs (the system's `arrivals.entry_cost` plus the hex's own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EntryCost {
+    pub hex: muster_hex::HexId,
+    pub cost: f64,
+    /// The entry hex's own cost within `cost`.
+    pub hex_cost: f64,
+}
+
+impl ScenarioCx<'_> {
+    /// The cheapest entry hex of reinforcement `r` for a unit of `kind`, and its cost,
+    /// where the system states how reinforcements arrive (`rules.arrivals`); `None`
+    /// without that rule, a map, or an entry hex the unit may enter.
+    pub fn entry_cost(&self, r: &Reinforcement, kind: &str) -> Option<EntryCost> {
+        let system = self.system?;
+        let arrivals = system.rules.arrivals.as_ref()?;
+        let map = self.map?;
+        let class = crate::rules::class_of(system, kind);
+        r.entry
+            .iter()
+            .filter_map(|h| muster_hex::HexId::parse(h).ok())
+            .filter(|h| map.contains(*h) && map.admits(*h, kind, class))
+            .filter_map(|hex| {
+                let hex_cost = map.terrain_at(hex)?.move_cost?;
+                Some(EntryCost {
+                    hex,
+                    cost: hex_cost + arrivals.entry_cost.unwrap_or(0.0),
+                    hex_cost,
+                })
+            })
+            .min_by(|a, b| a.cost.total_cmp(&b.cost))
+    }
+}

@@ -4,8 +4,9 @@
 
 use muster_model::system::MoveCost;
 use muster_model::vocab::{
-    Act, Condition, Effect, EffectRule, MovementMode, ReplacementGives, ReplacementPlace,
-    ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
+    Act, ArrivalRules, BlockedEntry, Condition, Effect, EffectRule, MovementMode, ReplacementGives,
+    ReplacementPlace, ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving,
+    ZoneOfControl,
 };
 
 /// A number without a needless `.0`.
@@ -204,6 +205,36 @@ pub fn supply_words(s: &SupplyRules) -> String {
         text += ", not through enemy units";
     }
     format!("{text} ({})", s.section)
+}
+
+/// How reinforcements arrive, in words.
+pub fn arrival_words(a: &ArrivalRules) -> String {
+    let mut parts = Vec::new();
+    match a.entry_cost {
+        Some(mp) if mp > 0.0 => parts.push(format!(
+            "entering costs {} MP beyond the entry hex",
+            number(mp)
+        )),
+        _ => parts.push("entering costs only the entry hex".to_string()),
+    }
+    parts.push(if a.may_delay {
+        "the owner may hold them back".to_string()
+    } else {
+        "they may not be held back".to_string()
+    });
+    if let Some(b) = a.blocked {
+        parts.push(
+            match b {
+                BlockedEntry::NearestFreeHex => {
+                    "an entry held by the enemy moves to the nearest free hex of that edge"
+                }
+                BlockedEntry::NextTurn => "an entry held by the enemy puts them back a turn",
+                BlockedEntry::Lost => "an entry held by the enemy loses them",
+            }
+            .to_string(),
+        );
+    }
+    format!("{} ({})", parts.join("; "), a.section)
 }
 
 /// Replacements in words.

@@ -36,6 +36,9 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         if let Some(rep) = &r.replacements {
             line("replacements", w::replacement_words(rep));
         }
+        if let Some(a) = &r.arrivals {
+            line("reinforcements", w::arrival_words(a));
+        }
     }
     let s = cx.scenario;
     let options = cx

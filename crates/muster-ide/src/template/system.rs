@@ -169,6 +169,8 @@ System(
         //~ replacements: Some((section: "11", buys: [(cost: 1, gives: StepBack)], placed: InPlace)),
         // Supply: how far a trace runs and what blocks it; scenarios give the sources.
         //~ supply: Some((section: "10", trace_length: 5, blocked_by_terrain: ["woods"])),
+        // Reinforcements: what coming onto the map costs, and whether they may be held back.
+        //~ arrivals: Some((section: "9", entry_cost: 1.0, may_delay: false, blocked: NextTurn)),
         // Values of this block the rulebook does not print: path -> the reason.
         //~ assumed: {"morale": "the rulebook does not say who tests morale; taken from the examples"},
     ),
