@@ -1,0 +1,95 @@
+//! A system's combat rules (`rules.combat`) as checks and summaries ask about them:
+//! which unit kinds compulsory attacks bind ([`bound_kinds`]), the bound kinds the
+//! permissions bar from the part they are bound to ([`obliged_but_barred`]), and
+//! whether a lone unit could ever meet an obligation to attack every adjacent enemy
+//! ([`lone_unit_cannot_comply`]), and whether split strength meets one attack a phase
+//! ([`split_contradicts_once`]).
+
+use muster_model::combat::{
+    CombatRules, CompulsoryAttacks, DefenderGroup, OncePerPhase, SplitStrength,
+};
+use muster_model::rules::{Action, Allowance};
+use muster_model::system::{RulesSystem, UnitKind, UnitRole};
+
+use super::permission_for;
+use super::vocab::admits_kind;
+
+/// The unit kinds an obligation binds: the combat kinds its `who` could admit (every
+/// combat kind, when it has none).
+pub fn bound_kinds<'a>(system: &'a RulesSystem, c: &CompulsoryAttacks) -> Vec<&'a UnitKind> {
+    system
+        .unit_kinds
+        .iter()
+        .filter(|k| k.role == UnitRole::Combat)
+        .filter(|k| c.who.as_ref().is_none_or(|who| admits_kind(who, system, k)))
+        .collect()
+}
+
+/// A unit kind bound by compulsory attacks to a part its permissions forbid it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Barred<'a> {
+    pub kind: &'a UnitKind,
+    /// The part it is bound to: `Attack` (it must attack) or `BeAttackedInMelee` (it
+    /// must be attacked).
+    pub action: Action,
+    /// The index of the permission (in `rules.permissions`) that forbids it.
+    pub permission: usize,
+}
+
+/// The bound kinds (see [`bound_kinds`]) whose permissions without a condition say
+/// they may never attack, where every adjacent unit must attack, or may never be
+/// attacked in melee, where every adjacent enemy must be attacked.
+pub fn obliged_but_barred(system: &RulesSystem) -> Vec<Barred<'_>> {
+    let Some(c) = system
+        .rules
+        .combat
+        .as_ref()
+        .and_then(|c| c.compulsory.as_ref())
+    else {
+        return Vec::new();
+    };
+    let mut actions = Vec::new();
+    if c.attacks.binds_attackers() {
+        actions.push(Action::Attack);
+    }
+    if c.attacks.binds_defenders() {
+        actions.push(Action::BeAttackedInMelee);
+    }
+    let mut out = Vec::new();
+    for kind in bound_kinds(system, c) {
+        for &action in &actions {
+            if let Some((i, p)) = permission_for(system, &kind.id, action, None) {
+                if p.allowed == Allowance::Never {
+                    out.push(Barred {
+                        kind,
+                        action,
+                        permission: i,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the combat rules bind every enemy next to a phasing unit to be attacked
+/// while a unit attacks at most once a phase and one combat's defenders stand in one
+/// hex (or are one unit): a lone unit next to enemies in two hexes can then never
+/// comply. `None` when the rules do not say enough to tell.
+pub fn lone_unit_cannot_comply(combat: &CombatRules) -> Option<DefenderGroup> {
+    let compulsory = combat.compulsory.as_ref()?;
+    let once = combat.once_per_phase.as_ref()?;
+    let combined = combat.combined.as_ref()?;
+    (compulsory.attacks.binds_defenders()
+        && once.each_attacker_once
+        && combined.defenders != DefenderGroup::MultiHex)
+        .then_some(combined.defenders)
+}
+
+/// The split-strength and once-a-phase rules when strength may be split among attacks
+/// yet a unit takes part in one attack a phase.
+pub fn split_contradicts_once(combat: &CombatRules) -> Option<(&SplitStrength, &OncePerPhase)> {
+    let split = combat.split_strength.as_ref()?;
+    let once = combat.once_per_phase.as_ref()?;
+    (split.allowed && once.each_attacker_once).then_some((split, once))
+}
