@@ -4,13 +4,17 @@
 use muster_testkit::db::bundled;
 use muster_testkit::db::index;
 
+use muster_check::checks::rules::compulsory_conflict::compulsory_conflicts;
+use muster_check::checks::rules::compulsory_unmeetable::unmeetable;
 use muster_check::checks::rules::defence_conflict::defence_conflicts;
 use muster_check::checks::rules::elimination_conflict::elimination_conflicts;
 use muster_check::checks::rules::follow_up_conflict::follow_up_conflicts;
+use muster_check::checks::rules::split_strength_conflict::split_strength_conflicts;
 use muster_db::Db;
 use muster_db::load::Document;
 use muster_db::report::Loc;
 use muster_ide::summary::summarize;
+use muster_model::combat::{DefenderGroup, Obligation};
 use muster_model::rules::{
     Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
     PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
@@ -759,6 +763,66 @@ fn combat_results_are_read_by_odds() {
         fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
         "{fontenoy:#?}"
     );
+}
+
+/// PRESTAGS 7.11, 7.14, 7.2, 7.4, 8.4 and LRF 9.1, 9.11: attacks are voluntary; a
+/// unit attacks and is attacked once a phase; PRESTAGS attacks may take several hexes,
+/// LRF's one defending unit; PRESTAGS strength is never split (LRF prints nothing on
+/// it); the advance after combat as each book prints it. Neither system contradicts
+/// its permissions, and the summaries say the rules.
+#[test]
+fn combat_is_organised_as_the_books_print() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let lrf = system(&db, "lrf");
+    let p = prestags.rules.combat.as_ref().unwrap();
+    let l = lrf.rules.combat.as_ref().unwrap();
+    for (c, section) in [(p, "7.11"), (l, "9.1")] {
+        let compulsory = c.compulsory.as_ref().unwrap();
+        assert_eq!(
+            (compulsory.attacks, compulsory.section.as_str()),
+            (Obligation::Voluntary, section)
+        );
+        let once = c.once_per_phase.as_ref().unwrap();
+        assert!(once.each_attacker_once && once.each_defender_once);
+        assert!(c.combined.as_ref().unwrap().attackers);
+    }
+    assert_eq!(
+        p.combined.as_ref().unwrap().defenders,
+        DefenderGroup::MultiHex
+    );
+    assert_eq!(
+        l.combined.as_ref().unwrap().defenders,
+        DefenderGroup::OneDefender
+    );
+    let split = p.split_strength.as_ref().unwrap();
+    assert!(!split.allowed && split.section == "7.4");
+    assert!(
+        l.split_strength.is_none(),
+        "LRF prints nothing on split strength"
+    );
+    let (pa, la) = (p.advance.as_ref().unwrap(), l.advance.as_ref().unwrap());
+    assert_eq!(
+        (pa.units, pa.ignores_zoc, pa.defender_too),
+        (None, false, false)
+    );
+    assert_eq!(
+        (la.units, la.ignores_zoc, la.defender_too),
+        (Some(1), true, true)
+    );
+    for s in [prestags, lrf] {
+        assert!(compulsory_conflicts(s).is_empty(), "{}", s.id);
+        assert!(unmeetable(s).is_empty(), "{}", s.id);
+        assert!(split_strength_conflicts(s).is_empty(), "{}", s.id);
+    }
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    for line in [
+        "combat: no attack is compulsory (9.1)",
+        "combat: units in several hexes may attack together; an attack takes one defending unit (9.1)",
+        "combat: one attacking unit may advance into a hex combat empties, whatever the zones of control; a defender likewise (9.11)",
+    ] {
+        assert!(fontenoy.contains(&line.to_string()), "{fontenoy:#?}");
+    }
 }
 
 /// The raid (l. 42-43, thought 4 at l. 66): a loser who is not killed is pushed back an

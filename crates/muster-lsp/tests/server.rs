@@ -539,3 +539,79 @@ fn completes_and_explains_the_vocabulary() {
         "{r}"
     );
 }
+
+/// The combat rules and a table read by differential are completed and explained from
+/// the schema: the obligations, the fields a combined attack lacks, the kinds of index,
+/// and what a rule and the index mean.
+#[test]
+fn completes_and_explains_the_combat_rules() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(SYSTEM))
+        .unwrap()
+        .replacen("attacks: Voluntary", "attacks: ", 1)
+        .replacen(
+            "combined: Some((section: \"9.1\", attackers: true, defenders: OneDefender)),",
+            "combined: Some((section: \"9.1\", )),\n            split_strength: Some((section: \"9.1\", allowed: false)),",
+            1,
+        )
+        .replacen("        odds: [\"1/2\"", "        index: ,\n        odds: [\"1/2\"", 1);
+    s.open(SYSTEM, Some(&text));
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "attacks: )", "attacks: ".len()),
+    );
+    let got = labels(&r);
+    for v in [
+        "Voluntary",
+        "EveryAdjacentEnemy",
+        "EveryAdjacentUnit",
+        "EveryAdjacentEnemyAndUnit",
+    ] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "\"9.1\", )),", "\"9.1\", ".len()),
+    );
+    let got = labels(&r);
+    for v in ["attackers", "defenders", "note"] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    assert!(!got.contains(&"section".to_string()), "{got:?}");
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "index: ,", "index: ".len()),
+    );
+    assert_eq!(labels(&r), ["Odds", "Differential"]);
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "split_strength: Some", 2),
+    );
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("strength may be split among several attacks"),
+        "{r}"
+    );
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "once_per_phase: Some", 2),
+    );
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("How often a unit may attack"),
+        "{r}"
+    );
+    let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "index: ,", 2));
+    assert!(
+        r["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("odds, the default, or the differential"),
+        "{r}"
+    );
+}
