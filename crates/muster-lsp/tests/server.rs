@@ -101,6 +101,11 @@ fn labels(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The text of a hover answer (empty when there is none).
+fn hover_text(v: &Value) -> &str {
+    v["contents"]["value"].as_str().unwrap_or_default()
+}
+
 const JENGLAND: &str = "scenarios/lrf/jengland.scenario.ron";
 
 #[test]
@@ -509,22 +514,13 @@ fn completes_and_explains_the_vocabulary() {
         assert!(got.contains(&v.to_string()), "{got:?}");
     }
     let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "Defending, ]", 2));
-    assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("The unit defends"),
-        "{r}"
-    );
+    assert!(hover_text(&r).contains("The unit defends"), "{r}");
     let r = s.request(
         "textDocument/hover",
         s.at(SYSTEM, &text, "All([Defending", 1),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("Every condition of the list holds"),
+        hover_text(&r).contains("Every condition of the list holds"),
         "{r}"
     );
     let r = s.request(
@@ -532,10 +528,7 @@ fn completes_and_explains_the_vocabulary() {
         s.at(SYSTEM, &text, "effects: [(id: \"creek\"", 2),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("vocabulary of conditions and effects"),
+        hover_text(&r).contains("vocabulary of conditions and effects"),
         "{r}"
     );
 }
@@ -589,10 +582,7 @@ fn completes_and_explains_the_combat_rules() {
         s.at(SYSTEM, &text, "split_strength: Some", 2),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("strength may be split among several attacks"),
+        hover_text(&r).contains("strength may be split among several attacks"),
         "{r}"
     );
     let r = s.request(
@@ -600,18 +590,12 @@ fn completes_and_explains_the_combat_rules() {
         s.at(SYSTEM, &text, "once_per_phase: Some", 2),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("How often a unit may attack"),
+        hover_text(&r).contains("How often a unit may attack"),
         "{r}"
     );
     let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "index: ,", 2));
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("odds, the default, or the differential"),
+        hover_text(&r).contains("odds, the default, or the differential"),
         "{r}"
     );
 }

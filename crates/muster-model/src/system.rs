@@ -516,13 +516,10 @@ impl CombatResultsTable {
             .collect();
         let (first, last) = (ranges.first()?, ranges.last()?);
         if d < f64::from(first.1.0) {
-            return (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first.0);
+            return self.below(first.0);
         }
         if d > f64::from(last.1.1) {
-            return match self.above_last {
-                None | Some(BeyondTable::EdgeColumn) => Some(last.0),
-                Some(_) => None,
-            };
+            return self.above(last.0);
         }
         if for_defender {
             ranges
@@ -533,6 +530,21 @@ impl CombatResultsTable {
             ranges.iter().find(|(_, (_, high))| f64::from(*high) >= d)
         }
         .map(|(i, _)| *i)
+    }
+
+    /// The column of an attack below the first column (`first`): that column with
+    /// `below_first: EdgeColumn`, else none.
+    fn below(&self, first: usize) -> Option<usize> {
+        (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first)
+    }
+
+    /// The column of an attack above the last column (`last`): that column with
+    /// `above_last: EdgeColumn` or untold, else none.
+    fn above(&self, last: usize) -> Option<usize> {
+        match self.above_last {
+            None | Some(BeyondTable::EdgeColumn) => Some(last),
+            Some(_) => None,
+        }
     }
 
     /// The column an attack at `attacker` to `defender` strength is read in by odds:
@@ -552,13 +564,10 @@ impl CombatResultsTable {
         let at_most = |(a, d): (u32, u32)| attacker * f64::from(d) <= defender * f64::from(a);
         let (first, last) = (ratios.first()?, ratios.last()?);
         if !at_least(first.1) {
-            return (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first.0);
+            return self.below(first.0);
         }
         if !at_most(last.1) {
-            return match self.above_last {
-                None | Some(BeyondTable::EdgeColumn) => Some(last.0),
-                Some(_) => None,
-            };
+            return self.above(last.0);
         }
         match self.rounding.unwrap_or(OddsRounding::ForDefender) {
             OddsRounding::ForDefender => ratios.iter().rev().find(|(_, r)| at_least(*r)),
@@ -773,6 +782,32 @@ pub enum FeatureClass {
 mod tests {
     use super::*;
 
+    /// A table of these headings, read by `index`, with no rows and nothing told of
+    /// rounding or the edges.
+    fn table(index: CrtIndex, headings: &[&str]) -> CombatResultsTable {
+        CombatResultsTable {
+            index,
+            odds: headings.iter().map(|h| h.to_string()).collect(),
+            rows: vec![],
+            results: vec![],
+            rounding: None,
+            below_first: None,
+            above_last: None,
+            note: None,
+        }
+    }
+
+    /// The table rounded for the attacker, read in the first column below it and
+    /// refused above the last.
+    fn for_attacker_with_edges(crt: CombatResultsTable) -> CombatResultsTable {
+        CombatResultsTable {
+            rounding: Some(OddsRounding::ForAttacker),
+            below_first: Some(BeyondTable::EdgeColumn),
+            above_last: Some(BeyondTable::NotAllowed),
+            ..crt
+        }
+    }
+
     #[test]
     fn odds_headings_read_as_ratios() {
         assert_eq!(odds_ratio("1/2"), Some((1, 2)));
@@ -785,28 +820,14 @@ mod tests {
 
     #[test]
     fn an_attack_is_read_in_the_column_at_or_below_its_odds() {
-        let crt = CombatResultsTable {
-            index: CrtIndex::Odds,
-            odds: ["1/2", "1/1", "3/2", "2/1"].map(String::from).to_vec(),
-            rows: vec![],
-            results: vec![],
-            rounding: None,
-            below_first: None,
-            above_last: None,
-            note: None,
-        };
+        let crt = table(CrtIndex::Odds, &["1/2", "1/1", "3/2", "2/1"]);
         assert_eq!(crt.column_for(1.0, 3.0), None);
         assert_eq!(crt.column_for(1.0, 2.0), Some(0));
         assert_eq!(crt.column_for(7.0, 5.0), Some(1));
         assert_eq!(crt.column_for(3.0, 2.0), Some(2));
         assert_eq!(crt.column_for(9.0, 1.0), Some(3));
         // Rounded for the attacker, 7 to 5 is read at 3/2; beyond the edges as told.
-        let crt = CombatResultsTable {
-            rounding: Some(OddsRounding::ForAttacker),
-            below_first: Some(BeyondTable::EdgeColumn),
-            above_last: Some(BeyondTable::NotAllowed),
-            ..crt
-        };
+        let crt = for_attacker_with_edges(crt);
         assert_eq!(crt.column_for(7.0, 5.0), Some(2));
         assert_eq!(crt.column_for(1.0, 1.0), Some(1));
         assert_eq!(crt.column_for(1.0, 3.0), Some(0));
@@ -828,22 +849,12 @@ mod tests {
         }
     }
 
-    fn differential_table(headings: &[&str]) -> CombatResultsTable {
-        CombatResultsTable {
-            index: CrtIndex::Differential,
-            odds: headings.iter().map(|h| h.to_string()).collect(),
-            rows: vec![],
-            results: vec![],
-            rounding: None,
-            below_first: None,
-            above_last: None,
-            note: None,
-        }
-    }
-
     #[test]
     fn an_attack_by_differential_is_read_in_the_column_holding_it() {
-        let crt = differential_table(&["-2..-1", "0", "+1", "+2..+4", "+5"]);
+        let crt = table(
+            CrtIndex::Differential,
+            &["-2..-1", "0", "+1", "+2..+4", "+5"],
+        );
         // Inside the table, by the column whose range holds the differential.
         assert_eq!(crt.column_for(4.0, 6.0), Some(0));
         assert_eq!(crt.column_for(5.0, 6.0), Some(0));
@@ -859,12 +870,7 @@ mod tests {
         assert_eq!(crt.column_for(30.0, 6.0), Some(4));
         assert_eq!(crt.column_for_differential(f64::NAN), None);
         // Rounded for the attacker and with the edges told.
-        let crt = CombatResultsTable {
-            rounding: Some(OddsRounding::ForAttacker),
-            below_first: Some(BeyondTable::EdgeColumn),
-            above_last: Some(BeyondTable::NotAllowed),
-            ..crt
-        };
+        let crt = for_attacker_with_edges(crt);
         assert_eq!(crt.column_for(6.5, 6.0), Some(2));
         assert_eq!(crt.column_for(5.5, 6.0), Some(1));
         assert_eq!(crt.column_for(0.0, 6.0), Some(0));
@@ -876,7 +882,7 @@ mod tests {
     #[test]
     fn a_differential_in_a_gap_is_read_by_the_rounding() {
         // `+2` has no column: the defender's rounding reads it at +1, the attacker's at +3.
-        let crt = differential_table(&["0", "+1", "+3"]);
+        let crt = table(CrtIndex::Differential, &["0", "+1", "+3"]);
         assert_eq!(crt.column_for_differential(2.0), Some(1));
         let crt = CombatResultsTable {
             rounding: Some(OddsRounding::ForAttacker),
@@ -885,13 +891,10 @@ mod tests {
         assert_eq!(crt.column_for_differential(2.0), Some(2));
         // An odds table never reads a differential heading, nor the reverse.
         assert_eq!(
-            differential_table(&["1/1", "2/1"]).column_for(5.0, 1.0),
+            table(CrtIndex::Differential, &["1/1", "2/1"]).column_for(5.0, 1.0),
             None
         );
-        let odds = CombatResultsTable {
-            index: CrtIndex::Odds,
-            ..differential_table(&["0", "+1"])
-        };
+        let odds = table(CrtIndex::Odds, &["0", "+1"]);
         assert_eq!(odds.column_for(2.0, 1.0), None);
     }
 }

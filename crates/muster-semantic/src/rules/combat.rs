@@ -1,9 +1,9 @@
 //! A system's combat rules (`rules.combat`) as checks and summaries ask about them:
-//! which unit kinds compulsory attacks bind ([`bound_kinds`]), the bound kinds the
-//! permissions bar from the part they are bound to ([`obliged_but_barred`]), and
-//! whether a lone unit could ever meet an obligation to attack every adjacent enemy
-//! ([`lone_unit_cannot_comply`]), and whether split strength meets one attack a phase
-//! ([`split_contradicts_once`]).
+//! the compulsory-attack rule ([`compulsory`]), the unit kinds it binds
+//! ([`bound_kinds`]) and those the permissions bar from the part they are bound to
+//! ([`obliged_but_barred`]), whether a lone unit could ever meet an obligation to
+//! attack every adjacent enemy ([`lone_unit_cannot_comply`]), and whether split
+//! strength meets one attack a phase ([`split_contradicts_once`]).
 
 use muster_model::combat::{
     CombatRules, CompulsoryAttacks, DefenderGroup, OncePerPhase, SplitStrength,
@@ -13,6 +13,11 @@ use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 
 use super::permission_for;
 use super::vocab::admits_kind;
+
+/// The system's compulsory-attack rule, if it states one.
+pub fn compulsory(system: &RulesSystem) -> Option<&CompulsoryAttacks> {
+    system.rules.combat.as_ref()?.compulsory.as_ref()
+}
 
 /// The unit kinds an obligation binds: the combat kinds its `who` could admit (every
 /// combat kind, when it has none).
@@ -40,12 +45,7 @@ pub struct Barred<'a> {
 /// they may never attack, where every adjacent unit must attack, or may never be
 /// attacked in melee, where every adjacent enemy must be attacked.
 pub fn obliged_but_barred(system: &RulesSystem) -> Vec<Barred<'_>> {
-    let Some(c) = system
-        .rules
-        .combat
-        .as_ref()
-        .and_then(|c| c.compulsory.as_ref())
-    else {
+    let Some(c) = compulsory(system) else {
         return Vec::new();
     };
     let mut actions = Vec::new();
@@ -58,14 +58,14 @@ pub fn obliged_but_barred(system: &RulesSystem) -> Vec<Barred<'_>> {
     let mut out = Vec::new();
     for kind in bound_kinds(system, c) {
         for &action in &actions {
-            if let Some((i, p)) = permission_for(system, &kind.id, action, None) {
-                if p.allowed == Allowance::Never {
-                    out.push(Barred {
-                        kind,
-                        action,
-                        permission: i,
-                    });
-                }
+            if let Some((i, p)) = permission_for(system, &kind.id, action, None)
+                && p.allowed == Allowance::Never
+            {
+                out.push(Barred {
+                    kind,
+                    action,
+                    permission: i,
+                });
             }
         }
     }

@@ -181,11 +181,9 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     for r in effect_rules(system) {
         w.rule(r.rule, &r.at, NameKind::Faction);
     }
-    if let Some(c) = rules.combat.as_ref().and_then(|c| c.compulsory.as_ref()) {
-        if let Some(who) = &c.who {
-            let at = base.field("combat").field("compulsory").field("who");
-            w.condition(who, &at, NameKind::Faction);
-        }
+    if let Some(who) = super::combat::compulsory(system).and_then(|c| c.who.as_ref()) {
+        let at = base.field("combat").field("compulsory").field("who");
+        w.condition(who, &at, NameKind::Faction);
     }
     if let Some(z) = &rules.zones_of_control {
         let at = base.field("zones_of_control");

@@ -4,7 +4,7 @@ use muster_db::report::{Loc, Report, Sink};
 use muster_model::rules::Action;
 use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
-use muster_semantic::rules::combat::obliged_but_barred;
+use muster_semantic::rules::combat::{compulsory, obliged_but_barred};
 
 declare_check! {
     /// ## What it does
@@ -40,12 +40,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 
 /// A report per unit kind bound by compulsory attacks to a part a permission forbids.
 pub fn compulsory_conflicts(system: &RulesSystem) -> Vec<Report> {
-    let Some(c) = system
-        .rules
-        .combat
-        .as_ref()
-        .and_then(|c| c.compulsory.as_ref())
-    else {
+    let Some(c) = compulsory(system) else {
         return Vec::new();
     };
     let rule = Place::rules().field("combat").field("compulsory");

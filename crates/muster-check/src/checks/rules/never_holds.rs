@@ -4,6 +4,7 @@ use muster_db::report::{Report, Sink};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::Condition;
 use muster_semantic::FileCx;
+use muster_semantic::rules::combat::compulsory;
 use muster_semantic::rules::vocab::{effect_rules, never_holds};
 
 declare_check! {
@@ -55,12 +56,7 @@ fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
         let at = Place::rules().field("zones_of_control").field("exerted_by");
         out.push((at, "who exerts a zone of control".to_string(), c));
     }
-    if let Some(c) = rules
-        .combat
-        .as_ref()
-        .and_then(|c| c.compulsory.as_ref())
-        .and_then(|c| c.who.as_ref())
-    {
+    if let Some(c) = compulsory(system).and_then(|c| c.who.as_ref()) {
         let at = Place::rules()
             .field("combat")
             .field("compulsory")
