@@ -825,6 +825,65 @@ fn combat_is_organised_as_the_books_print() {
     }
 }
 
+/// A designer's table read by differential: LRF's table with differential headings
+/// validates, reads an attack in the column whose range holds its differential and is
+/// said so in the summary; a gap between two columns is `system::crt-coverage`.
+#[test]
+fn a_table_read_by_differential_validates_reads_and_is_said() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    const ODDS: &str = r#"odds: ["1/2", "2/3", "1/1", "3/2", "2/1", "3/1", "4/1"],"#;
+    let by_differential = |headings: &str| {
+        let dir = muster_testkit::copy_project();
+        muster_testkit::replace(
+            &dir.path().join(SYSTEM),
+            ODDS,
+            &format!("index: Differential, odds: [{headings}],"),
+        );
+        dir
+    };
+    let display = |p: &std::path::Path| p.display().to_string();
+    let dir = by_differential(r#""-3..-2", "-1", "0", "+1", "+2..+3", "+4..+6", "+7""#);
+    let found =
+        muster_check::validate_project(dir.path(), &[], &muster_check::Config::default(), &display)
+            .1;
+    assert!(found.is_empty(), "{found:#?}");
+    let db = muster_testkit::db::load(dir.path());
+    let at = |rel: &str| db.index_of(&dir.path().join(rel)).unwrap();
+    let Some(Document::System(lrf)) = db.doc(at(SYSTEM)) else {
+        panic!("no system");
+    };
+    let crt = lrf.combat_results.as_ref().unwrap();
+    let column = |a: f64, d: f64| crt.column_for(a, d).map(|i| crt.odds[i].as_str());
+    assert_eq!(column(5.0, 2.0), Some("+2..+3"));
+    assert_eq!(column(2.0, 5.0), Some("-3..-2"));
+    // 9.5 reads beyond the edges in the edge columns, whatever the index.
+    assert_eq!(column(1.0, 9.0), Some("-3..-2"));
+    assert_eq!(column(19.0, 2.0), Some("+7"));
+    let cx = ScenarioCx::new(FileCx::new(&db, at("scenarios/lrf/fontenoy.scenario.ron")).unwrap())
+        .unwrap();
+    let lines: Vec<String> = summarize(&cx)
+        .rules
+        .iter()
+        .map(|r| format!("{}: {}", r.topic, r.text))
+        .collect();
+    assert!(
+        lines.contains(&"combat results: by differential, 7 columns from -3..-2 to +7, an attack read in the column at or below its differential; die rolls 1 to 3".to_string()),
+        "{lines:#?}"
+    );
+    let dir = by_differential(r#""-3..-2", "-1", "0", "+1", "+3", "+4..+6", "+7""#);
+    let found =
+        muster_check::validate_project(dir.path(), &[], &muster_check::Config::default(), &display)
+            .1;
+    let codes: Vec<(&str, &str)> = found.iter().map(|d| (d.code, d.message.as_str())).collect();
+    assert_eq!(
+        codes,
+        [(
+            "system::crt-coverage",
+            "no column reads a differential of +2: `+3` starts after `+1` ends"
+        )]
+    );
+}
+
 /// The raid (l. 42-43, thought 4 at l. 66): a loser who is not killed is pushed back an
 /// inch and stays locked in the melee, and the winner must follow it. The article has
 /// no "no follow-up" rule.
