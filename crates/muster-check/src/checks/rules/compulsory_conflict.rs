@@ -12,7 +12,8 @@ declare_check! {
     /// that a permission without a condition bars from its part: a unit bound to attack
     /// (`EveryAdjacentUnit`) that may never `Attack`, or an enemy bound to be attacked
     /// (`EveryAdjacentEnemy`) that may never be attacked in melee
-    /// (`BeAttackedInMelee`). The obligation binds every combat unit kind its `who`
+    /// (`BeAttackedInMelee`). A rule of `rules.effects` saying `MayNot(Attack)` of a
+    /// troop type, always, bars it too. The obligation binds every combat unit kind its `who`
     /// could admit, every one when `who` is left out.
     ///
     /// ## Why is this bad?
@@ -29,7 +30,7 @@ declare_check! {
     /// ```ron
     /// compulsory: Some((section: "7.1", attacks: EveryAdjacentUnit, who: Some(Not(Troop("levy"))))),
     /// ```
-    pub META = ("rules::compulsory-conflict", Error, "compulsory attacks bind a troop type that a permission bars from attacking or from being attacked");
+    pub META = ("rules::compulsory-conflict", Error, "compulsory attacks bind a troop type that a permission or a rule bars from attacking or from being attacked");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
@@ -56,21 +57,17 @@ pub fn compulsory_conflicts(system: &RulesSystem) -> Vec<Report> {
                 Action::Attack => ("to attack when next to an enemy", "may never attack"),
                 _ => ("to be attacked when next to a phasing unit", "may never be attacked in melee"),
             };
-            let permission = Place::rules()
-                .field("permissions")
-                .index(b.permission)
-                .field("allowed");
             Report::new(
                 &META,
                 at.clone(),
                 format!(
-                    "compulsory attacks ({}) bind `{}` {bound}, but a permission says it {barred}",
-                    c.section, b.kind.id
+                    "compulsory attacks ({}) bind `{}` {bound}, but {} says it {barred}",
+                    c.section, b.kind.id, b.what
                 ),
             )
-            .label(Loc::Value(permission), "the permission")
+            .label(Loc::Value(b.by), "forbidden here")
             .help(format!(
-                "leave `{}` out of who the rule binds (`who: Some(Not(Troop(\"{}\")))`), or give the permission its condition",
+                "leave `{}` out of who the rule binds (`who: Some(Not(Troop(\"{}\")))`), or give the other rule its condition",
                 b.kind.id, b.kind.id
             ))
         })
