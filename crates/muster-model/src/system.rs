@@ -419,6 +419,14 @@ impl CrtIndex {
     pub fn is_odds(&self) -> bool {
         *self == Self::Odds
     }
+
+    /// What the columns are read by, in words: `odds` or `differential`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Odds => "odds",
+            Self::Differential => "differential",
+        }
+    }
 }
 
 /// How odds (or a fractional differential) between two columns are read.

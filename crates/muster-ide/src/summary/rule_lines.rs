@@ -65,10 +65,7 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             Some(muster_model::system::OddsRounding::ForAttacker) => "at or above",
             Some(muster_model::system::OddsRounding::ForDefender) | None => "at or below",
         };
-        let by = match crt.index {
-            muster_model::system::CrtIndex::Odds => "odds",
-            muster_model::system::CrtIndex::Differential => "differential",
-        };
+        let by = crt.index.words();
         let mut text = match (crt.odds.first(), crt.odds.last()) {
             (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
                 "by {by}, {} columns from {low} to {high}, an attack read in the column {read} its {by}",
