@@ -87,6 +87,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::rules::unknown_scenario_name::META, runner: Runner::Scenario(crate::checks::rules::unknown_scenario_name::run) },
     Registered { meta: &crate::checks::rules::unusable_mode::META, runner: Runner::File(crate::checks::rules::unusable_mode::run) },
     Registered { meta: &crate::checks::rules::victory_order::META, runner: Runner::File(crate::checks::rules::victory_order::run) },
+    Registered { meta: &crate::checks::rules::voluntary_binds::META, runner: Runner::File(crate::checks::rules::voluntary_binds::run) },
     Registered { meta: &crate::checks::sample::impassable_terrain::META, runner: Runner::Scenario(crate::checks::sample::impassable_terrain::run) },
     Registered { meta: &crate::checks::sample::incompatible_classes::META, runner: Runner::Scenario(crate::checks::sample::incompatible_classes::run) },
     Registered { meta: &crate::checks::sample::outside_zone::META, runner: Runner::Scenario(crate::checks::sample::outside_zone::run) },

@@ -10,6 +10,7 @@ use muster_check::checks::rules::defence_conflict::defence_conflicts;
 use muster_check::checks::rules::elimination_conflict::elimination_conflicts;
 use muster_check::checks::rules::follow_up_conflict::follow_up_conflicts;
 use muster_check::checks::rules::split_strength_conflict::split_strength_conflicts;
+use muster_check::checks::rules::voluntary_binds::voluntary_binds;
 use muster_db::Db;
 use muster_db::load::Document;
 use muster_db::report::Loc;
@@ -814,6 +815,7 @@ fn combat_is_organised_as_the_books_print() {
         assert!(compulsory_conflicts(s).is_empty(), "{}", s.id);
         assert!(unmeetable(s).is_empty(), "{}", s.id);
         assert!(split_strength_conflicts(s).is_empty(), "{}", s.id);
+        assert!(voluntary_binds(s).is_empty(), "{}", s.id);
     }
     let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
     for line in [

@@ -42,7 +42,8 @@ pub struct CompulsoryAttacks {
     /// Who the obligation binds: the phasing units that must attack
     /// (`EveryAdjacentUnit`) or the enemy units that must be attacked
     /// (`EveryAdjacentEnemy`), narrowed by a condition of the vocabulary (`Troop`,
-    /// `Not(InEnemyZoc)`); every combat unit when left out. Never with `Voluntary`.
+    /// `Not(InEnemyZoc)`); every combat unit when left out. With `Voluntary` it binds
+    /// nobody (`rules::voluntary-binds`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub who: Option<Condition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

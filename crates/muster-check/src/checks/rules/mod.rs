@@ -29,6 +29,7 @@ pub mod unknown_name;
 pub mod unknown_scenario_name;
 pub mod unusable_mode;
 pub mod victory_order;
+pub mod voluntary_binds;
 
 use muster_model::rules::Allowance;
 use muster_model::system::RulesSystem;
