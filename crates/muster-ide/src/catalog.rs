@@ -102,8 +102,9 @@ pub struct TerrainEntry {
 #[derive(Debug, Clone, Serialize)]
 pub struct RuleEntry {
     pub system: String,
-    /// `effect`, `special rule`, `optional rule`, `zones of control`, `movement mode`,
-    /// `supply`, `replacements`, `reinforcements`, `weather`, `faction` or `hook`.
+    /// `effect`, `special rule`, `optional rule`, `combat` (its id the rule's field:
+    /// `compulsory`), `zones of control`, `movement mode`, `supply`, `replacements`,
+    /// `reinforcements`, `weather`, `faction` or `hook`.
     pub topic: &'static str,
     /// The rule's id (empty for a block without one).
     pub id: String,
@@ -380,7 +381,8 @@ impl<'a> Catalog<'a> {
         self.maps(system).into_iter().map(|m| m.id).collect()
     }
 
-    /// The rules of the vocabulary of every system (of one), in words.
+    /// The rules of the vocabulary and the combat rules of every system (of one), in
+    /// words.
     pub fn rules(&self, system: Option<&str>) -> Vec<RuleEntry> {
         use crate::rule_words as w;
         let mut out = Vec::new();
@@ -420,6 +422,11 @@ impl<'a> Catalog<'a> {
             for o in &r.optional_rules {
                 for e in &o.effects {
                     push("optional rule", &o.id, w::effect_rule_words(e));
+                }
+            }
+            if let Some(c) = &r.combat {
+                for (id, text) in w::combat_words(c) {
+                    push("combat", id, text);
                 }
             }
             if let Some(z) = &r.zones_of_control {

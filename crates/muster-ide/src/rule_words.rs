@@ -1,8 +1,10 @@
 //! The system's typed rules in words, for the summary: a result table, the status
-//! ladder and the sequence of play, each as one line. The summary reads the semantic
+//! ladder, the sequence of play and each combat rule, each as one line. The summary reads the semantic
 //! rule queries through here too, so that its rules vocabulary has one door.
 
+mod combat;
 mod vocab;
+pub use combat::combat_words;
 pub use vocab::{
     arrival_words, condition_words, effect_rule_words, effect_words, mode_words, replacement_words,
     rule_words, supply_words, zoc_words,

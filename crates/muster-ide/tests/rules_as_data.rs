@@ -4,13 +4,18 @@
 use muster_testkit::db::bundled;
 use muster_testkit::db::index;
 
+use muster_check::checks::rules::compulsory_conflict::compulsory_conflicts;
+use muster_check::checks::rules::compulsory_unmeetable::unmeetable;
 use muster_check::checks::rules::defence_conflict::defence_conflicts;
 use muster_check::checks::rules::elimination_conflict::elimination_conflicts;
 use muster_check::checks::rules::follow_up_conflict::follow_up_conflicts;
+use muster_check::checks::rules::split_strength_conflict::split_strength_conflicts;
+use muster_check::checks::rules::voluntary_binds::voluntary_binds;
 use muster_db::Db;
 use muster_db::load::Document;
 use muster_db::report::Loc;
 use muster_ide::summary::summarize;
+use muster_model::combat::{DefenderGroup, Obligation};
 use muster_model::rules::{
     Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
     PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
@@ -758,6 +763,126 @@ fn combat_results_are_read_by_odds() {
     assert!(
         fontenoy.contains(&"combat results: by odds, 7 columns from 1/2 to 4/1, an attack read in the column at or below its odds; die rolls 1 to 3".to_string()),
         "{fontenoy:#?}"
+    );
+}
+
+/// PRESTAGS 7.11, 7.14, 7.2, 7.4, 8.4 and LRF 9.1, 9.11: attacks are voluntary; a
+/// unit attacks and is attacked once a phase; PRESTAGS attacks may take several hexes,
+/// LRF's one defending unit; PRESTAGS strength is never split (LRF prints nothing on
+/// it); the advance after combat as each book prints it. Neither system contradicts
+/// its permissions, and the summaries say the rules.
+#[test]
+fn combat_is_organised_as_the_books_print() {
+    let db = bundled();
+    let prestags = system(&db, "prestags");
+    let lrf = system(&db, "lrf");
+    let p = prestags.rules.combat.as_ref().unwrap();
+    let l = lrf.rules.combat.as_ref().unwrap();
+    for (c, section) in [(p, "7.11"), (l, "9.1")] {
+        let compulsory = c.compulsory.as_ref().unwrap();
+        assert_eq!(
+            (compulsory.attacks, compulsory.section.as_str()),
+            (Obligation::Voluntary, section)
+        );
+        let once = c.once_per_phase.as_ref().unwrap();
+        assert!(once.each_attacker_once && once.each_defender_once);
+        assert!(c.combined.as_ref().unwrap().attackers);
+    }
+    assert_eq!(
+        p.combined.as_ref().unwrap().defenders,
+        DefenderGroup::MultiHex
+    );
+    assert_eq!(
+        l.combined.as_ref().unwrap().defenders,
+        DefenderGroup::OneDefender
+    );
+    let split = p.split_strength.as_ref().unwrap();
+    assert!(!split.allowed && split.section == "7.4");
+    assert!(
+        l.split_strength.is_none(),
+        "LRF prints nothing on split strength"
+    );
+    let (pa, la) = (p.advance.as_ref().unwrap(), l.advance.as_ref().unwrap());
+    assert_eq!(
+        (pa.units, pa.ignores_zoc, pa.defender_too),
+        (None, false, false)
+    );
+    assert_eq!(
+        (la.units, la.ignores_zoc, la.defender_too),
+        (Some(1), true, true)
+    );
+    for s in [prestags, lrf] {
+        assert!(compulsory_conflicts(s).is_empty(), "{}", s.id);
+        assert!(unmeetable(s).is_empty(), "{}", s.id);
+        assert!(split_strength_conflicts(s).is_empty(), "{}", s.id);
+        assert!(voluntary_binds(s).is_empty(), "{}", s.id);
+    }
+    let fontenoy = rule_lines(&db, "scenarios/lrf/fontenoy.scenario.ron");
+    for line in [
+        "combat: no attack is compulsory (9.1)",
+        "combat: units in several hexes may attack together; an attack takes one defending unit (9.1)",
+        "combat: one attacking unit may advance into a hex combat empties, whatever the zones of control; a defender likewise (9.11)",
+    ] {
+        assert!(fontenoy.contains(&line.to_string()), "{fontenoy:#?}");
+    }
+}
+
+/// A designer's table read by differential: LRF's table with differential headings
+/// validates, reads an attack in the column whose range holds its differential and is
+/// said so in the summary; a gap between two columns is `system::crt-coverage`.
+#[test]
+fn a_table_read_by_differential_validates_reads_and_is_said() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    const ODDS: &str = r#"odds: ["1/2", "2/3", "1/1", "3/2", "2/1", "3/1", "4/1"],"#;
+    let by_differential = |headings: &str| {
+        let dir = muster_testkit::copy_project();
+        muster_testkit::replace(
+            &dir.path().join(SYSTEM),
+            ODDS,
+            &format!("index: Differential, odds: [{headings}],"),
+        );
+        dir
+    };
+    let display = |p: &std::path::Path| p.display().to_string();
+    let dir = by_differential(r#""-3..-2", "-1", "0", "+1", "+2..+3", "+4..+6", "+7""#);
+    let found =
+        muster_check::validate_project(dir.path(), &[], &muster_check::Config::default(), &display)
+            .1;
+    assert!(found.is_empty(), "{found:#?}");
+    let db = muster_testkit::db::load(dir.path());
+    let at = |rel: &str| db.index_of(&dir.path().join(rel)).unwrap();
+    let Some(Document::System(lrf)) = db.doc(at(SYSTEM)) else {
+        panic!("no system");
+    };
+    let crt = lrf.combat_results.as_ref().unwrap();
+    let column = |a: f64, d: f64| crt.column_for(a, d).map(|i| crt.odds[i].as_str());
+    assert_eq!(column(5.0, 2.0), Some("+2..+3"));
+    assert_eq!(column(2.0, 5.0), Some("-3..-2"));
+    // 9.5 reads beyond the edges in the edge columns, whatever the index.
+    assert_eq!(column(1.0, 9.0), Some("-3..-2"));
+    assert_eq!(column(19.0, 2.0), Some("+7"));
+    let cx = ScenarioCx::new(FileCx::new(&db, at("scenarios/lrf/fontenoy.scenario.ron")).unwrap())
+        .unwrap();
+    let lines: Vec<String> = summarize(&cx)
+        .rules
+        .iter()
+        .map(|r| format!("{}: {}", r.topic, r.text))
+        .collect();
+    assert!(
+        lines.contains(&"combat results: by differential, 7 columns from -3..-2 to +7, an attack read in the column at or below its differential; die rolls 1 to 3".to_string()),
+        "{lines:#?}"
+    );
+    let dir = by_differential(r#""-3..-2", "-1", "0", "+1", "+3", "+4..+6", "+7""#);
+    let found =
+        muster_check::validate_project(dir.path(), &[], &muster_check::Config::default(), &display)
+            .1;
+    let codes: Vec<(&str, &str)> = found.iter().map(|d| (d.code, d.message.as_str())).collect();
+    assert_eq!(
+        codes,
+        [(
+            "system::crt-coverage",
+            "no column reads a differential of +2: `+3` starts after `+1` ends"
+        )]
     );
 }
 

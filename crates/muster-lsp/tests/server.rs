@@ -101,6 +101,11 @@ fn labels(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The text of a hover answer (empty when there is none).
+fn hover_text(v: &Value) -> &str {
+    v["contents"]["value"].as_str().unwrap_or_default()
+}
+
 const JENGLAND: &str = "scenarios/lrf/jengland.scenario.ron";
 
 #[test]
@@ -509,22 +514,13 @@ fn completes_and_explains_the_vocabulary() {
         assert!(got.contains(&v.to_string()), "{got:?}");
     }
     let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "Defending, ]", 2));
-    assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("The unit defends"),
-        "{r}"
-    );
+    assert!(hover_text(&r).contains("The unit defends"), "{r}");
     let r = s.request(
         "textDocument/hover",
         s.at(SYSTEM, &text, "All([Defending", 1),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("Every condition of the list holds"),
+        hover_text(&r).contains("Every condition of the list holds"),
         "{r}"
     );
     let r = s.request(
@@ -532,10 +528,74 @@ fn completes_and_explains_the_vocabulary() {
         s.at(SYSTEM, &text, "effects: [(id: \"creek\"", 2),
     );
     assert!(
-        r["contents"]["value"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("vocabulary of conditions and effects"),
+        hover_text(&r).contains("vocabulary of conditions and effects"),
+        "{r}"
+    );
+}
+
+/// The combat rules and a table read by differential are completed and explained from
+/// the schema: the obligations, the fields a combined attack lacks, the kinds of index,
+/// and what a rule and the index mean.
+#[test]
+fn completes_and_explains_the_combat_rules() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(SYSTEM))
+        .unwrap()
+        .replacen("attacks: Voluntary", "attacks: ", 1)
+        .replacen(
+            "combined: Some((section: \"9.1\", attackers: true, defenders: OneDefender)),",
+            "combined: Some((section: \"9.1\", )),\n            split_strength: Some((section: \"9.1\", allowed: false)),",
+            1,
+        )
+        .replacen("        odds: [\"1/2\"", "        index: ,\n        odds: [\"1/2\"", 1);
+    s.open(SYSTEM, Some(&text));
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "attacks: )", "attacks: ".len()),
+    );
+    let got = labels(&r);
+    for v in [
+        "Voluntary",
+        "EveryAdjacentEnemy",
+        "EveryAdjacentUnit",
+        "EveryAdjacentEnemyAndUnit",
+    ] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "\"9.1\", )),", "\"9.1\", ".len()),
+    );
+    let got = labels(&r);
+    for v in ["attackers", "defenders", "note"] {
+        assert!(got.contains(&v.to_string()), "{got:?}");
+    }
+    assert!(!got.contains(&"section".to_string()), "{got:?}");
+    let r = s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, "index: ,", "index: ".len()),
+    );
+    assert_eq!(labels(&r), ["Odds", "Differential"]);
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "split_strength: Some", 2),
+    );
+    assert!(
+        hover_text(&r).contains("strength may be split among several attacks"),
+        "{r}"
+    );
+    let r = s.request(
+        "textDocument/hover",
+        s.at(SYSTEM, &text, "once_per_phase: Some", 2),
+    );
+    assert!(
+        hover_text(&r).contains("How often a unit may attack"),
+        "{r}"
+    );
+    let r = s.request("textDocument/hover", s.at(SYSTEM, &text, "index: ,", 2));
+    assert!(
+        hover_text(&r).contains("odds, the default, or the differential"),
         "{r}"
     );
 }

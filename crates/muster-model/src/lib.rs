@@ -9,6 +9,7 @@
 //! **Provenance:** records that carry values the rulebook does not print have an
 //! `assumed` map: field name -> one-line reason. Tools count these entries.
 
+pub mod combat;
 pub mod counters;
 pub mod map;
 pub mod rules;

@@ -30,6 +30,10 @@ pub struct Rules {
     /// and a value), band by band.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub result_tables: Vec<ResultTable>,
+    /// How combats are organised: compulsory attacks, how often a unit attacks or is
+    /// attacked, combined and multi-hex attacks, split strength, advance after combat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<crate::combat::CombatRules>,
     /// Named force ratios, by the larger side's count over the smaller's (Chanson de
     /// Geste: Outnumbered, Badly Outnumbered).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

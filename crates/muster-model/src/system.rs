@@ -371,15 +371,21 @@ impl FeatureDraw {
     }
 }
 
-/// The combat results table as printed: a result table read by odds, one column per
-/// odds ratio, one row per die roll.
+/// The combat results table as printed: a result table read by odds (or, with
+/// `index: Differential`, by the attack strength minus the defence strength), one
+/// column per heading, one row per die roll.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CombatResultsTable {
-    /// Column headings, lowest odds first, each a higher ratio than the one before:
+    /// What the columns are read by: odds, the default, or the differential.
+    #[serde(default, skip_serializing_if = "CrtIndex::is_odds")]
+    pub index: CrtIndex,
+    /// Column headings, lowest first. By odds, each a higher ratio than the one before:
     /// attacker to defender as two whole numbers joined by `/`, `-` or `:` (`"1/2"`,
-    /// `"2-1"`); [`odds_ratio`] reads one. A ratio between two columns is read in the
-    /// lower one (rounded for the defender).
+    /// `"2-1"`); [`odds_ratio`] reads one. By differential, each a whole number
+    /// (`"-3"`, `"0"`, `"+4"`) or a range of them (`"-2..-1"`, `"+5..+7"`) starting
+    /// one above the column before; [`differential_range`] reads one. A value between
+    /// two columns is read as `rounding` says.
     pub odds: Vec<String>,
     /// One row per die roll, with no roll missing between the lowest and the highest.
     pub rows: Vec<CrtRow>,
@@ -398,12 +404,38 @@ pub struct CombatResultsTable {
     pub note: Option<String>,
 }
 
-/// How odds between two columns are read.
+/// What the columns of a combat results table are read by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum CrtIndex {
+    /// The ratio of attack strength to defence strength (`"3/1"`). The default.
+    #[default]
+    Odds,
+    /// The attack strength minus the defence strength (`"-2"`, `"+3"`, `"4..6"`).
+    Differential,
+}
+
+impl CrtIndex {
+    /// Whether this is the default (`Odds`), which files leave out.
+    pub fn is_odds(&self) -> bool {
+        *self == Self::Odds
+    }
+
+    /// What the columns are read by, in words: `odds` or `differential`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::Odds => "odds",
+            Self::Differential => "differential",
+        }
+    }
+}
+
+/// How odds (or a fractional differential) between two columns are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum OddsRounding {
-    /// In the column at or below the odds (in the defender's favour).
+    /// In the column at or below the odds (in the defender's favour); a differential
+    /// rounded down.
     ForDefender,
-    /// In the column at or above the odds.
+    /// In the column at or above the odds; a differential rounded up.
     ForAttacker,
 }
 
@@ -457,13 +489,79 @@ pub enum ExchangeBy {
 }
 
 impl CombatResultsTable {
-    /// The column an attack at `attacker` to `defender` strength is read in: by
-    /// `rounding` (the highest column at or below the ratio for the defender, the
+    /// The column an attack at `attacker` against `defender` strength is read in, by
+    /// the table's `index`: [`column_for_odds`](Self::column_for_odds) or
+    /// [`column_for_differential`](Self::column_for_differential) of their difference.
+    pub fn column_for(&self, attacker: f64, defender: f64) -> Option<usize> {
+        match self.index {
+            CrtIndex::Odds => self.column_for_odds(attacker, defender),
+            CrtIndex::Differential => self.column_for_differential(attacker - defender),
+        }
+    }
+
+    /// The column a differential (attack minus defence strength) is read in: a
+    /// fraction rounded by `rounding` (down for the defender, the default; up for the
+    /// attacker), then the column whose range holds it; in a gap between two columns,
+    /// the lower one for the defender, the higher for the attacker; beyond either edge
+    /// by `below_first` and `above_last` as for odds. Headings that do not read as
+    /// differentials are skipped.
+    pub fn column_for_differential(&self, differential: f64) -> Option<usize> {
+        if !differential.is_finite() {
+            return None;
+        }
+        let for_defender =
+            self.rounding.unwrap_or(OddsRounding::ForDefender) == OddsRounding::ForDefender;
+        let d = if for_defender {
+            differential.floor()
+        } else {
+            differential.ceil()
+        };
+        let ranges: Vec<(usize, (i32, i32))> = self
+            .odds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| Some((i, differential_range(h)?)))
+            .collect();
+        let (first, last) = (ranges.first()?, ranges.last()?);
+        if d < f64::from(first.1.0) {
+            return self.below(first.0);
+        }
+        if d > f64::from(last.1.1) {
+            return self.above(last.0);
+        }
+        if for_defender {
+            ranges
+                .iter()
+                .rev()
+                .find(|(_, (low, _))| f64::from(*low) <= d)
+        } else {
+            ranges.iter().find(|(_, (_, high))| f64::from(*high) >= d)
+        }
+        .map(|(i, _)| *i)
+    }
+
+    /// The column of an attack below the first column (`first`): that column with
+    /// `below_first: EdgeColumn`, else none.
+    fn below(&self, first: usize) -> Option<usize> {
+        (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first)
+    }
+
+    /// The column of an attack above the last column (`last`): that column with
+    /// `above_last: EdgeColumn` or untold, else none.
+    fn above(&self, last: usize) -> Option<usize> {
+        match self.above_last {
+            None | Some(BeyondTable::EdgeColumn) => Some(last),
+            Some(_) => None,
+        }
+    }
+
+    /// The column an attack at `attacker` to `defender` strength is read in by odds:
+    /// by `rounding` (the highest column at or below the ratio for the defender, the
     /// default; the lowest at or above it for the attacker), and beyond either edge by
     /// `below_first` and `above_last` (`EdgeColumn`: the edge column; otherwise, or when
     /// the table does not say, `None` below the first column and the last column above
     /// the last). Headings that do not read as ratios are skipped.
-    pub fn column_for(&self, attacker: f64, defender: f64) -> Option<usize> {
+    pub fn column_for_odds(&self, attacker: f64, defender: f64) -> Option<usize> {
         let ratios: Vec<(usize, (u32, u32))> = self
             .odds
             .iter()
@@ -474,13 +572,10 @@ impl CombatResultsTable {
         let at_most = |(a, d): (u32, u32)| attacker * f64::from(d) <= defender * f64::from(a);
         let (first, last) = (ratios.first()?, ratios.last()?);
         if !at_least(first.1) {
-            return (self.below_first == Some(BeyondTable::EdgeColumn)).then_some(first.0);
+            return self.below(first.0);
         }
         if !at_most(last.1) {
-            return match self.above_last {
-                None | Some(BeyondTable::EdgeColumn) => Some(last.0),
-                Some(_) => None,
-            };
+            return self.above(last.0);
         }
         match self.rounding.unwrap_or(OddsRounding::ForDefender) {
             OddsRounding::ForDefender => ratios.iter().rev().find(|(_, r)| at_least(*r)),
@@ -496,6 +591,31 @@ pub fn odds_ratio(heading: &str) -> Option<(u32, u32)> {
     let (a, d) = heading.split_once(['/', '-', ':'])?;
     let (a, d): (u32, u32) = (a.trim().parse().ok()?, d.trim().parse().ok()?);
     (a > 0 && d > 0).then_some((a, d))
+}
+
+/// A differential heading as its lowest and highest value: `"-3"` is `(-3, -3)`,
+/// `"+4"` and `"4"` are `(4, 4)`, `"-2..-1"` is `(-2, -1)`; `None` for anything else
+/// (a range must not run backwards).
+pub fn differential_range(heading: &str) -> Option<(i32, i32)> {
+    fn number(s: &str) -> Option<i32> {
+        let s = s.trim();
+        let (sign, body) = match (s.strip_prefix('+'), s.strip_prefix('-')) {
+            (Some(body), _) => (1, body),
+            (None, Some(body)) => (-1, body),
+            (None, None) => (1, s),
+        };
+        if body.is_empty() || !body.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        body.parse::<i32>().ok().map(|n| sign * n)
+    }
+    match heading.split_once("..") {
+        Some((low, high)) => {
+            let (low, high) = (number(low)?, number(high)?);
+            (low <= high).then_some((low, high))
+        }
+        None => number(heading).map(|n| (n, n)),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -670,6 +790,32 @@ pub enum FeatureClass {
 mod tests {
     use super::*;
 
+    /// A table of these headings, read by `index`, with no rows and nothing told of
+    /// rounding or the edges.
+    fn table(index: CrtIndex, headings: &[&str]) -> CombatResultsTable {
+        CombatResultsTable {
+            index,
+            odds: headings.iter().map(|h| h.to_string()).collect(),
+            rows: vec![],
+            results: vec![],
+            rounding: None,
+            below_first: None,
+            above_last: None,
+            note: None,
+        }
+    }
+
+    /// The table rounded for the attacker, read in the first column below it and
+    /// refused above the last.
+    fn for_attacker_with_edges(crt: CombatResultsTable) -> CombatResultsTable {
+        CombatResultsTable {
+            rounding: Some(OddsRounding::ForAttacker),
+            below_first: Some(BeyondTable::EdgeColumn),
+            above_last: Some(BeyondTable::NotAllowed),
+            ..crt
+        }
+    }
+
     #[test]
     fn odds_headings_read_as_ratios() {
         assert_eq!(odds_ratio("1/2"), Some((1, 2)));
@@ -682,31 +828,81 @@ mod tests {
 
     #[test]
     fn an_attack_is_read_in_the_column_at_or_below_its_odds() {
-        let crt = CombatResultsTable {
-            odds: ["1/2", "1/1", "3/2", "2/1"].map(String::from).to_vec(),
-            rows: vec![],
-            results: vec![],
-            rounding: None,
-            below_first: None,
-            above_last: None,
-            note: None,
-        };
+        let crt = table(CrtIndex::Odds, &["1/2", "1/1", "3/2", "2/1"]);
         assert_eq!(crt.column_for(1.0, 3.0), None);
         assert_eq!(crt.column_for(1.0, 2.0), Some(0));
         assert_eq!(crt.column_for(7.0, 5.0), Some(1));
         assert_eq!(crt.column_for(3.0, 2.0), Some(2));
         assert_eq!(crt.column_for(9.0, 1.0), Some(3));
         // Rounded for the attacker, 7 to 5 is read at 3/2; beyond the edges as told.
-        let crt = CombatResultsTable {
-            rounding: Some(OddsRounding::ForAttacker),
-            below_first: Some(BeyondTable::EdgeColumn),
-            above_last: Some(BeyondTable::NotAllowed),
-            ..crt
-        };
+        let crt = for_attacker_with_edges(crt);
         assert_eq!(crt.column_for(7.0, 5.0), Some(2));
         assert_eq!(crt.column_for(1.0, 1.0), Some(1));
         assert_eq!(crt.column_for(1.0, 3.0), Some(0));
         assert_eq!(crt.column_for(2.0, 1.0), Some(3));
         assert_eq!(crt.column_for(9.0, 1.0), None);
+    }
+
+    #[test]
+    fn differential_headings_read_as_ranges() {
+        assert_eq!(differential_range("-3"), Some((-3, -3)));
+        assert_eq!(differential_range("0"), Some((0, 0)));
+        assert_eq!(differential_range("+4"), Some((4, 4)));
+        assert_eq!(differential_range(" -2..-1 "), Some((-2, -1)));
+        assert_eq!(differential_range("+5..+7"), Some((5, 7)));
+        for bad in [
+            "", "+", "-", "3/1", "1..", "..2", "2..1", "1.5", "--1", "+-1", "x",
+        ] {
+            assert_eq!(differential_range(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_attack_by_differential_is_read_in_the_column_holding_it() {
+        let crt = table(
+            CrtIndex::Differential,
+            &["-2..-1", "0", "+1", "+2..+4", "+5"],
+        );
+        // Inside the table, by the column whose range holds the differential.
+        assert_eq!(crt.column_for(4.0, 6.0), Some(0));
+        assert_eq!(crt.column_for(5.0, 6.0), Some(0));
+        assert_eq!(crt.column_for(6.0, 6.0), Some(1));
+        assert_eq!(crt.column_for(7.0, 6.0), Some(2));
+        assert_eq!(crt.column_for(10.0, 6.0), Some(3));
+        assert_eq!(crt.column_for(11.0, 6.0), Some(4));
+        // A fraction is rounded for the defender: +0.5 is read at 0, -0.5 at -1.
+        assert_eq!(crt.column_for(6.5, 6.0), Some(1));
+        assert_eq!(crt.column_for(5.5, 6.0), Some(0));
+        // Beyond the edges, untold: none below, the last column above.
+        assert_eq!(crt.column_for(3.0, 6.0), None);
+        assert_eq!(crt.column_for(30.0, 6.0), Some(4));
+        assert_eq!(crt.column_for_differential(f64::NAN), None);
+        // Rounded for the attacker and with the edges told.
+        let crt = for_attacker_with_edges(crt);
+        assert_eq!(crt.column_for(6.5, 6.0), Some(2));
+        assert_eq!(crt.column_for(5.5, 6.0), Some(1));
+        assert_eq!(crt.column_for(0.0, 6.0), Some(0));
+        assert_eq!(crt.column_for(11.0, 6.0), Some(4));
+        assert_eq!(crt.column_for(11.5, 6.0), None);
+        assert_eq!(crt.column_for(12.0, 6.0), None);
+    }
+
+    #[test]
+    fn a_differential_in_a_gap_is_read_by_the_rounding() {
+        // `+2` has no column: the defender's rounding reads it at +1, the attacker's at +3.
+        let crt = table(CrtIndex::Differential, &["0", "+1", "+3"]);
+        assert_eq!(crt.column_for_differential(2.0), Some(1));
+        let crt = CombatResultsTable {
+            rounding: Some(OddsRounding::ForAttacker),
+            ..crt
+        };
+        assert_eq!(crt.column_for_differential(2.0), Some(2));
+        // An odds table never reads a differential heading, nor the reverse.
+        assert_eq!(
+            table(CrtIndex::Differential, &["1/1", "2/1"]).column_for(5.0, 1.0),
+            None
+        );
+        let odds = table(CrtIndex::Odds, &["0", "+1"]);
+        assert_eq!(odds.column_for(2.0, 1.0), None);
     }
 }

@@ -65,18 +65,24 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             Some(muster_model::system::OddsRounding::ForAttacker) => "at or above",
             Some(muster_model::system::OddsRounding::ForDefender) | None => "at or below",
         };
+        let by = crt.index.words();
         let mut text = match (crt.odds.first(), crt.odds.last()) {
             (Some(low), Some(high)) if crt.odds.len() > 1 => format!(
-                "by odds, {} columns from {low} to {high}, an attack read in the column {read} its odds",
+                "by {by}, {} columns from {low} to {high}, an attack read in the column {read} its {by}",
                 crt.odds.len()
             ),
-            (Some(only), _) => format!("by odds, one column ({only})"),
-            _ => "no odds columns".to_string(),
+            (Some(only), _) => format!("by {by}, one column ({only})"),
+            _ => format!("no {by} columns"),
         };
         if let (Some(low), Some(high)) = (dice.first(), dice.last()) {
             text += &format!("; die rolls {low} to {high}");
         }
         line("combat results", text);
+    }
+    if let Some(c) = &rules.combat {
+        for (_, text) in r::combat_words(c) {
+            line("combat", text);
+        }
     }
     for t in &rules.result_tables {
         line("result table", r::table_words(t, rules.status.as_ref()));

@@ -50,6 +50,8 @@ System(
     //~     (id: "road", name: "Road", movement: Some(Points(0.5)), draw: Through),
     //~ ],
     // The combat results table: odds columns, die rows, and what each result code means.
+    // Read by differential instead, give `index: Differential` and columns such as
+    // ["-1", "0", "+1..+2"].
     //~ combat_results: Some((
     //~     odds: ["1/1", "2/1", "3/1"],
     //~     rows: [
@@ -106,6 +108,15 @@ System(
         //~         bands: [(to: Some(0), result: NoEffect), (from: Some(1), result: LoseLevels(1))],
         //~     ),
         //~ ],
+        // How combats are organised, each rule with its section: who must attack, how
+        // often a unit attacks or is attacked, combined attacks, split strength, advance.
+        //~ combat: Some((
+        //~     compulsory: Some((section: "7.1", attacks: EveryAdjacentUnit, who: Some(Troop("infantry")))),
+        //~     once_per_phase: Some((section: "7.1", each_attacker_once: true, each_defender_once: true)),
+        //~     combined: Some((section: "7.2", attackers: true, defenders: MultiHex)),
+        //~     split_strength: Some((section: "7.4", allowed: false)),
+        //~     advance: Some((section: "8.4", units: Some(1))),
+        //~ )),
         // Named force ratios by the larger side's count over the smaller's.
         //~ force_ratios: [(name: "Even", from: 1.0, to: Some(2.0), to_inclusive: true), (name: "Outnumbered", from: 2.0, from_exclusive: true)],
         // The roll that decides whether a leader is lost when his unit loses on a result table

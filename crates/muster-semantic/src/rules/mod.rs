@@ -2,13 +2,14 @@
 //! about them: which unit kinds a troop name covers and how specifically, the names a
 //! rules block may use, which permission decides an action, what a terrain keeps out,
 //! how far a result table reaches down the status ladder, which kinds may share a hex.
-//! [`names`] yields every name a rules block refers to, with its place and kind;
+//! [`combat`] says whom compulsory attacks bind; [`names`] yields every name a rules block refers to, with its place and kind;
 //! [`scenario`] says what the rules mean for one scenario (a side without leaders
 //! under leader control, the men a force stands for).
 //!
 //! Nothing here judges: the `rules::*` checks of `muster-check` hold their own
 //! findings and ask these queries.
 
+pub mod combat;
 pub mod names;
 pub mod scenario;
 pub mod vocab;

@@ -172,7 +172,7 @@ pub fn effect_rules(system: &RulesSystem) -> Vec<PlacedRule<'_>> {
 }
 
 /// Every name the vocabulary part of a system's rules refers to: its effects and
-/// special rules, zones of control, movement modes, supply and built-in hooks, with the
+/// special rules, who compulsory attacks bind, zones of control, movement modes, supply and built-in hooks, with the
 /// map labels its conditions name.
 pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     let rules = &system.rules;
@@ -180,6 +180,10 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     let mut w = Walk::default();
     for r in effect_rules(system) {
         w.rule(r.rule, &r.at, NameKind::Faction);
+    }
+    if let Some(who) = super::combat::compulsory(system).and_then(|c| c.who.as_ref()) {
+        let at = base.field("combat").field("compulsory").field("who");
+        w.condition(who, &at, NameKind::Faction);
     }
     if let Some(z) = &rules.zones_of_control {
         let at = base.field("zones_of_control");

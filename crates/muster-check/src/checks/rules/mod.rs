@@ -4,6 +4,8 @@
 //! which permission applies, every name the rules refer to).
 
 pub mod band_gap;
+pub mod compulsory_conflict;
+pub mod compulsory_unmeetable;
 pub mod defence_conflict;
 pub mod effect_conflict;
 pub mod elimination_conflict;
@@ -19,6 +21,7 @@ pub mod panic_conflict;
 pub mod permission_conflict;
 pub mod phase_without_actor;
 pub mod sight_conflict;
+pub mod split_strength_conflict;
 pub mod state_effect_conflict;
 pub mod terrain_exception_conflict;
 pub mod trigger_conflict;
@@ -26,6 +29,7 @@ pub mod unknown_name;
 pub mod unknown_scenario_name;
 pub mod unusable_mode;
 pub mod victory_order;
+pub mod voluntary_binds;
 
 use muster_model::rules::Allowance;
 use muster_model::system::RulesSystem;

@@ -4,13 +4,14 @@ use muster_db::report::{Report, Sink};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::Condition;
 use muster_semantic::FileCx;
+use muster_semantic::rules::combat::compulsory;
 use muster_semantic::rules::vocab::{effect_rules, never_holds};
 
 declare_check! {
     /// ## What it does
     /// Checks that every condition of the system's vocabulary can hold for some unit
     /// at some moment: the `when` of its effects and special rules, who exerts zones
-    /// of control and who may use each movement mode. A condition cannot hold when it
+    /// of control, who compulsory attacks bind and who may use each movement mode. A condition cannot hold when it
     /// asks for two sides, statuses, weathers, phases, movement modes or unit kinds at
     /// once, for attacking and defending, higher and lower, a condition and its
     /// negation, an empty `Any`, or a turn range that ends before it starts.
@@ -54,6 +55,13 @@ fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
     {
         let at = Place::rules().field("zones_of_control").field("exerted_by");
         out.push((at, "who exerts a zone of control".to_string(), c));
+    }
+    if let Some(c) = compulsory(system).and_then(|c| c.who.as_ref()) {
+        let at = Place::rules()
+            .field("combat")
+            .field("compulsory")
+            .field("who");
+        out.push((at, "who compulsory attacks bind".to_string(), c));
     }
     for (i, m) in rules.movement_modes.iter().enumerate() {
         if let Some(c) = &m.who {

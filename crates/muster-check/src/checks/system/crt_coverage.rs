@@ -1,4 +1,4 @@
-use muster_model::system::odds_ratio;
+use muster_model::system::{CombatResultsTable, CrtIndex, differential_range, odds_ratio};
 
 use muster_db::declare_check;
 use muster_db::load::Document;
@@ -8,15 +8,19 @@ use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does
-    /// Checks that the combat results table, read by odds, covers what it is read by:
-    /// each odds column is a ratio (`1/2`, `3-1`, `2:1`), the columns run lowest odds
-    /// first with no ratio given twice (`2/1` and `4/2` are one column) and none running
-    /// backwards, and no die roll between the lowest and the highest row has no row.
+    /// Checks that the combat results table covers what it is read by. Read by odds,
+    /// each column is a ratio (`1/2`, `3-1`, `2:1`), the columns run lowest odds first
+    /// with no ratio given twice (`2/1` and `4/2` are one column) and none running
+    /// backwards. Read by differential (`index: Differential`), each column is a whole
+    /// number or a range (`-3`, `+4`, `-2..-1`), and each starts one above where the
+    /// column before ends: no gap, no overlap, none backwards. No die roll between the
+    /// lowest and the highest row has no row.
     ///
     /// ## Why is this bad?
     /// Odds are rounded for the defender to the column at or below them, so columns out
-    /// of order or repeated give one attack two columns, and a roll with no row has no
-    /// result; most often a heading or a die number is mistyped.
+    /// of order or repeated give one attack two columns; a differential in a gap has no
+    /// column of its own, one in an overlap has two; and a roll with no row has no
+    /// result. Most often a heading or a die number is mistyped.
     ///
     /// ## Example
     /// ```ron
@@ -33,7 +37,7 @@ declare_check! {
     ///     (die: 1, results: ["DR", "D1", "D2"]),
     ///     (die: 2, results: ["AR", "DT", "D1R"]),
     /// ```
-    pub META = ("system::crt-coverage", Error, "odds columns that are not ratios, repeat or run backwards, or a die roll with no row");
+    pub META = ("system::crt-coverage", Error, "combat results columns that do not read as odds or differentials, repeat, run backwards or leave a gap, or a die roll with no row");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
@@ -43,6 +47,87 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     let Some(crt) = &system.combat_results else {
         return;
     };
+    match crt.index {
+        CrtIndex::Odds => odds_columns(crt, sink),
+        CrtIndex::Differential => differential_columns(crt, sink),
+    }
+    dice(crt, sink);
+}
+
+/// A differential table's columns: each a number or a range, each starting one above
+/// where the one before ends.
+fn differential_columns(crt: &CombatResultsTable, sink: &mut Sink) {
+    // The last column read as a range: its index, heading and range.
+    let mut last: Option<(usize, &str, (i32, i32))> = None;
+    for (i, heading) in crt.odds.iter().enumerate() {
+        let at = Place::top("combat_results").field("odds").index(i);
+        let Some((low, high)) = differential_range(heading) else {
+            sink.push(
+                Report::new(&META, at, format!("differential column `{heading}` is not a whole number or a range"))
+                    .help("write attack minus defence strength as a whole number (`-3`, `0`, `+4`) or a range, lowest first (`-2..-1`)"),
+            );
+            continue;
+        };
+        if let Some((j, before, (_, end))) = last {
+            let before_at = Loc::Value(Place::top("combat_results").field("odds").index(j));
+            let (message, label, help) = if low > end.saturating_add(1) {
+                let missing = if low == end + 2 {
+                    signed(end + 1)
+                } else {
+                    format!("{} to {}", signed(end + 1), signed(low - 1))
+                };
+                (
+                    format!(
+                        "no column reads a differential of {missing}: `{heading}` starts after `{before}` ends"
+                    ),
+                    "the column before",
+                    "start each column one above where the one before ends",
+                )
+            } else if high <= end {
+                (
+                    format!(
+                        "differential column `{heading}` is not higher than `{before}` before it"
+                    ),
+                    "a higher column",
+                    "list the columns lowest differential first, as printed",
+                )
+            } else if low <= end {
+                (
+                    format!(
+                        "differential column `{heading}` overlaps `{before}`: both read {} to {}",
+                        signed(low),
+                        signed(end.min(high))
+                    ),
+                    "the column it overlaps",
+                    "give each differential one column",
+                )
+            } else {
+                last = Some((i, heading, (low, high)));
+                continue;
+            };
+            sink.push(
+                Report::new(&META, at, message)
+                    .label(before_at, label)
+                    .help(help),
+            );
+        }
+        if last.is_none_or(|(_, _, (_, end))| high > end) {
+            last = Some((i, heading, (low, high)));
+        }
+    }
+}
+
+/// A differential as printed: `+2`, `0`, `-1`.
+fn signed(n: i32) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+/// An odds table's columns: each a ratio, each higher than the one before.
+fn odds_columns(crt: &CombatResultsTable, sink: &mut Sink) {
     // The last column read as a ratio: its index, heading and ratio.
     let mut last: Option<(usize, &str, (u32, u32))> = None;
     for (i, heading) in crt.odds.iter().enumerate() {
@@ -91,6 +176,10 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
             last = Some((i, heading, (a, d)));
         }
     }
+}
+
+/// The die rows: none numbered 0, none missing between the lowest and the highest.
+fn dice(crt: &CombatResultsTable, sink: &mut Sink) {
     let mut dice: Vec<(u8, usize)> = crt
         .rows
         .iter()

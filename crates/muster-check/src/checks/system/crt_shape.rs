@@ -38,6 +38,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
         return;
     };
     let codes: Vec<&str> = crt.results.iter().map(|r| r.code.as_str()).collect();
+    let by = crt.index.words();
     let mut dice = Vec::new();
     for (i, row) in crt.rows.iter().enumerate() {
         let base = Place::crt_row(i);
@@ -47,13 +48,13 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
                     &META,
                     base.field("results"),
                     format!(
-                        "die row {} has {} results for {} odds columns",
+                        "die row {} has {} results for {} {by} columns",
                         row.die,
                         row.results.len(),
                         crt.odds.len()
                     ),
                 )
-                .help("give one result per odds column"),
+                .help(format!("give one result per {by} column")),
             );
         }
         if let Some(first) = dice.iter().position(|d| *d == row.die) {
