@@ -158,6 +158,9 @@ impl<'a> FileCx<'a> {
                         Overlay::Terrain { area, .. } => {
                             area_refs(&base.variant("Terrain").field("area"), area, &mut out)
                         }
+                        Overlay::AddTerrain { area, .. } => {
+                            area_refs(&base.variant("AddTerrain").field("area"), area, &mut out)
+                        }
                         Overlay::Path { hexes, .. } => {
                             let list = base.variant("Path").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
@@ -260,8 +263,8 @@ impl<'a> FileCx<'a> {
         match self.doc {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
-                    if let Overlay::Terrain { area: a, .. } = overlay {
-                        area(Place::overlay(i).variant("Terrain").field("area"), a);
+                    if let Some((variant, a)) = overlay_area(overlay) {
+                        area(Place::overlay(i).variant(variant).field("area"), a);
                     }
                 }
             }
@@ -338,9 +341,9 @@ impl<'a> FileCx<'a> {
         match self.doc {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
-                    if let Overlay::Terrain { area: a, .. } = overlay {
+                    if let Some((variant, a)) = overlay_area(overlay) {
                         area(
-                            Place::overlay(i).variant("Terrain").field("area"),
+                            Place::overlay(i).variant(variant).field("area"),
                             a,
                             &mut out,
                         );
@@ -395,6 +398,16 @@ impl<'a> FileCx<'a> {
 
 fn hex_ref(place: Later, text: &str) -> HexRef<'_> {
     HexRef { place, text }
+}
+
+/// The variant name and the area of an overlay that covers an area of hexes (`Terrain`,
+/// `AddTerrain`).
+fn overlay_area(overlay: &Overlay) -> Option<(&'static str, &Area)> {
+    match overlay {
+        Overlay::Terrain { area, .. } => Some(("Terrain", area)),
+        Overlay::AddTerrain { area, .. } => Some(("AddTerrain", area)),
+        _ => None,
+    }
 }
 
 fn area_refs<'a>(base: &Place, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
