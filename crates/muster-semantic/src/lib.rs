@@ -11,6 +11,7 @@
 pub mod board;
 mod context;
 pub mod derived;
+pub mod features;
 pub mod hooks;
 pub mod morale;
 pub mod placeholder;
