@@ -422,6 +422,9 @@ impl<'a> Catalog<'a> {
                     push("optional rule", &o.id, w::effect_rule_words(e));
                 }
             }
+            if let Some(c) = &r.terrain_combine {
+                push("terrain combine", "", w::terrain_combine_words(c));
+            }
             if let Some(z) = &r.zones_of_control {
                 push("zones of control", "", w::zoc_words(z));
             }

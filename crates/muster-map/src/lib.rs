@@ -955,6 +955,13 @@ impl TerrainMap {
         hex_index(&self.grid, hex)
     }
 
+    /// The ids of the features added to a hex, as the table lists them.
+    pub fn feature_ids_at(&self, hex: HexId) -> &[String] {
+        self.hex_index(hex)
+            .and_then(|i| self.table.hexes.get(i))
+            .map_or(&[], |h| h.features.as_slice())
+    }
+
     /// The terrain entries of the features added to a hex (empty when it has none).
     pub fn features_at(&self, hex: HexId) -> Vec<&TerrainEntry> {
         let Some(list) = self.hex_index(hex).and_then(|i| self.features_of.get(&i)) else {
