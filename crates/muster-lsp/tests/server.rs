@@ -571,6 +571,16 @@ fn hover_on_a_hex_shows_every_terrain_in_it_and_what_they_make_together() {
         ),
         "{shown}"
     );
+    // The added terrain itself is the system's row, as a terrain overlay's is.
+    let r = s.request(
+        "textDocument/hover",
+        s.at(map, &text, "AddTerrain(terrain: \"village\"", 21),
+    );
+    let shown = r["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.starts_with("**Village** (terrain `village`)"),
+        "{shown}"
+    );
     // A hex with one terrain says nothing more.
     let r = s.request("textDocument/hover", s.at(map, &text, "\"0202\"", 2));
     let shown = r["contents"]["value"].as_str().unwrap();
