@@ -155,7 +155,8 @@ fn a_refused_new_scenario_writes_nothing() {
 }
 
 /// A system's rule for hexes with several terrains is said in words by `list rules`
-/// and by the summary of its scenarios.
+/// and by the summary of its scenarios; a terrain kept from being a feature says so in
+/// `list terrain`.
 #[test]
 fn the_terrain_combine_rule_is_listed_and_summarised_in_words() {
     let project = copy_project();
@@ -177,4 +178,18 @@ fn the_terrain_combine_rule_is_listed_and_summarised_in_words() {
     // A bundled system states none.
     let plain = stdout(&common::repo(), &["list", "rules", "--system", "lrf"]);
     assert!(!plain.contains("terrain combine"), "{plain}");
+    // A terrain that is never a feature says so in the chart.
+    muster_testkit::replace(
+        &root.join("scenarios/lrf/lrf.system.ron"),
+        "movement: Impassable, combat: [NoRetreat]",
+        "movement: Impassable, combat: [NoRetreat], base_only: true",
+    );
+    let chart = stdout(root, &["list", "terrain", "--system", "lrf"]);
+    let river = chart.lines().find(|l| l.starts_with("river ")).unwrap();
+    assert!(
+        river.ends_with("no retreat, never an added feature"),
+        "{river}"
+    );
+    let woods = chart.lines().find(|l| l.starts_with("woods ")).unwrap();
+    assert!(!woods.contains("never an added feature"), "{woods}");
 }

@@ -1043,12 +1043,14 @@ fn a_feature_added_to_a_hex_is_drawn_and_compiled() {
 
     let out = tempfile::tempdir().unwrap();
     let table = out.path().join("jengland.json");
-    muster()
+    let done = muster()
         .current_dir(root)
         .args(["compile", "maps/lrf/jengland.map.ron", "-o"])
         .arg(&table)
         .assert()
         .success();
+    let said = String::from_utf8_lossy(&done.get_output().stdout).to_string();
+    assert!(said.contains(", 2 hexes with added features"), "{said}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&table).unwrap()).unwrap();
     assert_eq!(

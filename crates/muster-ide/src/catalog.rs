@@ -480,6 +480,9 @@ impl<'a> Catalog<'a> {
                 if !t.allowed.is_empty() {
                     effects.push(format!("allowed: {}", t.allowed.join(", ")));
                 }
+                if t.base_only {
+                    effects.push("never an added feature".to_string());
+                }
                 out.push(TerrainEntry {
                     system: s.id.clone(),
                     of: "hex",

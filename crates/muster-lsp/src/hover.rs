@@ -149,6 +149,9 @@ pub fn terrain_text(t: &TerrainType) -> String {
     if !t.allowed.is_empty() {
         out.push_str(&format!("; only {}", t.allowed.join(", ")));
     }
+    if t.base_only {
+        out.push_str("; never an added feature");
+    }
     out
 }
 
