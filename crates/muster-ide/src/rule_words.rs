@@ -100,6 +100,23 @@ pub fn ladder_words(ladder: &StatusLadder) -> String {
     text
 }
 
+/// How the terrains of one hex combine, in words.
+pub fn terrain_combine_words(rule: &TerrainCombine) -> String {
+    let cost = match rule.cost {
+        CostCombine::MostCostly => "entering costs the most costly of them",
+        CostCombine::Cumulative => "entering costs all their costs added up",
+        CostCombine::Base => "entering costs the hex's own terrain only",
+    };
+    let combat = match rule.combat {
+        EffectCombine::Strongest => {
+            "the strongest die modifier and the strongest column shift count"
+        }
+        EffectCombine::Cumulative => "their die modifiers and their column shifts add up",
+        EffectCombine::Base => "only the own terrain's die modifier and column shift count",
+    };
+    format!("a hex with added terrain features: {cost}; {combat}")
+}
+
 /// The sequence of play in words.
 pub fn sequence_words(rules: &Rules) -> Option<String> {
     let seq = rules.sequence.as_ref()?;
@@ -132,21 +149,4 @@ pub fn sequence_words(rules: &Rules) -> Option<String> {
         parts.push(format!("then {}", phases(&seq.end_of_turn)));
     }
     Some(parts.join("; "))
-}
-
-/// How the terrains of one hex combine, in words.
-pub fn terrain_combine_words(rule: &TerrainCombine) -> String {
-    let cost = match rule.cost {
-        CostCombine::MostCostly => "entering costs the most costly of them",
-        CostCombine::Cumulative => "entering costs all their costs added up",
-        CostCombine::Base => "entering costs the hex's own terrain only",
-    };
-    let combat = match rule.combat {
-        EffectCombine::Strongest => {
-            "the strongest die modifier and the strongest column shift count"
-        }
-        EffectCombine::Cumulative => "their die modifiers and their column shifts add up",
-        EffectCombine::Base => "only the own terrain's die modifier and column shift count",
-    };
-    format!("a hex with added terrain features: {cost}; {combat}")
 }
