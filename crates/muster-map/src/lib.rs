@@ -955,6 +955,14 @@ impl TerrainMap {
         hex_index(&self.grid, hex)
     }
 
+    /// The indexes in the table's `terrain` list of the features added to a hex (empty
+    /// when it has none, or when the table has no entry for them).
+    pub fn feature_indices_at(&self, hex: HexId) -> &[usize] {
+        self.hex_index(hex)
+            .and_then(|i| self.features_of.get(&i))
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// The ids of the features added to a hex, as the table lists them.
     pub fn feature_ids_at(&self, hex: HexId) -> &[String] {
         self.hex_index(hex)
@@ -964,10 +972,8 @@ impl TerrainMap {
 
     /// The terrain entries of the features added to a hex (empty when it has none).
     pub fn features_at(&self, hex: HexId) -> Vec<&TerrainEntry> {
-        let Some(list) = self.hex_index(hex).and_then(|i| self.features_of.get(&i)) else {
-            return Vec::new();
-        };
-        list.iter()
+        self.feature_indices_at(hex)
+            .iter()
             .filter_map(|i| self.table.terrain.get(*i))
             .collect()
     }

@@ -544,8 +544,8 @@ pub struct Entry<'c> {
 }
 
 impl Entry<'_> {
-    /// Whether a unit of this kind may stand in `hex` (map terrain and the system's
-    /// prohibitions).
+    /// Whether a unit of this kind may stand in `hex` (map terrain, the features added
+    /// to the hex and the system's prohibitions).
     pub fn may_enter(&self, hex: HexId) -> bool {
         self.may_enter_at(hex, self.cx.map.and_then(|m| m.terrain_index_at(hex)))
     }
@@ -553,6 +553,31 @@ impl Entry<'_> {
     /// [`Entry::may_enter`], given the hex's [`TerrainMap::terrain_index_at`] (looked up
     /// once per hex when many kinds ask about the same hexes).
     pub fn may_enter_at(&self, hex: HexId, terrain: Option<usize>) -> bool {
+        self.admits_own_terrain(hex, terrain) && self.barring_feature(hex).is_none()
+    }
+
+    /// The feature added to `hex` that keeps this kind out, if any: one whose terrain
+    /// type prohibits the kind, or an impassable one that leaves the hex impassable by
+    /// the system's combine rule ([`TerrainMap::is_enterable`]).
+    pub fn barring_feature(&self, hex: HexId) -> Option<&str> {
+        let map = self.cx.map?;
+        map.feature_indices_at(hex).iter().find_map(|&i| {
+            let entry = map.table().terrain.get(i)?;
+            let keeps_out = match entry.move_cost {
+                None => !map.is_enterable(hex),
+                Some(_) => self
+                    .table
+                    .as_ref()
+                    .and_then(|t| t.get(i).copied().flatten())
+                    .is_some_and(|admits| !admits),
+            };
+            keeps_out.then_some(entry.id.as_str())
+        })
+    }
+
+    /// Whether the hex's own terrain (its [`TerrainMap::terrain_index_at`]) lets this
+    /// kind stand there, whatever the features added to it.
+    pub fn admits_own_terrain(&self, hex: HexId, terrain: Option<usize>) -> bool {
         let (Some(map), Some(system), Some(table)) = (self.cx.map, self.cx.system, &self.table)
         else {
             return true;
