@@ -958,6 +958,9 @@ impl TerrainMap {
     /// The indexes in the table's `terrain` list of the features added to a hex (empty
     /// when it has none, or when the table has no entry for them).
     pub fn feature_indices_at(&self, hex: HexId) -> &[usize] {
+        if self.features_of.is_empty() {
+            return &[];
+        }
         self.hex_index(hex)
             .and_then(|i| self.features_of.get(&i))
             .map_or(&[], Vec::as_slice)
