@@ -202,6 +202,35 @@ fn a_feature_added_to_a_hex_keeps_a_unit_out_of_its_set_up() {
     );
 }
 
+/// A reinforcement entry hex made impassable by a feature names the feature.
+#[test]
+fn an_entry_hex_closed_by_a_feature_names_it() {
+    let dir = copy_project();
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: MostCostly, combat: Strongest),\n",
+    );
+    replace(
+        &dir.path().join("maps/lrf/fontenoy.map.ron"),
+        "    overlays: [\n",
+        "    overlays: [\n        AddTerrain(terrain: \"river\", area: List([\"0515\"])),\n",
+    );
+    let found = validate(dir.path(), &["scenarios/lrf/fontenoy.scenario.ron"]);
+    let messages: Vec<&str> = found
+        .iter()
+        .filter(|d| d.code == "reinforcements::entry-impassable")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "entry hex `0515` is `river`, which units cannot enter",
+            "entry hex `0515` is `river`, which units cannot enter"
+        ]
+    );
+}
+
 /// `compile` carries a terrain's prohibition into the table it writes.
 #[test]
 fn the_compiled_table_carries_the_prohibition() {

@@ -1010,6 +1010,23 @@ impl TerrainMap {
             .map(|i| &self.table.hexsides[*i])
     }
 
+    /// The terrain that makes a hex impassable: its own terrain, or else an impassable
+    /// feature ([`TerrainMap::is_enterable`]); `None` where the hex can be entered.
+    pub fn impassable_terrain_at(&self, hex: HexId) -> Option<&str> {
+        if self.is_enterable(hex) || !self.contains(hex) {
+            return None;
+        }
+        let own = self.terrain_id_at(hex);
+        if self.terrain_at(hex).is_none_or(|t| t.move_cost.is_none()) {
+            return own;
+        }
+        self.features_at(hex)
+            .into_iter()
+            .find(|t| t.move_cost.is_none())
+            .map(|t| t.id.as_str())
+            .or(own)
+    }
+
     /// Whether the terrains of a hex, combined, can be entered at all.
     pub fn is_enterable(&self, hex: HexId) -> bool {
         self.effects_at(hex).is_some_and(|e| e.move_cost.is_some())

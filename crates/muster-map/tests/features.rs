@@ -155,6 +155,13 @@ fn an_impassable_feature_closes_the_hex_and_prohibitions_of_features_hold() {
     ];
     let map = TerrainMap::new(compile(&map_with(overlays), &system, "h")).unwrap();
     assert!(!map.is_enterable(h("0606")));
+    assert_eq!(map.impassable_terrain_at(h("0606")), Some("river"));
+    assert_eq!(
+        map.impassable_terrain_at(h("0107")),
+        Some("river"),
+        "its own"
+    );
+    assert_eq!(map.impassable_terrain_at(h("0607")), None);
     assert_eq!(map.move_cost(h("0605"), h("0606")), None);
     assert!(!map.admits(h("0607"), "cavalry", None));
     assert!(map.admits(h("0607"), "infantry", None));

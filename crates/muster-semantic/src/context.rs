@@ -543,7 +543,7 @@ pub struct Entry<'c> {
     table: Option<EntryTable>,
 }
 
-impl Entry<'_> {
+impl<'c> Entry<'c> {
     /// Whether a unit of this kind may stand in `hex` (map terrain, the features added
     /// to the hex and the system's prohibitions).
     pub fn may_enter(&self, hex: HexId) -> bool {
@@ -559,7 +559,7 @@ impl Entry<'_> {
     /// The feature added to `hex` that keeps this kind out, if any: one whose terrain
     /// type prohibits the kind, or an impassable one that leaves the hex impassable by
     /// the system's combine rule ([`TerrainMap::is_enterable`]).
-    pub fn barring_feature(&self, hex: HexId) -> Option<&str> {
+    pub fn barring_feature(&self, hex: HexId) -> Option<&'c str> {
         let map = self.cx.map?;
         map.feature_indices_at(hex).iter().find_map(|&i| {
             let entry = map.table().terrain.get(i)?;
@@ -573,6 +573,16 @@ impl Entry<'_> {
             };
             keeps_out.then_some(entry.id.as_str())
         })
+    }
+
+    /// The terrain of `hex` that keeps this kind out: its own when that does, else the
+    /// feature that does ([`Entry::barring_feature`]); `None` where it may stand.
+    pub fn barring_terrain(&self, hex: HexId) -> Option<&'c str> {
+        let map = self.cx.map?;
+        if !self.admits_own_terrain(hex, map.terrain_index_at(hex)) {
+            return Some(map.terrain_id_at(hex).unwrap_or("?"));
+        }
+        self.barring_feature(hex)
     }
 
     /// Whether the hex's own terrain (its [`TerrainMap::terrain_index_at`]) lets this

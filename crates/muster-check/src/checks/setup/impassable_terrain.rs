@@ -71,17 +71,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     None => None,
                 }
             });
-            // The hex's own terrain, or else the feature added to it that keeps the unit out.
-            let feature = barred.and_then(|(_, kind)| kind).and_then(|kind| {
-                let entry = cx.entry(&kind.id);
-                entry
-                    .admits_own_terrain(hex, map.terrain_index_at(hex))
-                    .then(|| entry.barring_feature(hex).map(str::to_owned))
-                    .flatten()
-            });
-            let terrain = feature
-                .as_deref()
-                .unwrap_or_else(|| map.terrain_id_at(hex).unwrap_or("?"));
+            // The hex's own terrain, or else the feature added to it, that keeps the unit out.
+            let own = map.terrain_id_at(hex).unwrap_or("?");
+            let terrain = barred
+                .and_then(|(_, kind)| kind)
+                .and_then(|kind| cx.entry(&kind.id).barring_terrain(hex))
+                .unwrap_or(own);
+            let feature = (terrain != own).then_some(terrain);
             let terrain_type = cx
                 .system
                 .and_then(|s| s.terrain.iter().find(|t| t.id == terrain));
