@@ -142,6 +142,7 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &[
                 "board",
                 "derived",
+                "entry",
                 "features",
                 "morale",
                 "references",

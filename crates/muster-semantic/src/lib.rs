@@ -11,6 +11,7 @@
 pub mod board;
 mod context;
 pub mod derived;
+mod entry;
 pub mod features;
 pub mod hooks;
 pub mod morale;
@@ -22,5 +23,6 @@ pub mod stacking;
 pub mod table;
 
 pub use context::*;
+pub use entry::Entry;
 
 pub use placeholder::PLACEHOLDER_MARK;
