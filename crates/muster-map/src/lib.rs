@@ -2,9 +2,8 @@
 //!
 //! [`compile`] turns a [`MapSource`] (grid + ordered overlays) and the rules system's
 //! terrain chart into a [`TerrainTable`]: every hex with its terrain, added features and
-//! edges, every
-//! hexside that carries a feature or blocks movement, labels, the grid, the format
-//! version and the source hash. Compilation never fails: entries that do not make
+//! edges, every hexside that carries a feature or blocks movement, labels, the grid,
+//! the combine rule, the format version and the source hash. Compilation never fails: entries that do not make
 //! sense (unknown hex ids, hexes off the grid, non-adjacent hexsides) are skipped, and
 //! the validator reports them with spans (`muster compile` refuses to write a map that
 //! has errors).
@@ -257,7 +256,7 @@ pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> T
 }
 
 /// Compiles a hex map with a scenario's terrain modifications applied: ignored terrain
-/// becomes the map's base terrain, and ignored hexside features (roads) are removed from
+/// becomes the map's base terrain (and an ignored added feature is dropped), and ignored hexside features (roads) are removed from
 /// their hexsides. Access restrictions and river flows are kept.
 pub fn compile_for(
     source: &MapSource,
