@@ -256,8 +256,9 @@ pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> T
 }
 
 /// Compiles a hex map with a scenario's terrain modifications applied: ignored terrain
-/// becomes the map's base terrain (and an ignored added feature is dropped), and ignored hexside features (roads) are removed from
-/// their hexsides. Access restrictions and river flows are kept.
+/// becomes the map's base terrain (an ignored added feature is dropped), and ignored
+/// hexside features (roads) are removed from their hexsides. Access restrictions and
+/// river flows are kept.
 pub fn compile_for(
     source: &MapSource,
     system: &RulesSystem,
