@@ -142,6 +142,8 @@ const LAYERS: &[(&str, &[&[&str]])] = &[
             &[
                 "board",
                 "derived",
+                "entry",
+                "features",
                 "morale",
                 "references",
                 "rules",

@@ -147,6 +147,90 @@ fn prohibited_terrain_keeps_a_unit_out_of_its_set_up() {
     );
 }
 
+/// A feature added to a hex keeps a unit out as its own terrain would: a terrain type
+/// that prohibits the unit's kind, or an impassable feature where the system's combine
+/// rule makes the hex impassable (the most costly terrain counts), but not where only
+/// the hex's own terrain counts.
+#[test]
+fn a_feature_added_to_a_hex_keeps_a_unit_out_of_its_set_up() {
+    let dir = copy_project();
+    let system = dir.path().join("scenarios/lrf/lrf.system.ron");
+    replace(
+        &system,
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)]),",
+        "(id: \"woods\", name: \"Woods\", movement: Points(2.0), combat: [ColumnShift(-1)], prohibited: [\"infantry\"]),",
+    );
+    replace(
+        &system,
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: MostCostly, combat: Strongest),\n",
+    );
+    // `saxe` (infantry) sets up in 0903 and 1004, clear hexes of the Jengland map.
+    replace(
+        &dir.path().join("maps/lrf/jengland.map.ron"),
+        "    overlays: [\n",
+        "    overlays: [\n        AddTerrain(terrain: \"woods\", area: List([\"0903\"])),\n        AddTerrain(terrain: \"river\", area: List([\"1004\"])),\n",
+    );
+    let messages = |dir: &Path| -> Vec<String> {
+        validate(dir, &["scenarios/lrf/jengland.scenario.ron"])
+            .into_iter()
+            .filter(|d| d.code == "setup::impassable-terrain")
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(
+        messages(dir.path()),
+        [
+            "`saxe` is set up in hex `0903`, where `woods` is prohibited to `infantry`",
+            "`saxe` is set up in hex `1004`, where `river` is impassable",
+        ]
+    );
+    let help = validate(dir.path(), &["scenarios/lrf/jengland.scenario.ron"])
+        .into_iter()
+        .find(|d| d.message.contains("`1004`"))
+        .and_then(|d| d.help)
+        .unwrap();
+    assert!(
+        help.contains("take the added `river` off hex `1004` in the map"),
+        "{help}"
+    );
+    // Where only the hex's own terrain costs, the river feature leaves it enterable.
+    replace(&system, "(cost: MostCostly,", "(cost: Base,");
+    assert_eq!(
+        messages(dir.path()),
+        ["`saxe` is set up in hex `0903`, where `woods` is prohibited to `infantry`"]
+    );
+}
+
+/// A reinforcement entry hex made impassable by a feature names the feature.
+#[test]
+fn an_entry_hex_closed_by_a_feature_names_it() {
+    let dir = copy_project();
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: MostCostly, combat: Strongest),\n",
+    );
+    replace(
+        &dir.path().join("maps/lrf/fontenoy.map.ron"),
+        "    overlays: [\n",
+        "    overlays: [\n        AddTerrain(terrain: \"river\", area: List([\"0515\"])),\n",
+    );
+    let found = validate(dir.path(), &["scenarios/lrf/fontenoy.scenario.ron"]);
+    let messages: Vec<&str> = found
+        .iter()
+        .filter(|d| d.code == "reinforcements::entry-impassable")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "entry hex `0515` is `river`, which units cannot enter",
+            "entry hex `0515` is `river`, which units cannot enter"
+        ]
+    );
+}
+
 /// `compile` carries a terrain's prohibition into the table it writes.
 #[test]
 fn the_compiled_table_carries_the_prohibition() {

@@ -221,10 +221,21 @@ fn table_json(
             muster_map::to_json(map.table()),
             map.table().map.clone(),
             format!(
-                "{} x {} hexes, {} hexsides with features",
+                "{} x {} hexes, {} hexsides with features{}",
                 map.grid().columns,
                 map.grid().rows,
-                map.table().hexsides.len()
+                map.table().hexsides.len(),
+                match map
+                    .table()
+                    .hexes
+                    .iter()
+                    .filter(|h| !h.features.is_empty())
+                    .count()
+                {
+                    0 => String::new(),
+                    1 => ", 1 hex with an added feature".to_string(),
+                    n => format!(", {n} hexes with added features"),
+                }
             ),
         )),
         (None, Some(t)) => Some((

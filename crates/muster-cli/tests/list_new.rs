@@ -153,3 +153,43 @@ fn a_refused_new_scenario_writes_nothing() {
         }
     }
 }
+
+/// A system's rule for hexes with several terrains is said in words by `list rules`
+/// and by the summary of its scenarios; a terrain kept from being a feature says so in
+/// `list terrain`.
+#[test]
+fn the_terrain_combine_rule_is_listed_and_summarised_in_words() {
+    let project = copy_project();
+    let root = project.path();
+    muster_testkit::replace(
+        &root.join("scenarios/lrf/lrf.system.ron"),
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: Cumulative, combat: Base),\n",
+    );
+    let words = "a hex with added terrain features: entering costs all their costs added up; only the own terrain's die modifier and column shift count";
+    let listed = stdout(root, &["list", "rules", "--system", "lrf"]);
+    let line = listed
+        .lines()
+        .find(|l| l.starts_with("terrain combine"))
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert!(line.ends_with(words), "{line}");
+    let summary = stdout(root, &["summary", "scenarios/lrf/jengland.scenario.ron"]);
+    assert!(summary.contains(words), "{summary}");
+    // A bundled system states none.
+    let plain = stdout(&common::repo(), &["list", "rules", "--system", "lrf"]);
+    assert!(!plain.contains("terrain combine"), "{plain}");
+    // A terrain that is never a feature says so in the chart.
+    muster_testkit::replace(
+        &root.join("scenarios/lrf/lrf.system.ron"),
+        "movement: Impassable, combat: [NoRetreat]",
+        "movement: Impassable, combat: [NoRetreat], base_only: true",
+    );
+    let chart = stdout(root, &["list", "terrain", "--system", "lrf"]);
+    let river = chart.lines().find(|l| l.starts_with("river ")).unwrap();
+    assert!(
+        river.ends_with("no retreat, never an added feature"),
+        "{river}"
+    );
+    let woods = chart.lines().find(|l| l.starts_with("woods ")).unwrap();
+    assert!(!woods.contains("never an added feature"), "{woods}");
+}

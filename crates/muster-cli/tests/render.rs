@@ -948,3 +948,67 @@ fn a_hidden_side_and_boxed_units_are_not_drawn() {
     assert_eq!(after.len(), shown.len() - 1);
     assert!(!after.iter().any(|c| c["data-hex"] == "1502"));
 }
+
+/// A hex with a second terrain (`AddTerrain`): the board draws it inside the hex in
+/// its own fill, and `muster compile` writes it with the system's combine rule.
+#[test]
+fn a_feature_added_to_a_hex_is_drawn_and_compiled() {
+    let project = copy_project();
+    let root = project.path();
+    edit(
+        root,
+        "scenarios/lrf/lrf.system.ron",
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: MostCostly, combat: Cumulative),\n",
+    );
+    edit(
+        root,
+        "maps/lrf/jengland.map.ron",
+        "        Label(hex: \"0105\"",
+        "        AddTerrain(terrain: \"village\", area: List([\"0201\", \"0606\"])),\n        Label(hex: \"0105\"",
+    );
+    let svg = render_svg(root, "maps/lrf/jengland.map.ron", &[]);
+    let features = elements(&svg, "feature");
+    let hexes: Vec<&str> = features.iter().map(|f| f["data-hex"].as_str()).collect();
+    assert_eq!(hexes, ["0201", "0606"]);
+    assert!(features.iter().all(|f| f["data-terrain"] == "village"));
+    let fills = fills_by_terrain(&svg);
+    assert_eq!(
+        features[0]["fill"], fills["village"],
+        "the village's own fill"
+    );
+    assert_ne!(fills["woods"], fills["village"]);
+    // Without features nothing of the kind is drawn.
+    let plain = render_svg(&repo(), "maps/lrf/jengland.map.ron", &[]);
+    assert!(elements(&plain, "feature").is_empty());
+    assert!(!plain.contains("id=\"features\""));
+
+    let out = tempfile::tempdir().unwrap();
+    let table = out.path().join("jengland.json");
+    let done = muster()
+        .current_dir(root)
+        .args(["compile", "maps/lrf/jengland.map.ron", "-o"])
+        .arg(&table)
+        .assert()
+        .success();
+    let said = String::from_utf8_lossy(&done.get_output().stdout).to_string();
+    assert!(said.contains(", 2 hexes with added features"), "{said}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&table).unwrap()).unwrap();
+    assert_eq!(
+        json["terrain_combine"],
+        serde_json::json!({"cost": "MostCostly", "combat": "Cumulative"})
+    );
+    let hex = |id: &str| {
+        json["hexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(hex("0201")["terrain"], "woods");
+    assert_eq!(hex("0201")["features"], serde_json::json!(["village"]));
+    assert!(hex("0202").get("features").is_none());
+}

@@ -104,7 +104,7 @@ pub struct RuleEntry {
     pub system: String,
     /// `effect`, `special rule`, `optional rule`, `combat` (its id the rule's field:
     /// `compulsory`), `zones of control`, `movement mode`, `supply`, `replacements`,
-    /// `reinforcements`, `weather`, `faction` or `hook`.
+    /// `reinforcements`, `terrain combine`, `weather`, `faction` or `hook`.
     pub topic: &'static str,
     /// The rule's id (empty for a block without one).
     pub id: String,
@@ -429,6 +429,9 @@ impl<'a> Catalog<'a> {
                     push("combat", id, text);
                 }
             }
+            if let Some(c) = &r.terrain_combine {
+                push("terrain combine", "", w::terrain_combine_words(c));
+            }
             if let Some(z) = &r.zones_of_control {
                 push("zones of control", "", w::zoc_words(z));
             }
@@ -486,6 +489,9 @@ impl<'a> Catalog<'a> {
                 }
                 if !t.allowed.is_empty() {
                     effects.push(format!("allowed: {}", t.allowed.join(", ")));
+                }
+                if t.base_only {
+                    effects.push("never an added feature".to_string());
                 }
                 out.push(TerrainEntry {
                     system: s.id.clone(),

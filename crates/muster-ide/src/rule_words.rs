@@ -1,6 +1,7 @@
 //! The system's typed rules in words, for the summary: a result table, the status
-//! ladder, the sequence of play and each combat rule, each as one line. The summary reads the semantic
-//! rule queries through here too, so that its rules vocabulary has one door.
+//! ladder, the sequence of play, each combat rule and how a hex's terrains combine,
+//! each as one line. The summary reads the semantic rule queries through here too, so
+//! that its rules vocabulary has one door.
 
 mod combat;
 mod vocab;
@@ -13,6 +14,7 @@ pub use vocab::{
 use muster_model::rules::{
     Actor, BandResult, BeyondFloor, ResultBand, ResultIndex, ResultTable, Rules, StatusLadder,
 };
+use muster_model::system::{CostCombine, EffectCombine, TerrainCombine};
 
 pub use muster_semantic::rules::{allowances_among, men_represented, names_any, unled_sides};
 
@@ -99,6 +101,23 @@ pub fn ladder_words(ladder: &StatusLadder) -> String {
         );
     }
     text
+}
+
+/// How the terrains of one hex combine, in words.
+pub fn terrain_combine_words(rule: &TerrainCombine) -> String {
+    let cost = match rule.cost {
+        CostCombine::MostCostly => "entering costs the most costly of them",
+        CostCombine::Cumulative => "entering costs all their costs added up",
+        CostCombine::Base => "entering costs the hex's own terrain only",
+    };
+    let combat = match rule.combat {
+        EffectCombine::Strongest => {
+            "the strongest die modifier and the strongest column shift count"
+        }
+        EffectCombine::Cumulative => "their die modifiers and their column shifts add up",
+        EffectCombine::Base => "only the own terrain's die modifier and column shift count",
+    };
+    format!("a hex with added terrain features: {cost}; {combat}")
 }
 
 /// The sequence of play in words.

@@ -552,6 +552,24 @@ fn overlay_examples(system: &RulesSystem, base: &str, columns: u16, rows: u16) -
             format!("Access(hex: {}, from: [{}])", hex(1, 2), hex(1, 1)),
         );
     }
+    // A second terrain in a hex only where the system says how terrains combine (else
+    // `maps::no-combine-rule`), and one that is not the hex's own (`maps::redundant-feature`).
+    let own = if columns == 1 { other } else { base };
+    let feature = system
+        .terrain
+        .iter()
+        .find(|t| t.id != own && !t.base_only)
+        .filter(|_| system.rules.terrain_combine.is_some());
+    if let Some(feature) = feature {
+        example(
+            "A second terrain in hexes, beside their own (the system's `terrain_combine` says how they combine):",
+            format!(
+                "AddTerrain(terrain: {}, area: List([{}]))",
+                quoted(&feature.id),
+                hex(columns, rows)
+            ),
+        );
+    }
     example(
         "A name printed on the map:",
         format!("Label(hex: {}, text: \"Village\")", hex(columns, rows)),

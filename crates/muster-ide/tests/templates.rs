@@ -2,7 +2,8 @@
 //! of the system's published schema, and of its `rules` block, is a section of the
 //! skeleton (filled in, or an example behind `//~ `), each under a comment saying what
 //! it is for. A field added to `RulesSystem` or `Rules` fails here by name until the
-//! template shows it. That the examples validate is `muster-cli/tests/authoring.rs`.
+//! template shows it; the map skeleton offers a feature only where the system can
+//! combine it. That the examples validate is `muster-cli/tests/authoring.rs`.
 
 use muster_db::schema::generate;
 use muster_ide::template::{EXAMPLE_MARK, system};
@@ -93,4 +94,31 @@ fn a_counter_sheet_is_refused_for_an_open_table_system() {
     assert!(refused.contains("open table"), "{refused}");
     let hex = catalog.system("lrf").expect("a bundled hex system");
     assert!(muster_ide::template::counters("x", hex).is_ok());
+}
+
+/// The map skeleton shows `AddTerrain` only where the system says how a hex's terrains
+/// combine (uncommented, it would be `maps::no-combine-rule` otherwise), with a terrain
+/// that may be a feature and is not the hex's own.
+#[test]
+fn the_map_template_adds_a_feature_only_where_the_system_can_combine_it() {
+    use muster_model::system::{CostCombine, EffectCombine, TerrainCombine};
+    let db = muster_testkit::db::bundled();
+    let index = muster_testkit::db::index(&db, "scenarios/lrf/lrf.system.ron");
+    let Some(muster_db::load::Document::System(lrf)) = db.doc(index) else {
+        panic!("the LRF system loads");
+    };
+    let plain = muster_ide::template::map("plain", lrf, 10, 8).unwrap();
+    assert!(!plain.contains("AddTerrain"), "{plain}");
+    let mut combining = lrf.clone();
+    combining.rules.terrain_combine = Some(TerrainCombine {
+        cost: CostCombine::MostCostly,
+        combat: EffectCombine::Strongest,
+    });
+    for t in &mut combining.terrain {
+        t.base_only = t.id != "village";
+    }
+    let text = muster_ide::template::map("featured", &combining, 10, 8).unwrap();
+    let line =
+        format!("        {EXAMPLE_MARK}AddTerrain(terrain: \"village\", area: List([\"1008\"])),");
+    assert!(text.lines().any(|l| l == line), "{text}");
 }

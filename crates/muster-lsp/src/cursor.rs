@@ -389,7 +389,7 @@ pub fn classify(kind: FileKind, steps: &[String], hook_refs: &HookRefs) -> Optio
         },
         FileKind::Map => match s.as_slice() {
             ["system"] => Class::FileRef(FileKind::System),
-            ["base"] | [.., "Terrain", "terrain"] => Class::Terrain,
+            ["base"] | [.., "Terrain" | "AddTerrain", "terrain"] => Class::Terrain,
             ["overlays", _, "Path" | "Hexsides", "feature"] => Class::Feature,
             ["overlays", _, "Path" | "Flow", "hexes", n] if num(n) => Class::Hex,
             ["overlays", _, "Hexsides", "sides", _, "0" | "1"] => Class::Hex,

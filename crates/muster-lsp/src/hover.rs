@@ -149,6 +149,9 @@ pub fn terrain_text(t: &TerrainType) -> String {
     if !t.allowed.is_empty() {
         out.push_str(&format!("; only {}", t.allowed.join(", ")));
     }
+    if t.base_only {
+        out.push_str("; never an added feature");
+    }
     out
 }
 
@@ -227,6 +230,29 @@ fn hex_text(cx: &Cx, text: &str) -> Option<String> {
             format!("{} (`{}`, {})", t.name, t.id, cost(&t.movement))
         });
     let mut out = format!("**hex {text}**\n\nterrain: {terrain}");
+    let features = map.feature_ids_at(hex);
+    if !features.is_empty() {
+        let named: Vec<String> = features
+            .iter()
+            .map(|id| {
+                cx.system()
+                    .and_then(|s| s.terrain.iter().find(|t| &t.id == id))
+                    .map_or(format!("`{id}`"), |t| {
+                        format!("{} (`{}`, {})", t.name, t.id, cost(&t.movement))
+                    })
+            })
+            .collect();
+        out.push_str(&format!("  \nalso: {}", named.join(", ")));
+        if let (Some(e), Some(_)) = (map.effects_at(hex), map.table().terrain_combine) {
+            let moves = e
+                .move_cost
+                .map_or("impassable".to_string(), |c| format!("{c} MP"));
+            out.push_str(&format!(
+                "  \nall together: {moves}, die modifier {:+}, column shift {:+}",
+                e.die_modifier, e.column_shift
+            ));
+        }
+    }
     let mut sides = Vec::new();
     for n in map.neighbours(hex) {
         if let Some(side) = map.hexside(hex, n) {

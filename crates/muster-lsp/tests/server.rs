@@ -599,3 +599,50 @@ fn completes_and_explains_the_combat_rules() {
         "{r}"
     );
 }
+
+#[test]
+fn hover_on_a_hex_shows_every_terrain_in_it_and_what_they_make_together() {
+    let mut s = Session::new();
+    let system = s.root.join("scenarios/lrf/lrf.system.ron");
+    let text = std::fs::read_to_string(&system).unwrap().replacen(
+        "    rules: (\n",
+        "    rules: (\n        terrain_combine: (cost: Cumulative, combat: Strongest),\n",
+        1,
+    );
+    std::fs::write(&system, text).unwrap();
+    let map = "maps/lrf/jengland.map.ron";
+    let text = std::fs::read_to_string(s.root.join(map)).unwrap().replacen(
+        "    overlays: [\n",
+        "    overlays: [\n        AddTerrain(terrain: \"village\", area: List([\"0201\"])),\n",
+        1,
+    );
+    let diagnostics = s.open(map, Some(&text));
+    assert_eq!(diagnostics, Vec::<Value>::new());
+    let r = s.request(
+        "textDocument/hover",
+        s.at(map, &text, "List([\"0201\"]))", 7),
+    );
+    let shown = r["contents"]["value"].as_str().unwrap();
+    // Woods (2 MP, shift -1) and a village (1 MP, modifier +1): costs added up, the
+    // strongest modifier and shift.
+    assert!(
+        shown.starts_with(
+            "**hex 0201**\n\nterrain: Woods (`woods`, 2 MP)  \nalso: Village (`village`, 1 MP)  \nall together: 3 MP, die modifier +1, column shift -1"
+        ),
+        "{shown}"
+    );
+    // The added terrain itself is the system's row, as a terrain overlay's is.
+    let r = s.request(
+        "textDocument/hover",
+        s.at(map, &text, "AddTerrain(terrain: \"village\"", 21),
+    );
+    let shown = r["contents"]["value"].as_str().unwrap();
+    assert!(
+        shown.starts_with("**Village** (terrain `village`)"),
+        "{shown}"
+    );
+    // A hex with one terrain says nothing more.
+    let r = s.request("textDocument/hover", s.at(map, &text, "\"0202\"", 2));
+    let shown = r["contents"]["value"].as_str().unwrap();
+    assert!(!shown.contains("also:"), "{shown}");
+}

@@ -1,16 +1,16 @@
 //! The map compiler and the terrain table API.
 //!
 //! [`compile`] turns a [`MapSource`] (grid + ordered overlays) and the rules system's
-//! terrain chart into a [`TerrainTable`]: every hex with its terrain and edges, every
-//! hexside that carries a feature or blocks movement, labels, the grid, the format
-//! version and the source hash. Compilation never fails: entries that do not make
+//! terrain chart into a [`TerrainTable`]: every hex with its terrain, added features and
+//! edges, every hexside that carries a feature or blocks movement, labels, the grid,
+//! the combine rule, the format version and the source hash. Compilation never fails: entries that do not make
 //! sense (unknown hex ids, hexes off the grid, non-adjacent hexsides) are skipped, and
 //! the validator reports them with spans (`muster compile` refuses to write a map that
 //! has errors).
 //!
 //! [`TerrainMap`] loads a table and answers the questions engines and the validator
-//! ask: terrain at a hex, neighbours on the map, the cost to move into a hex, hexside
-//! features, distance, edges, labels.
+//! ask: terrain at a hex, neighbours on the map, the cost to move into a hex (its
+//! terrains combined by [`combine`]), hexside features, distance, edges, labels.
 //!
 //! **Boundary:** no diagnostics here; the validator owns what is wrong with a source.
 
@@ -29,6 +29,9 @@ use muster_model::table::{
 use sha2::{Digest, Sha256};
 
 pub use muster_hex;
+
+pub mod combine;
+pub use combine::HexEffects;
 
 /// The widest and deepest a hex map can be: `CCRR` numbers name columns and rows 01 to 99.
 pub const MAX_CCRR: u16 = 99;
@@ -226,14 +229,36 @@ fn hex_terrain(grid: &HexGrid, source: &MapSource) -> BTreeMap<HexId, String> {
         .collect()
 }
 
+/// The features `AddTerrain` overlays add to each hex, in any order of overlays: the
+/// same area with the same terrain is read once.
+fn hex_features(grid: &HexGrid, source: &MapSource) -> BTreeMap<HexId, BTreeSet<String>> {
+    let mut out: BTreeMap<HexId, BTreeSet<String>> = BTreeMap::new();
+    let mut seen: HashSet<(&String, &Area)> = HashSet::new();
+    for overlay in &source.overlays {
+        let Overlay::AddTerrain { terrain, area } = overlay else {
+            continue;
+        };
+        if !seen.insert((terrain, area)) {
+            continue;
+        }
+        let hexes = resolve_area(grid, area).unwrap_or_default();
+        count_work(hexes.len());
+        for hex in hexes.into_iter().filter(|h| grid.contains(*h)) {
+            out.entry(hex).or_default().insert(terrain.clone());
+        }
+    }
+    out
+}
+
 /// Compiles a hex map source against its rules system.
 pub fn compile(source: &MapSource, system: &RulesSystem, source_hash: &str) -> TerrainTable {
     compile_for(source, system, source_hash, None)
 }
 
 /// Compiles a hex map with a scenario's terrain modifications applied: ignored terrain
-/// becomes the map's base terrain, and ignored hexside features (roads) are removed from
-/// their hexsides. Access restrictions and river flows are kept.
+/// becomes the map's base terrain (an ignored added feature is dropped), and ignored
+/// hexside features (roads) are removed from their hexsides. Access restrictions and
+/// river flows are kept.
 pub fn compile_for(
     source: &MapSource,
     system: &RulesSystem,
@@ -243,6 +268,7 @@ pub fn compile_for(
     let grid =
         grid_of(source).unwrap_or(HexGrid::new(0, 0, muster_hex::HexLayout::EvenColumnsDown));
     let mut terrain = hex_terrain(&grid, source);
+    let mut features = hex_features(&grid, source);
     let Drawn {
         mut sides,
         labels,
@@ -255,18 +281,31 @@ pub fn compile_for(
                 *slot = source.base.clone();
             }
         }
+        for added in features.values_mut() {
+            added.retain(|f| !ignored.ignores(f));
+        }
         for (features, _) in sides.values_mut() {
             features.retain(|f| !ignored.ignores(f));
         }
         // A hexside left with no feature is no longer listed, unless access blocks it.
         sides.retain(|_, (features, access_blocked)| !features.is_empty() || *access_blocked);
     }
-    let terrain_entries = terrain_entries(system, &terrain);
+    // A feature that is the hex's own terrain adds nothing.
+    for (hex, added) in &mut features {
+        if let Some(own) = terrain.get(hex) {
+            added.remove(own);
+        }
+    }
+    let terrain_entries = terrain_entries(system, &terrain, &features);
     let hexes = terrain
         .iter()
         .map(|(h, t)| HexEntry {
             id: h.to_string(),
             terrain: t.clone(),
+            features: features
+                .remove(h)
+                .map(|f| f.into_iter().collect())
+                .unwrap_or_default(),
             edges: grid.edges_of(*h),
         })
         .collect();
@@ -291,6 +330,7 @@ pub fn compile_for(
         hexes,
         hexsides,
         labels,
+        terrain_combine: system.rules.terrain_combine,
         flows,
         scenario: scenario.map(|(id, _)| id.to_string()),
     }
@@ -328,8 +368,9 @@ fn drawn(grid: &HexGrid, source: &MapSource) -> Drawn {
     };
     for overlay in &source.overlays {
         match overlay {
-            // Resolved hex by hex (`hex_terrain`), the last overlay covering a hex winning.
-            Overlay::Terrain { .. } => {}
+            // Resolved hex by hex (`hex_terrain`), the last overlay covering a hex winning,
+            // and added features beside them (`hex_features`).
+            Overlay::Terrain { .. } | Overlay::AddTerrain { .. } => {}
             Overlay::Path { feature, hexes } => {
                 for pair in hexes.windows(2) {
                     feature_on(&mut drawn.sides, &pair[0], &pair[1], feature);
@@ -420,10 +461,15 @@ impl<'a> Ignored<'a> {
     }
 }
 
-/// The system's terrain types that some hex of the map has, with their movement cost
-/// and combat effects.
-fn terrain_entries(system: &RulesSystem, terrain: &BTreeMap<HexId, String>) -> Vec<TerrainEntry> {
-    let used: BTreeSet<&String> = terrain.values().collect();
+/// The system's terrain types that some hex of the map has, as its terrain or a
+/// feature, with their movement cost and combat effects.
+fn terrain_entries(
+    system: &RulesSystem,
+    terrain: &BTreeMap<HexId, String>,
+    features: &BTreeMap<HexId, BTreeSet<String>>,
+) -> Vec<TerrainEntry> {
+    let mut used: BTreeSet<&String> = terrain.values().collect();
+    used.extend(features.values().flatten());
     system
         .terrain
         .iter()
@@ -704,6 +750,8 @@ pub struct TerrainMap {
     /// Per hex, in [`TerrainMap::hex_index`] order: the index of its terrain entry in
     /// the table, [`NO_TERRAIN`] when the table has no entry of that id.
     terrain_of: Vec<u32>,
+    /// The terrain entries of the features of each hex that has any, by hex index.
+    features_of: HashMap<usize, Vec<usize>>,
     sides: HashMap<(HexId, HexId), usize>,
     /// The hex of each label text (the first label with that text), for
     /// [`TerrainMap::label`].
@@ -721,6 +769,7 @@ impl Clone for TerrainMap {
             table: self.table.clone(),
             grid: self.grid,
             terrain_of: self.terrain_of.clone(),
+            features_of: self.features_of.clone(),
             sides: self.sides.clone(),
             labels: self.labels.clone(),
             banks: Default::default(),
@@ -758,12 +807,22 @@ impl TerrainMap {
         for (i, t) in table.terrain.iter().enumerate() {
             entry_of.entry(t.id.as_str()).or_insert(i);
         }
+        let mut features_of = HashMap::new();
         for hex in &table.hexes {
             let at = id(&hex.id)?;
             if let Some(&i) = entry_of.get(hex.terrain.as_str())
                 && let Some(slot) = hex_index(&grid, at).and_then(|k| terrain_of.get_mut(k))
             {
                 *slot = u32::try_from(i).unwrap_or(NO_TERRAIN);
+            }
+            if let Some(k) = hex_index(&grid, at).filter(|_| !hex.features.is_empty()) {
+                let entries = hex.features.iter();
+                features_of.insert(
+                    k,
+                    entries
+                        .filter_map(|f| entry_of.get(f.as_str()).copied())
+                        .collect(),
+                );
             }
         }
         let mut sides = HashMap::new();
@@ -780,6 +839,7 @@ impl TerrainMap {
             table,
             grid,
             terrain_of,
+            features_of,
             sides,
             labels,
             banks: Default::default(),
@@ -895,6 +955,45 @@ impl TerrainMap {
         hex_index(&self.grid, hex)
     }
 
+    /// The indexes in the table's `terrain` list of the features added to a hex (empty
+    /// when it has none, or when the table has no entry for them).
+    pub fn feature_indices_at(&self, hex: HexId) -> &[usize] {
+        if self.features_of.is_empty() {
+            return &[];
+        }
+        self.hex_index(hex)
+            .and_then(|i| self.features_of.get(&i))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The ids of the features added to a hex, as the table lists them.
+    pub fn feature_ids_at(&self, hex: HexId) -> &[String] {
+        self.hex_index(hex)
+            .and_then(|i| self.table.hexes.get(i))
+            .map_or(&[], |h| h.features.as_slice())
+    }
+
+    /// The terrain entries of the features added to a hex (empty when it has none).
+    pub fn features_at(&self, hex: HexId) -> Vec<&TerrainEntry> {
+        self.feature_indices_at(hex)
+            .iter()
+            .filter_map(|i| self.table.terrain.get(*i))
+            .collect()
+    }
+
+    /// What a hex does, its own terrain and its features combined by the table's
+    /// `terrain_combine` rule ([`combine::combine`]); `None` off the map or when the
+    /// table has no entry for the hex's terrain.
+    pub fn effects_at(&self, hex: HexId) -> Option<HexEffects> {
+        let base = self.terrain_at(hex)?;
+        let features = self.features_at(hex);
+        Some(combine::combine(
+            base,
+            &features,
+            self.table.terrain_combine,
+        ))
+    }
+
     /// Neighbours of a hex that are on the map.
     pub fn neighbours(&self, hex: HexId) -> Vec<HexId> {
         self.grid.neighbours(hex)
@@ -911,13 +1010,32 @@ impl TerrainMap {
             .map(|i| &self.table.hexsides[*i])
     }
 
-    /// Whether the terrain of a hex can be entered at all.
-    pub fn is_enterable(&self, hex: HexId) -> bool {
-        self.terrain_at(hex).is_some_and(|t| t.move_cost.is_some())
+    /// The terrain that makes a hex impassable: its own terrain, or else an impassable
+    /// feature ([`TerrainMap::is_enterable`]); `None` where the hex can be entered.
+    pub fn impassable_terrain_at(&self, hex: HexId) -> Option<&str> {
+        if self.is_enterable(hex) || !self.contains(hex) {
+            return None;
+        }
+        let own = self.terrain_id_at(hex);
+        if self.terrain_at(hex).is_none_or(|t| t.move_cost.is_none()) {
+            return own;
+        }
+        self.features_at(hex)
+            .into_iter()
+            .find(|t| t.move_cost.is_none())
+            .map(|t| t.id.as_str())
+            .or(own)
     }
 
-    /// Movement points to move from `from` into the adjacent hex `to`; `None` when the
-    /// move is not possible (not adjacent, off the map, impassable hex or hexside).
+    /// Whether the terrains of a hex, combined, can be entered at all.
+    pub fn is_enterable(&self, hex: HexId) -> bool {
+        self.effects_at(hex).is_some_and(|e| e.move_cost.is_some())
+    }
+
+    /// Movement points to move from `from` into the adjacent hex `to` (its terrains
+    /// combined, [`TerrainMap::effects_at`]); `None` when the move is not possible (not
+    /// adjacent, off the map, impassable hex or hexside). A road's cost is the own
+    /// terrain's `along_road`, or the road's.
     pub fn move_cost(&self, from: HexId, to: HexId) -> Option<f64> {
         if !self.contains(from) || !self.contains(to) || !self.grid.adjacent(from, to) {
             return None;
@@ -927,7 +1045,7 @@ impl TerrainMap {
         if side.is_some_and(|s| s.blocks_movement) {
             return None;
         }
-        let base = terrain.move_cost?;
+        let base = self.effects_at(to)?.move_cost?;
         let along_road = side.and_then(|s| s.cost_override);
         let cost = match along_road {
             Some(road) => terrain.along_road.unwrap_or(road),
@@ -937,10 +1055,15 @@ impl TerrainMap {
     }
 
     /// Whether a unit of `kind` (with its `class`, if the system gives one) may stand in
-    /// `hex`: on the map, and the terrain's `prohibited` list does not keep it out (or
-    /// its `allowed` list lets it in).
+    /// `hex`: on the map, and the `prohibited` list of none of its terrains (its own and
+    /// its features) keeps it out (or their `allowed` lists let it in).
     pub fn admits(&self, hex: HexId, kind: &str, class: Option<&str>) -> bool {
         self.terrain_at(hex).is_some_and(|t| t.admits(kind, class))
+            // An impassable feature counts in the cost (`effects_at`), not here.
+            && self
+                .features_at(hex)
+                .iter()
+                .all(|t| t.move_cost.is_none() || t.admits(kind, class))
     }
 
     /// [`TerrainMap::move_cost`] for a unit of `kind`: `None` also where the terrain of

@@ -1,5 +1,6 @@
 //! A map source: a grid plus an ordered list of overlays. The map compiler turns it
-//! into a [`crate::table::TerrainTable`]; later overlays win.
+//! into a [`crate::table::TerrainTable`]; later terrain overlays win, and added
+//! features ([`Overlay::AddTerrain`]) stay beside the terrain.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -98,6 +99,11 @@ pub enum Area {
 pub enum Overlay {
     /// Sets the terrain of every hex in `area`.
     Terrain { terrain: String, area: Area },
+    /// Adds `terrain` as a further feature of every hex in `area` (a village in woods,
+    /// a town on rough ground), keeping the hex's own terrain. Features do not depend
+    /// on the order of overlays; the system's `rules.terrain_combine` says how the
+    /// terrains of one hex combine.
+    AddTerrain { terrain: String, area: Area },
     /// A hexside feature along a chain of hexes (a road from hex to hex): every
     /// hexside between consecutive hexes gets the feature.
     Path { feature: String, hexes: Vec<String> },

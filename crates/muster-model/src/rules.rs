@@ -51,6 +51,10 @@ pub struct Rules {
     /// Terrain effects that differ by troop type, beyond movement factors.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub terrain_exceptions: Vec<TerrainException>,
+    /// How the terrains of one hex combine when a map adds features to a hex
+    /// (`AddTerrain`); needed by any map that does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_combine: Option<crate::system::TerrainCombine>,
     /// When morale is tested, who is exempt, and what a failure leaves alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale: Option<MoraleRules>,

@@ -290,6 +290,10 @@ pub struct TerrainType {
     /// Unit kinds or classes that may enter even though `prohibited` names them (or `"*"`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed: Vec<String>,
+    /// Only ever a hex's own terrain, never added to a hex as a further feature (a map's
+    /// `AddTerrain`): a river or the sea does not share a hex.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub base_only: bool,
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
     pub assumed: Assumed,
 }
@@ -310,6 +314,40 @@ impl TerrainType {
         }
         !(names(&self.prohibited) || self.prohibited.iter().any(|p| p == "*"))
     }
+}
+
+/// How the terrains of one hex combine when a map adds features to it (a village in
+/// woods): the rule an engine applies to the hex's own terrain and its features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TerrainCombine {
+    /// The movement cost to enter the hex.
+    pub cost: CostCombine,
+    /// The die modifiers and the column shifts of its terrains, each combined apart.
+    pub combat: EffectCombine,
+}
+
+/// How the movement costs of a hex's terrains combine. Impassable terrain keeps the hex
+/// impassable under `MostCostly` and `Cumulative`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum CostCombine {
+    /// The highest cost of the hex's terrains.
+    MostCostly,
+    /// The costs of all its terrains added up.
+    Cumulative,
+    /// The cost of the hex's own terrain; features change nothing.
+    Base,
+}
+
+/// How the die modifiers (and, apart, the column shifts) of a hex's terrains combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum EffectCombine {
+    /// The strongest one (largest in size, the hex's own terrain winning a tie).
+    Strongest,
+    /// All of them added up.
+    Cumulative,
+    /// The hex's own terrain's only.
+    Base,
 }
 
 /// A unit kind that carries others (fleets): how many and where it may go.

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::map::{NamedEdge, Shape};
-use crate::system::{FeatureClass, feature_with_movement};
+use crate::system::{FeatureClass, TerrainCombine, feature_with_movement};
 use crate::{Edge, HexLayout};
 
 /// A compiled map. Hexes and hexsides are sorted, so the JSON is byte-identical on
@@ -25,6 +25,10 @@ pub struct TerrainTable {
     pub hexes: Vec<HexEntry>,
     pub hexsides: Vec<HexsideEntry>,
     pub labels: Vec<LabelEntry>,
+    /// How the terrains of a hex with features combine (the system's
+    /// `rules.terrain_combine`); see `muster_map::combine`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_combine: Option<TerrainCombine>,
     /// River courses, upstream first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<Vec<String>>,
@@ -89,6 +93,10 @@ impl TerrainEntry {
 pub struct HexEntry {
     pub id: String,
     pub terrain: String,
+    /// Further terrain features of the hex (a map's `AddTerrain`), sorted, without the
+    /// hex's own terrain.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
     /// Map edges this hex lies on.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edges: Vec<Edge>,

@@ -147,6 +147,7 @@ pub fn draw(
         ),
     );
     terrain(&mut out, map, &geo, &fills);
+    features(&mut out, map, &geo, &fills);
     flows(&mut out, map, &geo);
     hexsides(&mut out, map, system, &geo);
     if let Some(source) = source {
@@ -208,6 +209,36 @@ fn terrain(out: &mut String, map: &TerrainMap, geo: &Geometry, fills: &palette::
         );
     }
     out.push_str("</g>\n");
+}
+
+/// The features added to hexes (`AddTerrain`): each a smaller hex of its terrain's
+/// fill inside the hex, the first largest. Nothing is written for a map without any.
+fn features(out: &mut String, map: &TerrainMap, geo: &Geometry, fills: &palette::TerrainFills) {
+    let mut any = false;
+    for entry in map.table().hexes.iter().filter(|e| !e.features.is_empty()) {
+        let Ok(hex) = HexId::parse(&entry.id) else {
+            continue;
+        };
+        if !any {
+            out.push_str("<g id=\"features\" stroke=\"#5a5648\" stroke-width=\"0.8\">\n");
+            any = true;
+        }
+        for (k, feature) in entry.features.iter().enumerate() {
+            let radius = S * (0.55 - 0.15 * k.min(3) as f64);
+            let _ = writeln!(
+                out,
+                "<polygon class=\"feature\" data-hex=\"{id}\" data-terrain=\"{t}\" points=\"{p}\" fill=\"{f}\"><title>{id} {own} and {t}</title></polygon>",
+                id = entry.id,
+                t = esc(feature),
+                own = esc(&entry.terrain),
+                p = points(&geo.corners(hex, radius)),
+                f = fills.get(feature),
+            );
+        }
+    }
+    if any {
+        out.push_str("</g>\n");
+    }
 }
 
 fn flows(out: &mut String, map: &TerrainMap, geo: &Geometry) {

@@ -160,6 +160,9 @@ impl<'a> FileCx<'a> {
                         Overlay::Terrain { area, .. } => {
                             area_refs(&base.variant("Terrain").field("area"), area, &mut out)
                         }
+                        Overlay::AddTerrain { area, .. } => {
+                            area_refs(&base.variant("AddTerrain").field("area"), area, &mut out)
+                        }
                         Overlay::Path { hexes, .. } => {
                             let list = base.variant("Path").field("hexes");
                             for (k, h) in hexes.iter().enumerate() {
@@ -272,8 +275,8 @@ impl<'a> FileCx<'a> {
         match self.doc {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
-                    if let Overlay::Terrain { area: a, .. } = overlay {
-                        area(Place::overlay(i).variant("Terrain").field("area"), a);
+                    if let Some((variant, a)) = overlay_area(overlay) {
+                        area(Place::overlay(i).variant(variant).field("area"), a);
                     }
                 }
             }
@@ -350,9 +353,9 @@ impl<'a> FileCx<'a> {
         match self.doc {
             Document::Map(map) => {
                 for (i, overlay) in map.overlays.iter().enumerate() {
-                    if let Overlay::Terrain { area: a, .. } = overlay {
+                    if let Some((variant, a)) = overlay_area(overlay) {
                         area(
-                            Place::overlay(i).variant("Terrain").field("area"),
+                            Place::overlay(i).variant(variant).field("area"),
                             a,
                             &mut out,
                         );
@@ -407,6 +410,16 @@ impl<'a> FileCx<'a> {
 
 fn hex_ref(place: Later, text: &str) -> HexRef<'_> {
     HexRef { place, text }
+}
+
+/// The variant name and the area of an overlay that covers an area of hexes (`Terrain`,
+/// `AddTerrain`).
+fn overlay_area(overlay: &Overlay) -> Option<(&'static str, &Area)> {
+    match overlay {
+        Overlay::Terrain { area, .. } => Some(("Terrain", area)),
+        Overlay::AddTerrain { area, .. } => Some(("AddTerrain", area)),
+        _ => None,
+    }
 }
 
 fn area_refs<'a>(base: &Place, area: &'a Area, out: &mut Vec<HexRef<'a>>) {
@@ -524,56 +537,12 @@ pub struct ScenarioCx<'a> {
     zones: std::sync::Mutex<muster_db::FastMap<usize, ZoneHexes>>,
     /// Zones and parts of zones resolved ([`ScenarioCx::zone_resolutions`]).
     zone_work: std::sync::atomic::AtomicUsize,
-    /// Per unit kind asked about, which of the map's terrain entries it may stand in.
-    entries: std::sync::Mutex<muster_db::FastMap<String, EntryTable>>,
+    /// Per unit kind asked about, which of the map's terrain entries it may stand in
+    /// (`entry::EntryTable`).
+    pub(crate) entries:
+        std::sync::Mutex<muster_db::FastMap<String, std::sync::Arc<[Option<bool>]>>>,
     /// The units of the sample deployments, listed once ([`ScenarioCx::sample_units`]).
     samples: Vec<SampleUnit<'a>>,
-}
-
-/// Per entry of the map's terrain list ([`TerrainMap::terrain_index_at`]), whether a
-/// unit kind may stand there: `Some` from the system's terrain type of that id, `None`
-/// where the system has none (the map's own entry decides).
-type EntryTable = std::sync::Arc<[Option<bool>]>;
-
-/// Where one unit kind may stand on a scenario's map ([`ScenarioCx::entry`]).
-pub struct Entry<'c> {
-    cx: &'c ScenarioCx<'c>,
-    kind: &'c str,
-    table: Option<EntryTable>,
-}
-
-impl Entry<'_> {
-    /// Whether a unit of this kind may stand in `hex` (map terrain and the system's
-    /// prohibitions).
-    pub fn may_enter(&self, hex: HexId) -> bool {
-        self.may_enter_at(hex, self.cx.map.and_then(|m| m.terrain_index_at(hex)))
-    }
-
-    /// [`Entry::may_enter`], given the hex's [`TerrainMap::terrain_index_at`] (looked up
-    /// once per hex when many kinds ask about the same hexes).
-    pub fn may_enter_at(&self, hex: HexId, terrain: Option<usize>) -> bool {
-        let (Some(map), Some(system), Some(table)) = (self.cx.map, self.cx.system, &self.table)
-        else {
-            return true;
-        };
-        match terrain {
-            Some(i) => table
-                .get(i)
-                .copied()
-                .flatten()
-                .unwrap_or_else(|| map.is_enterable(hex)),
-            // A terrain the table has no entry for: by its id, as written on the hex.
-            None => {
-                let Some(terrain) = map.terrain_id_at(hex) else {
-                    return false;
-                };
-                match system.terrain.iter().find(|t| t.id == terrain) {
-                    Some(t) => t.admits(self.kind, self.cx.class_of(self.kind)),
-                    None => map.is_enterable(hex),
-                }
-            }
-        }
-    }
 }
 
 impl<'a> ScenarioCx<'a> {
@@ -969,47 +938,6 @@ impl<'a> ScenarioCx<'a> {
                     && !not_counted.iter().any(|n| n == kind)
             }
             _ => true,
-        }
-    }
-
-    /// Whether a unit of `kind` may stand in `hex` (map terrain and the system's
-    /// prohibitions). [`ScenarioCx::entry`] answers for many hexes at once.
-    pub fn may_enter(&self, hex: HexId, kind: &str) -> bool {
-        self.entry(kind).may_enter(hex)
-    }
-
-    /// Where a unit of `kind` may stand: the system's terrain types are looked up once
-    /// per kind and scenario, then each hex is one index.
-    pub fn entry<'c>(&'c self, kind: &'c str) -> Entry<'c> {
-        let table = match (self.map, self.system) {
-            (Some(map), Some(system)) => {
-                let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-                if let Some(table) = entries.get(kind) {
-                    Some(std::sync::Arc::clone(table))
-                } else {
-                    let class = self.class_of(kind);
-                    let table: EntryTable = map
-                        .table()
-                        .terrain
-                        .iter()
-                        .map(|entry| {
-                            system
-                                .terrain
-                                .iter()
-                                .find(|t| t.id == entry.id)
-                                .map(|t| t.admits(kind, class))
-                        })
-                        .collect();
-                    entries.insert(kind.to_string(), std::sync::Arc::clone(&table));
-                    Some(table)
-                }
-            }
-            _ => None,
-        };
-        Entry {
-            cx: self,
-            kind,
-            table,
         }
     }
 

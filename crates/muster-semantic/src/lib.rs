@@ -11,6 +11,8 @@
 pub mod board;
 mod context;
 pub mod derived;
+mod entry;
+pub mod features;
 pub mod hooks;
 pub mod morale;
 pub mod placeholder;
@@ -22,5 +24,6 @@ pub mod table;
 pub mod victory;
 
 pub use context::*;
+pub use entry::Entry;
 
 pub use placeholder::PLACEHOLDER_MARK;

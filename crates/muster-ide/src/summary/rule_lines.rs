@@ -180,6 +180,9 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             format!("{}: {effect}", troops_words(&e.troops)),
         );
     }
+    if let Some(c) = &rules.terrain_combine {
+        line("terrain combine", r::terrain_combine_words(c));
+    }
     if let Some(m) = &rules.morale {
         let mut parts: Vec<String> = m
             .triggers

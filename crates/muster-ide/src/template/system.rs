@@ -128,6 +128,8 @@ System(
         //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
         // Terrain effects that differ by troop type, beyond movement costs.
         //~ terrain_exceptions: [(terrain: ["woods"], troops: ["cavalry"], effect: NoFireFrom)],
+        // How the terrains of one hex combine when a map adds a feature to it (a village in woods).
+        //~ terrain_combine: Some((cost: MostCostly, combat: Strongest)),
         // When morale is tested, who never tests it, and what modifies the test.
         //~ morale: Some((triggers: [(event: DisplacedByRetreat, troops: ["*"])], never_test: ["commander"])),
         // Fire at attackers before a melee.

@@ -23,7 +23,9 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    let Some(map) = cx.map else { return };
+    if cx.map.is_none() {
+        return;
+    }
     for unit in cx
         .sample_units()
         .iter()
@@ -36,7 +38,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 format!(
                     "fleet `{}` is on `{}` in hex `{}`",
                     unit.kind,
-                    map.terrain_id_at(unit.hex).unwrap_or("?"),
+                    cx.entry(unit.kind).barring_terrain(unit.hex).unwrap_or("?"),
                     unit.hex
                 ),
             )

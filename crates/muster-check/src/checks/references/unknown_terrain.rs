@@ -10,7 +10,8 @@ use muster_semantic::hooks::RefKind;
 
 declare_check! {
     /// ## What it does
-    /// Checks that every terrain a map uses (its base and its terrain overlays), and every
+    /// Checks that every terrain a map uses (its base, its terrain overlays and the
+    /// features it adds), and every
     /// terrain a special rule names, is a row of the system's terrain effects chart; and
     /// that every terrain modification of a scenario names a terrain type or a hexside
     /// feature of its system.
@@ -60,12 +61,12 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(map) = cx.map() {
         check(Place::top("base"), &map.base);
         for (i, o) in map.overlays.iter().enumerate() {
-            if let Overlay::Terrain { terrain, .. } = o {
-                check(
-                    Place::overlay(i).variant("Terrain").field("terrain"),
-                    terrain,
-                );
-            }
+            let (variant, terrain) = match o {
+                Overlay::Terrain { terrain, .. } => ("Terrain", terrain),
+                Overlay::AddTerrain { terrain, .. } => ("AddTerrain", terrain),
+                _ => continue,
+            };
+            check(Place::overlay(i).variant(variant).field("terrain"), terrain);
         }
     }
     for hook in &cx.hooks {

@@ -38,11 +38,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if !map.contains(hex) {
                 continue;
             }
-            let why = if !map.is_enterable(hex) {
-                format!(
-                    "entry hex `{hex}` is `{}`, which units cannot enter",
-                    map.terrain_id_at(hex).unwrap_or("?")
-                )
+            let why = if let Some(terrain) = map.impassable_terrain_at(hex) {
+                format!("entry hex `{hex}` is `{terrain}`, which units cannot enter")
             } else if closed.contains(&hex.col) {
                 format!(
                     "entry hex `{hex}` is in column {:02}, which a special rule closes",

@@ -25,7 +25,9 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    let Some(map) = cx.map else { return };
+    if cx.map.is_none() {
+        return;
+    }
     // Fleets are `fleets::on-land`'s.
     for unit in cx
         .sample_units()
@@ -40,7 +42,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     "`{}` may not enter hex `{}` (`{}`)",
                     unit.kind,
                     unit.hex,
-                    map.terrain_id_at(unit.hex).unwrap_or("?")
+                    cx.entry(unit.kind).barring_terrain(unit.hex).unwrap_or("?")
                 ),
             )
             .help("place the unit in terrain it may enter"),

@@ -7,7 +7,9 @@ declare_check! {
     /// Checks that no unit sets up in terrain it may not enter: impassable terrain (a
     /// river hex), terrain whose `prohibited` list in the rules system names the unit's
     /// kind or class (unless its `allowed` list names it), or a column a special rule
-    /// closes. A special rule may let named counters stand there anyway (an
+    /// closes. A feature a map adds to the hex (`AddTerrain`) keeps a unit out as the
+    /// hex's own terrain does, an impassable one where the system's `terrain_combine`
+    /// makes the hex impassable. A special rule may let named counters stand there anyway (an
     /// `impassable-area` rule's `except`).
     ///
     /// ## Why is this bad?
@@ -59,13 +61,6 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if !map.contains(hex) {
                 continue;
             }
-            let terrain = map.terrain_id_at(hex).unwrap_or("?");
-            let terrain_type = cx
-                .system
-                .and_then(|s| s.terrain.iter().find(|t| t.id == terrain));
-            let impassable = terrain_type.map_or(!map.is_enterable(hex), |t| {
-                t.movement == muster_model::system::MoveCost::Impassable
-            });
             // The first unit of the group that may not stand here, and why.
             let barred = g.units.iter().find_map(|u| {
                 let who = u.counter_id;
@@ -76,13 +71,30 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     None => None,
                 }
             });
+            // The hex's own terrain, or else the feature added to it, that keeps the unit out.
+            let own = map.terrain_id_at(hex).unwrap_or("?");
+            let terrain = barred
+                .and_then(|(_, kind)| kind)
+                .and_then(|kind| cx.entry(&kind.id).barring_terrain(hex))
+                .unwrap_or(own);
+            let feature = (terrain != own).then_some(terrain);
+            let terrain_type = cx
+                .system
+                .and_then(|s| s.terrain.iter().find(|t| t.id == terrain));
+            let impassable = terrain_type.map_or(!map.is_enterable(hex), |t| {
+                t.movement == muster_model::system::MoveCost::Impassable
+            });
+            let in_map = match feature {
+                Some(_) => format!("take the added `{terrain}` off hex `{hex}` in the map"),
+                None => format!("give hex `{hex}` another terrain in the map"),
+            };
             let closes = closed.contains(&hex.col) && !bridges.contains(&hex);
             let (who, reason, help) = match barred {
                 Some((who, _)) if impassable => (
                     who,
                     format!("`{terrain}` is impassable"),
                     format!(
-                        "move `{who}` to a hex it may enter; if it does stand there, give hex `{hex}` another terrain in the map, or make `{terrain}` enterable in {system_file} (a `movement` cost, or an `allowed` list naming the unit's kind)"
+                        "move `{who}` to a hex it may enter; if it does stand there, {in_map}, or make `{terrain}` enterable in {system_file} (a `movement` cost, or an `allowed` list naming the unit's kind)"
                     ),
                 ),
                 Some((who, Some(kind))) => {
@@ -95,7 +107,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         who,
                         format!("`{terrain}` is prohibited to {named}"),
                         format!(
-                            "move `{who}` to a hex its kind may enter; if it does stand there, name `{}` in the `allowed` list of terrain `{terrain}` in {system_file}, or give hex `{hex}` another terrain in the map",
+                            "move `{who}` to a hex its kind may enter; if it does stand there, name `{}` in the `allowed` list of terrain `{terrain}` in {system_file}, or {in_map}",
                             kind.id
                         ),
                     )
