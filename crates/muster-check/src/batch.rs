@@ -273,6 +273,12 @@ pub fn validate_project(
         || all_leaves.map(|all| scenario_ids(&all, display)),
     );
     drop(base);
+    // `[optional-rules]` names systems: judged only when every system is loaded.
+    let optional = if whole {
+        config.optional_rule_diagnostics(&db)
+    } else {
+        Vec::new()
+    };
     if let Some(ids) = leaf_ids {
         db.set_leaf_ids(ids);
     }
@@ -359,6 +365,7 @@ pub fn validate_project(
     }
     diagnostics.sort_by_key(Diagnostic::sort_key);
     let mut out = config.diagnostics.clone();
+    out.extend(optional);
     out.extend(diagnostics);
     (checked, out)
 }

@@ -13,6 +13,9 @@
 //! [limits]
 //! max-hexes = 9801                 # hexes of a map's grid (columns x rows), 1 to 9801
 //! max-raster-cells = 100000        # cells of an open table's raster, 1 to 16777216
+//!
+//! [optional-rules]
+//! prestags = ["elevation"]         # on in every scenario of the system, beside its own
 //! ```
 //!
 //! `[limits]` bounds what one map may cost. Defaults: `max-hexes` 9801 (99 x 99, all
@@ -31,7 +34,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use muster_db::declare_check;
-use muster_db::load::Loaded;
+use muster_db::load::{Document, Loaded};
 use muster_db::report::{Loc, Report, Sink};
 use muster_db::source::SourceFile;
 use muster_db::{Diagnostic, Severity};
@@ -125,6 +128,30 @@ declare_check! {
     pub UNKNOWN_CHECK = ("config::unknown-check", Error, "muster.toml names a check that does not exist");
 }
 
+declare_check! {
+    /// ## What it does
+    /// Checks each `[optional-rules]` entry of `muster.toml`: the key must be the id of
+    /// a rules system of the project, and each name one of that system's
+    /// `rules.optional_rules`.
+    ///
+    /// ## Why is this bad?
+    /// A misspelt optional rule is silently not in play: every scenario of the system
+    /// is checked and summarised without the rule the project meant to switch on.
+    ///
+    /// ## Example
+    /// ```toml
+    /// [optional-rules]
+    /// test = ["elevaton"]
+    /// ```
+    ///
+    /// Use instead:
+    /// ```toml
+    /// [optional-rules]
+    /// test = ["elevation"]
+    /// ```
+    pub UNKNOWN_OPTIONAL = ("config::unknown-optional-rule", Error, "muster.toml switches on an optional rule the system does not have");
+}
+
 /// What a project sets a check to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -145,6 +172,8 @@ struct ConfigFile {
     compile: Option<CompileSection>,
     #[serde(default)]
     limits: Option<LimitsSection>,
+    #[serde(default, rename = "optional-rules")]
+    optional_rules: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -169,10 +198,77 @@ pub struct Config {
     pub levels: BTreeMap<String, Level>,
     /// `[limits]`: what one map may cost.
     pub limits: Limits,
+    /// `[optional-rules]`: each system id with its span, and the rule names with theirs.
+    pub optional_rules: Vec<OptionalEntry>,
+    /// The project file, for diagnostics found after loading (unknown optional rules).
+    pub source: Option<std::sync::Arc<SourceFile>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// One system's line of `[optional-rules]`, with spans into `muster.toml`.
+#[derive(Debug, Clone)]
+pub struct OptionalEntry {
+    pub system: (String, std::ops::Range<usize>),
+    pub rules: Vec<(String, std::ops::Range<usize>)>,
+}
+
 impl Config {
+    /// The `[optional-rules]` entries that name no system of the project, or no
+    /// optional rule of it (`config::unknown-optional-rule`).
+    pub fn optional_rule_diagnostics(&self, db: &muster_db::Db) -> Vec<Diagnostic> {
+        let Some(file) = &self.source else {
+            return Vec::new();
+        };
+        let mut sink = Sink::new(file);
+        let systems: Vec<&muster_model::system::RulesSystem> = db
+            .files
+            .iter()
+            .filter_map(|l| match &l.doc {
+                Some(Document::System(s)) => Some(s),
+                _ => None,
+            })
+            .collect();
+        for entry in &self.optional_rules {
+            let (id, span) = &entry.system;
+            let Some(system) = systems.iter().find(|s| &s.id == id) else {
+                sink.push(
+                    Report::new(
+                        &UNKNOWN_OPTIONAL,
+                        Loc::Span(span.clone()),
+                        format!("no rules system `{id}` in the project"),
+                    )
+                    .help_opt(muster_db::suggest::did_you_mean(
+                        id,
+                        systems.iter().map(|s| s.id.as_str()),
+                    )),
+                );
+                continue;
+            };
+            let known = || system.rules.optional_rules.iter().map(|o| o.id.as_str());
+            for (name, span) in &entry.rules {
+                if !known().any(|k| k == name) {
+                    let help = muster_db::suggest::did_you_mean(name, known()).or_else(|| {
+                        Some(format!(
+                            "`muster list rules --system {id}` lists its optional rules"
+                        ))
+                    });
+                    sink.push(
+                        Report::new(
+                            &UNKNOWN_OPTIONAL,
+                            Loc::Span(span.clone()),
+                            format!("system `{id}` has no optional rule `{name}`"),
+                        )
+                        .help_opt(help),
+                    );
+                }
+            }
+        }
+        let mut out = sink.finish();
+        out.sort_by_key(Diagnostic::sort_key);
+        self.apply(&mut out);
+        out
+    }
+
     /// Applies the configured levels: `off` drops a finding, `warning` and `error` change
     /// its severity. Findings that cannot be relaxed keep their severity.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {
@@ -291,6 +387,17 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
                 }
             }
             config.compile_out = parsed.compile.map(|c| root.join(c.out));
+            config.optional_rules = parsed
+                .optional_rules
+                .into_iter()
+                .map(|(system, rules)| OptionalEntry {
+                    system: (system.get_ref().clone(), system.span()),
+                    rules: rules
+                        .into_iter()
+                        .map(|r| (r.get_ref().clone(), r.span()))
+                        .collect(),
+                })
+                .collect();
             if let Some(section) = parsed.limits {
                 let (limits, wrong) = section.read();
                 config.limits = limits;
@@ -301,6 +408,7 @@ pub fn parse(file: SourceFile, root: &Path) -> Config {
         }
     }
     config.diagnostics = sink.finish();
+    config.source = Some(std::sync::Arc::clone(&loaded.file));
     config
 }
 

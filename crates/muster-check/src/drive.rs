@@ -95,6 +95,7 @@ pub fn validate_paths(
             .filter(|i| !indexes.contains(i)),
     );
     let mut diagnostics = config.diagnostics.clone();
+    diagnostics.extend(config.optional_rule_diagnostics(&db));
     diagnostics.extend(validate(&db, &checked, config));
     (db, indexes, diagnostics)
 }

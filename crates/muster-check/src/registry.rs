@@ -21,6 +21,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::config::INVALID, runner: Runner::Loader },
     Registered { meta: &crate::config::MISSING_PATH, runner: Runner::Loader },
     Registered { meta: &crate::config::UNKNOWN_CHECK, runner: Runner::Loader },
+    Registered { meta: &crate::config::UNKNOWN_OPTIONAL, runner: Runner::Loader },
     Registered { meta: &crate::checks::counters::reduced_not_lower::META, runner: Runner::File(crate::checks::counters::reduced_not_lower::run) },
     Registered { meta: &crate::checks::derived::break_point_mismatch::META, runner: Runner::Scenario(crate::checks::derived::break_point_mismatch::run) },
     Registered { meta: &crate::checks::derived::morale_figures_mismatch::META, runner: Runner::Scenario(crate::checks::derived::morale_figures_mismatch::run) },

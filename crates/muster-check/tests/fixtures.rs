@@ -30,7 +30,13 @@ pub fn diagnostics_for(file: &Path) -> Vec<muster_db::Diagnostic> {
     if file.extension().is_some_and(|e| e == "toml") {
         let text = std::fs::read_to_string(file).unwrap();
         let source = muster_db::source::SourceFile::new(file, display(file), text);
-        return muster_check::config::parse(source, &root).diagnostics;
+        let config = muster_check::config::parse(source, &root);
+        // What the project file names (systems, their optional rules) is judged
+        // against the base files.
+        let db = Db::load(&root, &files[..files.len() - 1], &display);
+        let mut out = config.diagnostics.clone();
+        out.extend(config.optional_rule_diagnostics(&db));
+        return out;
     }
     let db = Db::load(&root, &files, &display);
     let index = db.index_of(file).expect("fixture loaded");

@@ -89,3 +89,54 @@ fn unit_names_sort_naturally() {
         "{text}"
     );
 }
+
+/// `[optional-rules]` in `muster.toml` switches a system's optional rule on for every
+/// scenario of it: the summary says so; a misspelt rule or system is reported in
+/// `muster.toml`, with did-you-mean.
+#[test]
+fn muster_toml_switches_optional_rules_on() {
+    let dir = copy_project();
+    let toml = dir.path().join("muster.toml");
+    let rel = "scenarios/prestags/4-2-tours.scenario.ron";
+    let (before, _, _) = summary_in(dir.path(), rel);
+    assert!(!before.contains("optional rule"), "{before}");
+    std::fs::write(&toml, "[optional-rules]\nprestags = [\"elevation\"]\n").unwrap();
+    let (after, _, _) = summary_in(dir.path(), rel);
+    assert!(
+        after.contains("optional rule Melee Combat and Elevation (muster.toml): uphill:"),
+        "{after}"
+    );
+    let clean = muster()
+        .current_dir(dir.path())
+        .args(["validate", "--format", "short"])
+        .output()
+        .unwrap();
+    assert!(
+        clean.status.success(),
+        "{}",
+        String::from_utf8_lossy(&clean.stdout)
+    );
+    std::fs::write(
+        &toml,
+        "[optional-rules]\nprestags = [\"elevaton\"]\nprestag = [\"elevation\"]\n",
+    )
+    .unwrap();
+    let out = muster()
+        .current_dir(dir.path())
+        .args(["validate", "--format", "short"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("config::unknown-optional-rule"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "muster.toml:2:13: error[config::unknown-optional-rule]: system `prestags` has no optional rule `elevaton`",
+            "muster.toml:3:1: error[config::unknown-optional-rule]: no rules system `prestag` in the project",
+        ],
+        "{text}"
+    );
+}

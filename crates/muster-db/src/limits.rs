@@ -73,6 +73,22 @@ pub fn load_limits(root: &Path) -> Limits {
         .map_or(Limits::DEFAULT, |l| l.read().0)
 }
 
+#[derive(serde::Deserialize)]
+struct OptionalOnly {
+    #[serde(default, rename = "optional-rules")]
+    optional_rules: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// The optional rules `root/muster.toml` switches on, by system id (`[optional-rules]`,
+/// checked by the check catalogue's `config`); empty when there are none or the file
+/// does not parse.
+pub fn load_optional_rules(root: &Path) -> std::collections::BTreeMap<String, Vec<String>> {
+    read_config_text(&root.join(CONFIG_FILE))
+        .and_then(|text| toml::from_str::<OptionalOnly>(&text).ok())
+        .map(|c| c.optional_rules)
+        .unwrap_or_default()
+}
+
 /// The text of `muster.toml` when it is a regular file of a sensible size (a FIFO would
 /// block the read).
 pub fn read_config_text(path: &Path) -> Option<String> {

@@ -181,6 +181,9 @@ pub struct Db {
     escaping: HashSet<PathBuf>,
     /// The project's resource limits (`[limits]` in `muster.toml`).
     pub limits: crate::limits::Limits,
+    /// The optional rules the project switches on for every scenario of a system
+    /// (`[optional-rules]` in `muster.toml`), by system id.
+    pub optional_rules: Arc<std::collections::BTreeMap<String, Vec<String>>>,
     /// Canonical paths of the folders files were loaded from.
     folders: Mutex<HashMap<PathBuf, PathBuf>>,
 }
@@ -241,6 +244,7 @@ impl Db {
             escaping: HashSet::new(),
             folders: Mutex::new(HashMap::new()),
             limits: crate::limits::load_limits(&root),
+            optional_rules: Arc::new(crate::limits::load_optional_rules(&root)),
             root,
             files: Vec::new(),
             by_path: FastMap::default(),
@@ -478,6 +482,7 @@ impl Db {
             canonical_root: self.canonical_root.clone(),
             escaping: self.escaping.clone(),
             limits: self.limits,
+            optional_rules: Arc::clone(&self.optional_rules),
             folders: copy(&self.folders),
         }
     }

@@ -45,13 +45,14 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         .system
         .map(|sys| sys.rules.optional_rules.as_slice())
         .unwrap_or_default();
-    for id in &s.optional_rules {
-        let Some(o) = options.iter().find(|o| &o.id == id) else {
+    for on in muster_semantic::rules::optional_rules_on(cx) {
+        let Some(o) = options.iter().find(|o| o.id == on.id) else {
             continue;
         };
+        let by = if on.by_project { " (muster.toml)" } else { "" };
         for e in &o.effects {
             line(
-                &format!("optional rule {}", o.name),
+                &format!("optional rule {}{by}", o.name),
                 w::effect_rule_words(e),
             );
         }

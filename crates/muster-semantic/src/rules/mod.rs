@@ -15,7 +15,7 @@ pub mod scenario;
 pub mod vocab;
 
 pub use names::{NameKind, NameRef, name_refs};
-pub use scenario::{UnledSide, men_represented, unled_sides};
+pub use scenario::{OptionalOn, UnledSide, men_represented, optional_rules_on, unled_sides};
 
 use muster_model::rules::{Action, Allowance, BandResult, Permission, ResultTable, StatusLadder};
 use muster_model::system::{GridKind, KindStats, RulesSystem, StackingPolicy, UnitKind, UnitRole};

@@ -85,3 +85,40 @@ pub fn men_represented(cx: &ScenarioCx, index: usize) -> Option<(u32, u32)> {
     }
     Some((min, max))
 }
+
+/// An optional rule in play in a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptionalOn<'a> {
+    pub id: &'a str,
+    /// Switched on by the project (`[optional-rules]` in `muster.toml`) for every
+    /// scenario of the system, rather than by the scenario's own `optional_rules`.
+    pub by_project: bool,
+}
+
+/// The optional rules in play in a scenario: its own `optional_rules`, then those the
+/// project switches on for its system, each once.
+pub fn optional_rules_on<'a>(cx: &ScenarioCx<'a>) -> Vec<OptionalOn<'a>> {
+    let mut out: Vec<OptionalOn<'a>> = cx
+        .scenario
+        .optional_rules
+        .iter()
+        .map(|id| OptionalOn {
+            id,
+            by_project: false,
+        })
+        .collect();
+    let project = cx
+        .system
+        .and_then(|s| cx.file.db.optional_rules.get(&s.id))
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for id in project {
+        if !out.iter().any(|o| o.id == id) {
+            out.push(OptionalOn {
+                id,
+                by_project: true,
+            });
+        }
+    }
+    out
+}
