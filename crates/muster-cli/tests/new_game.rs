@@ -10,7 +10,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::{copy_dir, elements, muster, render_svg, repo};
+use common::{copy_dir, elements, fenced_blocks, muster, render_svg, repo, report_codes};
 
 const GUIDE: &str = "docs/new-game.md";
 const EXAMPLE: &str = "examples/harrow-ford";
@@ -29,13 +29,7 @@ enum Fence {
 fn guide_fences() -> Vec<Fence> {
     let markdown = std::fs::read_to_string(repo().join(GUIDE)).unwrap();
     let mut fences = Vec::new();
-    let mut lines = markdown.lines();
-    while let Some(line) = lines.next() {
-        let Some(info) = line.trim().strip_prefix("```") else {
-            continue;
-        };
-        let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
-        let body = body.join("\n");
+    for (info, body) in fenced_blocks(&markdown) {
         let mut words = info.split_whitespace();
         match words.next() {
             Some("sh") => fences.push(Fence::Sh(body)),
@@ -67,12 +61,7 @@ fn codes(root: &Path) -> BTreeSet<String> {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
     assert_eq!(report["files_checked"], 4, "{report}");
-    report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_string())
-        .collect()
+    report_codes(&report).into_iter().collect()
 }
 
 #[test]
