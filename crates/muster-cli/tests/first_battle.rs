@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::repo;
+use common::{fenced_blocks, repo};
 
 #[derive(Debug)]
 enum Block {
@@ -19,13 +19,7 @@ enum Block {
 
 fn blocks(markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
-    let mut lines = markdown.lines();
-    while let Some(line) = lines.next() {
-        let Some(info) = line.trim().strip_prefix("```") else {
-            continue;
-        };
-        let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
-        let body = body.join("\n");
+    for (info, body) in fenced_blocks(markdown) {
         let mut words = info.split_whitespace();
         match words.next() {
             Some("sh") => out.push(Block::Sh(body)),

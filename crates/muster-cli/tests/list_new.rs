@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{copy_project, muster};
+use common::{copy_project, muster, report_codes};
 use serde_json::Value;
 
 fn stdout(dir: &Path, args: &[&str]) -> String {
@@ -33,15 +33,6 @@ fn validate_json(dir: &Path, file: &Path) -> (Value, i32) {
     )
 }
 
-fn codes(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn a_new_scenario_validates_with_placeholder_warnings_then_clean() {
     let dir = copy_project();
@@ -63,7 +54,7 @@ fn a_new_scenario_validates_with_placeholder_warnings_then_clean() {
     let text = std::fs::read_to_string(&file).unwrap();
     let (report, code) = validate_json(root, &file);
     assert_eq!(code, 0);
-    let found = codes(&report);
+    let found = report_codes(&report);
     let marks = text
         .lines()
         .filter(|l| l.ends_with(" // muster: placeholder"))
@@ -117,7 +108,7 @@ fn a_new_scenario_validates_with_placeholder_warnings_then_clean() {
     std::fs::write(&file, lines.join("\n")).unwrap();
     let (report, code) = validate_json(root, &file);
     assert_eq!(code, 0);
-    assert!(codes(&report).is_empty(), "{report}");
+    assert!(report_codes(&report).is_empty(), "{report}");
 }
 
 /// What `new scenario` refuses (tests/cmd/new-scenario-* show the messages) it refuses

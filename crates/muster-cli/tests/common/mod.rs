@@ -90,3 +90,28 @@ pub fn hex_box(svg: &str, id: &str) -> ((f64, f64), (f64, f64)) {
     };
     (lo_hi(&xs), lo_hi(&ys))
 }
+
+/// The fenced blocks of a Markdown text in order: each block's info string (`sh`, `ron
+/// file=PATH`) and its body.
+pub fn fenced_blocks(markdown: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut lines = markdown.lines();
+    while let Some(line) = lines.next() {
+        let Some(info) = line.trim().strip_prefix("```") else {
+            continue;
+        };
+        let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+        out.push((info.trim().to_string(), body.join("\n")));
+    }
+    out
+}
+
+/// The code of each diagnostic of a `validate --format json` report, in order.
+pub fn report_codes(report: &serde_json::Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
