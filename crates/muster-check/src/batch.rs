@@ -249,7 +249,8 @@ pub fn validate_project(
         (l, o, leaves)
     };
     // Scenarios named alone need only what they reference.
-    let mut base = if !whole && other_targets.is_empty() && leaf_targets.len() < leaves.len() {
+    let narrowed = !whole && other_targets.is_empty() && leaf_targets.len() < leaves.len();
+    let mut base = if narrowed {
         needed_by(&leaf_targets, &rest).unwrap_or(rest)
     } else {
         rest
@@ -274,7 +275,7 @@ pub fn validate_project(
     );
     drop(base);
     // `[optional-rules]` names systems: judged only when every system is loaded.
-    let optional = if whole {
+    let optional = if !narrowed {
         config.optional_rule_diagnostics(&db)
     } else {
         Vec::new()

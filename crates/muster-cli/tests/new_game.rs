@@ -34,7 +34,7 @@ fn guide_fences() -> Vec<Fence> {
         match words.next() {
             Some("sh") => fences.push(Fence::Sh(body)),
             Some("text") => fences.push(Fence::Shown(body)),
-            Some("ron") => fences.push(Fence::Excerpt {
+            Some("ron" | "toml") => fences.push(Fence::Excerpt {
                 file: words.find_map(|w| w.strip_prefix("file=").map(str::to_string)),
                 body,
             }),
@@ -166,9 +166,11 @@ fn every_ron_excerpt_of_the_guide_is_in_the_example() {
 }
 
 /// The mechanics the guide walks through, each with its mistakes below.
-const MECHANICS: [&str; 18] = [
+const MECHANICS: [&str; 20] = [
     "terrain effects chart",
+    "several terrains in a hex",
     "combat results table",
+    "combat obligations",
     "sequence of play",
     "zones of control",
     "movement modes",
@@ -190,6 +192,34 @@ const MECHANICS: [&str; 18] = [
 /// One mistake per mechanic: the mechanic, the file, the text replaced (found exactly
 /// once), its replacement, and the one code muster gives.
 const MISTAKES: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "several terrains in a hex",
+        SYSTEM,
+        "terrain_combine: (cost: MostCostly, combat: Cumulative),",
+        "",
+        "maps::no-combine-rule",
+    ),
+    (
+        "combat obligations",
+        SYSTEM,
+        "attacks: EveryAdjacentUnit,",
+        "attacks: Voluntary,",
+        "rules::voluntary-binds",
+    ),
+    (
+        "reinforcements",
+        SYSTEM,
+        "entry_cost: 1.0,",
+        "entry_cost: 9.0,",
+        "reinforcements::cannot-enter",
+    ),
+    (
+        "optional rules",
+        "muster.toml",
+        r#"harrow = ["stubborn-levies"]"#,
+        r#"harrow = ["stubborn-levis"]"#,
+        "config::unknown-optional-rule",
+    ),
     (
         "terrain effects chart",
         MAP,
@@ -443,6 +473,9 @@ fn the_summary_says_the_example_s_rules_in_words() {
         "optional rule Veteran horse: veteran-charge: +1 to the die: `horse` units and when attacking (13.1)",
         "rule: rain: movement 2 MP, may not fire: in `rain` weather (9.1)",
         "replacement points: league: 1 a turn on turns 4 to 6",
+        "optional rule Stubborn levies (muster.toml): levies-hold: +1 to the die: units of `league` and `foot` units and when defending (14.1)",
+        "reinforcements: entering costs 1 MP beyond the entry hex; they may not be held back; an entry held by the enemy puts them back a turn (10.5)",
+        "combat: every unit next to an enemy must attack, binding not `train` units (7.1)",
         "2 x crown-musketeers \"Crown musketeers\" (starts Reduced): hexes 0404, 0406",
         "reserves box: league-dragoons \"League dragoons\"",
         "- The first side to reach its goal wins (a minor victory): Army of the Crown once it has control of Harrow Ford; Marcher League once it has 2 enemy guns units eliminated or 2 dragoons units exited off the west edge; both in the same turn: a draw.",
