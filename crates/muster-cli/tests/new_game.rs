@@ -478,6 +478,9 @@ fn the_summary_says_the_example_s_rules_in_words() {
         "combat: every unit next to an enemy must attack, binding not `train` units (7.1)",
         "2 x crown-musketeers \"Crown musketeers\" (starts Reduced): hexes 0404, 0406",
         "reserves box: league-dragoons \"League dragoons\"",
+        // A second army's units are named from that army's counters.
+        "2 x company-pike \"Company pike\": hexes 1007, 1108",
+        "reinforcements turn 4: company-horse \"Company horse\" entering at 1209 / 1210",
         "- The first side to reach its goal wins (a minor victory): Army of the Crown once it has control of Harrow Ford; Marcher League once it has 2 enemy guns units eliminated or 2 dragoons units exited off the west edge; both in the same turn: a draw.",
     ] {
         assert!(

@@ -275,8 +275,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                 let status = status_name(ladder, u.status);
                 *by_unit.entry((name, kind, strength, status)).or_default() += 1;
             }
-            let army = cx.side_army(i);
-            let counter_name = |id: &str| {
+            let counter_name = |army: Option<&muster_model::counters::Army>, id: &str| {
                 army.and_then(|a| a.counters.iter().find(|c| c.id == id))
                     .map_or(id.to_string(), |c| c.name.clone())
             };
@@ -332,7 +331,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                             .iter()
                             .map(|g| CounterCount {
                                 counter: g.counter.clone(),
-                                name: counter_name(&g.counter),
+                                name: counter_name(cx.reinforcement_army(r), &g.counter),
                                 count: usize::from(g.count),
                             })
                             .collect(),
@@ -855,14 +854,14 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
         return Vec::new();
     };
     match &side.forces {
-        Forces::Placed { setup, .. } => {
-            let army = cx.side_army(index);
-            setup
-                .iter()
-                .enumerate()
-                .flat_map(|(k, g)| placed_lines(cx, (k + 1, army), &g.units, &g.at, g.choose))
-                .collect()
-        }
+        Forces::Placed { setup, .. } => setup
+            .iter()
+            .enumerate()
+            .flat_map(|(k, g)| {
+                let army = cx.group_army(index, g.army.as_deref());
+                placed_lines(cx, (k + 1, army), &g.units, &g.at, g.choose)
+            })
+            .collect(),
         Forces::Zoned(f) => f
             .deploy
             .iter()

@@ -252,7 +252,8 @@ pub fn replacement_words(r: &ReplacementRules) -> String {
                     "an eliminated unit back".to_string()
                 }
             };
-            format!("{} points: {gives}", b.cost)
+            let points = if b.cost == 1 { "point" } else { "points" };
+            format!("{} {points}: {gives}", b.cost)
         })
         .collect();
     let placed = match &r.placed {

@@ -120,13 +120,13 @@ pub(super) fn boxes(cx: &ScenarioCx, index: usize) -> Vec<BoxLine> {
         // Zoned and table forces have no holding boxes.
         Forces::Zoned(_) | Forces::Table(_) => return Vec::new(),
     };
-    let army = cx.side_army(index);
     let mut by_box: std::collections::BTreeMap<HoldingBox, Vec<CounterCount>> =
         std::collections::BTreeMap::new();
     for g in setup {
         let Placement::Box(b) = g.at else {
             continue;
         };
+        let army = cx.group_army(index, g.army.as_deref());
         let units = by_box.entry(b).or_default();
         for u in &g.units {
             match units.iter_mut().find(|c| c.counter == u.counter) {

@@ -1,6 +1,7 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
+use muster_model::vocab::Condition;
 use muster_semantic::ScenarioCx;
 use muster_semantic::rules::vocab::never_holds;
 
@@ -9,9 +10,10 @@ declare_check! {
     /// Checks a scenario's turn record, replacement points and its own special rules
     /// against the length of its game: each turn of the turn record must be a turn of
     /// the game (1 to `turns` plus `extra_turns`) and listed once, replacement turns
-    /// must run forward within the game, and the `when` of each special rule must be
-    /// able to hold in this game (a turn range after the last turn, or a condition that
-    /// can never hold, cannot).
+    /// must run forward within the game, and the `when` of each special rule (with the
+    /// `when` the system gives a rule it declares under that id) must be able to hold in
+    /// this game (a turn range after the last turn, or a condition that can never hold,
+    /// cannot).
     ///
     /// ## Why is this bad?
     /// Weather given for a turn that is never played, or a rule for turns after the
@@ -79,12 +81,25 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     }
     let Some(system) = cx.system else { return };
     for (i, rule) in s.special_rules.iter().enumerate() {
-        let Some(when) = &rule.when else { continue };
-        if let Some(why) = never_holds(when, system, Some(last)) {
+        // A rule the system declares under this id is narrowed by the scenario's own
+        // `when`: both must be able to hold.
+        let declared = system
+            .rules
+            .special_rules
+            .iter()
+            .find(|r| r.id == rule.hook)
+            .and_then(|r| r.when.clone());
+        let when = match (declared, rule.when.clone()) {
+            (Some(a), Some(b)) => Condition::All(vec![a, b]),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => continue,
+        };
+        let at = if rule.when.is_some() { "when" } else { "hook" };
+        if let Some(why) = never_holds(&when, system, Some(last)) {
             sink.push(
                 Report::new(
                     &META,
-                    Place::special_rule(i).field("when"),
+                    Place::special_rule(i).field(at),
                     format!(
                         "special rule `{}` can never apply in this game: {why}",
                         rule.hook
