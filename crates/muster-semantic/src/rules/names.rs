@@ -104,6 +104,13 @@ pub fn name_refs(system: &RulesSystem) -> Vec<NameRef<'_>> {
             .kind(NameKind::Phase)
             .one(at.field("after_phase"), &r.after_phase);
     }
+    // Who the terrain chart keeps out of (or lets into) a terrain.
+    for (i, t) in system.terrain.iter().enumerate() {
+        let at = Place::top("terrain").index(i);
+        let n = names.kind(NameKind::Troop);
+        n.each(at.field("prohibited"), &t.prohibited);
+        n.each(at.field("allowed"), &t.allowed);
+    }
     let mut items = names.items;
     items.extend(super::vocab::system_names(system));
     items
