@@ -66,6 +66,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::reinforcements::entry_not_on_edge::META, runner: Runner::Scenario(crate::checks::reinforcements::entry_not_on_edge::run) },
     Registered { meta: &crate::checks::reinforcements::no_entry::META, runner: Runner::Scenario(crate::checks::reinforcements::no_entry::run) },
     Registered { meta: &crate::checks::reinforcements::turn_out_of_range::META, runner: Runner::Scenario(crate::checks::reinforcements::turn_out_of_range::run) },
+    Registered { meta: &crate::checks::reinforcements::withdrawal_not_in_play::META, runner: Runner::Scenario(crate::checks::reinforcements::withdrawal_not_in_play::run) },
     Registered { meta: &crate::checks::rules::band_gap::META, runner: Runner::File(crate::checks::rules::band_gap::run) },
     Registered { meta: &crate::checks::rules::compulsory_conflict::META, runner: Runner::File(crate::checks::rules::compulsory_conflict::run) },
     Registered { meta: &crate::checks::rules::compulsory_unmeetable::META, runner: Runner::File(crate::checks::rules::compulsory_unmeetable::run) },

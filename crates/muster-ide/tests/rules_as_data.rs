@@ -952,7 +952,8 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
     replace(
         &dir.path().join("scenarios/lrf/jengland.scenario.ron"),
         "    special_rules: [\n",
-        r#"    turn_record: [(turn: 1, weather: "rain"), (turn: 2, weather: "clear")],
+        r#"    turn_record: [(turn: 1, weather: "rain"), (turn: 2, weather: "clear", minutes: 60, events: ["the bridge burns"])],
+    withdrawals: [(side: "franks", turn: 3, units: [(counter: "saxe", count: 2)])],
     supply_sources: [(side: "franks", at: Edge(East)), (side: "bretons", at: Hex("0101"))],
     special_rules: [
         (hook: "storm", when: Side("bretons"), text: "the storm holds the Bretons"),
@@ -977,7 +978,8 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
         "zones of control: exerted by not `baggage` units; a unit entering stops; leaving is free; no move from one enemy zone straight to another; no retreat into one; not across river (8)",
         "movement mode: Road march: 0.5 MP on road; ends on road; never next to an enemy unit (6)",
         "supply: traced up to 4 hexes, not across river (S9)",
-        "turn record: turn 1 rain, turn 2 clear",
+        "turn record: turn 1 rain, turn 2 clear (60 minutes; the bridge burns)",
+        "withdrawal: franks takes off 2 x saxe at the end of turn 3",
         "supply sources: franks: the east edge; bretons: hex 0101",
     ] {
         assert!(

@@ -61,6 +61,9 @@ pub struct Scenario {
     /// matters. Turns not listed have none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turn_record: Vec<TurnEntry>,
+    /// Units the scenario takes off the map during play, on a turn of the turn record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withdrawals: Vec<Withdrawal>,
     /// The system's optional rules this scenario plays with, by id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub optional_rules: Vec<String>,
@@ -91,6 +94,26 @@ pub struct TurnEntry {
     /// A weather kind of the system (`rules: (weather: [...])`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weather: Option<String>,
+    /// How long the turn stands for, in minutes of the battle (a night turn, a long
+    /// afternoon).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u16>,
+    /// What the turn brings beside its weather, in the scenario's words (nightfall, a
+    /// bridge blown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Units a side must take off the map at the end of a turn (called away elsewhere).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Withdrawal {
+    pub side: String,
+    pub turn: u8,
+    /// The counters withdrawn, from the units the side has in play by then.
+    pub units: Vec<UnitGroup>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

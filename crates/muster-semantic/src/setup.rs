@@ -183,3 +183,30 @@ impl ScenarioCx<'_> {
             .min_by(|a, b| a.cost.total_cmp(&b.cost))
     }
 }
+
+impl ScenarioCx<'_> {
+    /// Copies of counter `counter` side `side` has brought into play by turn `turn`:
+    /// its set-up (holding boxes included) and its reinforcements arriving no later.
+    pub fn fielded_by(&self, side: usize, counter: &str, turn: u8) -> usize {
+        let set_up = self
+            .groups
+            .iter()
+            .filter(|g| g.side == Some(side))
+            .flat_map(|g| g.units.iter())
+            .filter(|u| u.counter_id == counter)
+            .count();
+        let Some(id) = self.scenario.sides.get(side).map(|s| &s.id) else {
+            return set_up;
+        };
+        let arrived: usize = self
+            .scenario
+            .reinforcements
+            .iter()
+            .filter(|r| &r.side == id && r.turn <= turn)
+            .flat_map(|r| r.units.iter())
+            .filter(|g| g.counter == counter)
+            .map(|g| usize::from(g.count))
+            .sum();
+        set_up + arrived
+    }
+}

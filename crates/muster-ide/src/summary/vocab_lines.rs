@@ -61,12 +61,43 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         let turns: Vec<String> = s
             .turn_record
             .iter()
-            .map(|t| match &t.weather {
-                Some(weather) => format!("turn {} {weather}", t.turn),
-                None => format!("turn {}", t.turn),
+            .map(|t| {
+                let mut text = match &t.weather {
+                    Some(weather) => format!("turn {} {weather}", t.turn),
+                    None => format!("turn {}", t.turn),
+                };
+                let mut more: Vec<String> =
+                    t.minutes.iter().map(|m| format!("{m} minutes")).collect();
+                more.extend(t.events.iter().cloned());
+                if !more.is_empty() {
+                    text += &format!(" ({})", more.join("; "));
+                }
+                text
             })
             .collect();
         line("turn record", turns.join(", "));
+    }
+    for w in &s.withdrawals {
+        let units: Vec<String> = w
+            .units
+            .iter()
+            .map(|u| {
+                if u.count == 1 {
+                    u.counter.clone()
+                } else {
+                    format!("{} x {}", u.count, u.counter)
+                }
+            })
+            .collect();
+        line(
+            "withdrawal",
+            format!(
+                "{} takes off {} at the end of turn {}",
+                w.side,
+                units.join(", "),
+                w.turn
+            ),
+        );
     }
     for p in &s.replacement_points {
         line(

@@ -40,6 +40,12 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .enumerate()
             .map(|(i, r)| (Place::reinforcement(i).field("side"), r.side.as_str())),
     );
+    refs.extend(s.withdrawals.iter().enumerate().map(|(i, w)| {
+        (
+            Place::top("withdrawals").index(i).field("side"),
+            w.side.as_str(),
+        )
+    }));
     for (i, v) in s.victory.iter().enumerate() {
         let (variant, side) = match v {
             VictoryCondition::ExitUnits { side, .. } => ("ExitUnits", side),

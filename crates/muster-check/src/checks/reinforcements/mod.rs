@@ -5,3 +5,4 @@ pub mod entry_impassable;
 pub mod entry_not_on_edge;
 pub mod no_entry;
 pub mod turn_out_of_range;
+pub mod withdrawal_not_in_play;
