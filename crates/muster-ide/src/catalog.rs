@@ -425,7 +425,7 @@ impl<'a> Catalog<'a> {
                 }
             }
             if let Some(c) = &r.combat {
-                for (id, text) in w::combat_words(c) {
+                for (id, text) in w::combat_words(c, &s.grid) {
                     push("combat", id, text);
                 }
             }

@@ -1001,3 +1001,48 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
         "{rules:#?}"
     );
 }
+
+#[test]
+fn lrf_optional_rules_are_the_two_the_book_prints() {
+    use muster_model::vocab::{Act, Condition, Effect};
+    let db = bundled();
+    let s = system(&db, "lrf");
+    let options: Vec<(&str, &str)> = s
+        .rules
+        .optional_rules
+        .iter()
+        .map(|o| (o.id.as_str(), o.section.as_str()))
+        .collect();
+    assert_eq!(
+        options,
+        [("zoc-to-zoc", "10.1"), ("counter-charge", "10.2")]
+    );
+    let rule = |option: &str| {
+        let o = s
+            .rules
+            .optional_rules
+            .iter()
+            .find(|o| o.id == option)
+            .unwrap();
+        assert_eq!(o.effects.len(), 1, "{o:#?}");
+        &o.effects[0]
+    };
+    // 10.1: out of one enemy zone straight into another.
+    let zoc = rule("zoc-to-zoc");
+    assert_eq!(zoc.when, Some(Condition::InEnemyZoc));
+    assert_eq!(zoc.then, [Effect::May(Act::Move)]);
+    // 10.2: no charge bonus against the one type that may charge itself (9.2).
+    let counter = rule("counter-charge");
+    assert_eq!(
+        counter.when,
+        Some(Condition::All(vec![
+            Condition::Defending,
+            Condition::Troop("cavalry".into())
+        ]))
+    );
+    assert_eq!(counter.then, [Effect::NoChargeBonus]);
+    for (kind, allowed) in [("cavalry", Allowance::May), ("infantry", Allowance::Never)] {
+        let found = permission_for(s, kind, Action::Charge, None).map(|(_, p)| p.allowed);
+        assert_eq!(found, Some(allowed), "{kind}");
+    }
+}

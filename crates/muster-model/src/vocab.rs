@@ -138,6 +138,9 @@ pub enum Effect {
     Must(Act),
     /// Victory points to the unit's side.
     VictoryPoints(i16),
+    /// Units attacking this unit gain no charge bonus (LRF 10.2: a charge counts only
+    /// against a unit that cannot charge itself).
+    NoChargeBonus,
 }
 
 /// An effect on zones of control.

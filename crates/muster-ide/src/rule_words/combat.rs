@@ -2,11 +2,18 @@
 //! section, as `summary` and `muster list rules` print them.
 
 use muster_model::combat::{CombatRules, DefenderGroup, Obligation};
+use muster_model::system::GridKind;
 
 use super::condition_words;
 
-/// Each combat rule the system states, by its field name (`compulsory`), in words.
-pub fn combat_words(c: &CombatRules) -> Vec<(&'static str, String)> {
+/// Each combat rule the system states, by its field name (`compulsory`), in words; on
+/// an open table (`grid`) without hexes.
+pub fn combat_words(c: &CombatRules, grid: &GridKind) -> Vec<(&'static str, String)> {
+    let table = match grid {
+        GridKind::Hex { .. } => false,
+        GridKind::Table { .. } => true,
+    };
+    let space = if table { "the space" } else { "a hex" };
     let mut out = Vec::new();
     if let Some(x) = &c.compulsory {
         let mut text = match x.attacks {
@@ -39,10 +46,11 @@ pub fn combat_words(c: &CombatRules) -> Vec<(&'static str, String)> {
         out.push(("once_per_phase", format!("{text} ({})", x.section)));
     }
     if let Some(x) = &c.combined {
-        let from = if x.attackers {
-            "units in several hexes may attack together"
-        } else {
-            "an attack is made from one hex"
+        let from = match (x.attackers, table) {
+            (true, false) => "units in several hexes may attack together",
+            (true, true) => "several units may attack together",
+            (false, false) => "an attack is made from one hex",
+            (false, true) => "an attack is made by one unit",
         };
         let takes = match x.defenders {
             DefenderGroup::OneDefender => "one defending unit",
@@ -66,9 +74,9 @@ pub fn combat_words(c: &CombatRules) -> Vec<(&'static str, String)> {
     }
     if let Some(x) = &c.advance {
         let mut text = match x.units {
-            None => "every attacking unit may advance into a hex combat empties".to_string(),
-            Some(1) => "one attacking unit may advance into a hex combat empties".to_string(),
-            Some(n) => format!("up to {n} attacking units may advance into a hex combat empties"),
+            None => format!("every attacking unit may advance into {space} combat empties"),
+            Some(1) => format!("one attacking unit may advance into {space} combat empties"),
+            Some(n) => format!("up to {n} attacking units may advance into {space} combat empties"),
         };
         if x.ignores_zoc {
             text += ", whatever the zones of control";
@@ -104,8 +112,11 @@ mod tests {
             }),
             ..CombatRules::default()
         };
+        let hexes = GridKind::Hex {
+            layout: Default::default(),
+        };
         assert_eq!(
-            combat_words(&c),
+            combat_words(&c, &hexes),
             vec![
                 (
                     "compulsory",
@@ -118,6 +129,46 @@ mod tests {
                 ),
             ]
         );
-        assert!(combat_words(&CombatRules::default()).is_empty());
+        assert!(combat_words(&CombatRules::default(), &hexes).is_empty());
+    }
+
+    #[test]
+    fn on_an_open_table_combat_words_name_no_hexes() {
+        use muster_model::combat::{AdvanceAfterCombat, CombinedAttacks};
+        let c = CombatRules {
+            combined: Some(CombinedAttacks {
+                section: "l. 103".into(),
+                attackers: true,
+                defenders: DefenderGroup::OneDefender,
+                note: None,
+            }),
+            advance: Some(AdvanceAfterCombat {
+                section: "l. 147".into(),
+                units: Some(1),
+                ignores_zoc: false,
+                defender_too: false,
+                note: None,
+            }),
+            ..CombatRules::default()
+        };
+        let table = GridKind::Table {
+            features: Vec::new(),
+            facing_change: None,
+        };
+        let texts: Vec<String> = combat_words(&c, &table)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "several units may attack together; an attack takes one defending unit (l. 103)",
+                "one attacking unit may advance into the space combat empties (l. 147)",
+            ]
+        );
+        let hexes = GridKind::Hex {
+            layout: Default::default(),
+        };
+        assert!(combat_words(&c, &hexes)[0].1.contains("several hexes"));
     }
 }

@@ -106,6 +106,7 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::MayNot(a) => format!("may not {}", act_words(*a)),
         Effect::Must(a) => format!("must {}", act_words(*a)),
         Effect::VictoryPoints(n) => format!("{n:+} victory points"),
+        Effect::NoChargeBonus => "its attackers gain no charge bonus".to_string(),
     }
 }
 

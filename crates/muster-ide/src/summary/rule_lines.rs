@@ -80,7 +80,7 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         line("combat results", text);
     }
     if let Some(c) = &rules.combat {
-        for (_, text) in r::combat_words(c) {
+        for (_, text) in r::combat_words(c, &system.grid) {
             line("combat", text);
         }
     }

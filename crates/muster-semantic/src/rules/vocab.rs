@@ -101,7 +101,8 @@ impl<'a> Walk<'a> {
                 | Effect::May(_)
                 | Effect::MayNot(_)
                 | Effect::Must(_)
-                | Effect::VictoryPoints(_) => {}
+                | Effect::VictoryPoints(_)
+                | Effect::NoChargeBonus => {}
             }
         }
     }
