@@ -545,26 +545,9 @@ fn a_full_disk_is_reported_once_with_exit_2() {
 fn the_summary_words_the_set_up_state() {
     let dir = copy_project();
     let path = dir.path().join("scenarios/lrf/jengland.scenario.ron");
-    mutate(
-        &path,
-        r#"(counter: "saxe", count: 2)"#,
-        r#"(counter: "saxe", count: 2, status: "reduced")"#,
-    );
-    mutate(
-        &path,
-        r#"(units: [(counter: "jengland-bowmen", count: 3)], at: Hexes(["0502", "1002", "1502"])),"#,
-        r#"(units: [(counter: "jengland-bowmen", count: 2)], at: Hexes(["0502", "1002"])), (units: [(counter: "jengland-bowmen")], at: Box(Reserves)),"#,
-    );
-    mutate(
-        &path,
-        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403", "1504"]),"#,
-        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403"]), choose: 5,"#,
-    );
-    mutate(
-        &path,
-        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(",
-        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(hidden: true, ",
-    );
+    for (from, to) in muster_testkit::JENGLAND_SET_UP_STATE {
+        mutate(&path, from, to);
+    }
     let out = muster()
         .current_dir(dir.path())
         .args(["summary", "scenarios/lrf/jengland.scenario.ron"])

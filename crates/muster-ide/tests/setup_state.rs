@@ -9,34 +9,14 @@ use muster_testkit::{copy_project, replace};
 
 const JENGLAND: &str = "scenarios/lrf/jengland.scenario.ron";
 
-/// Jengland with every kind of set-up state: the two Saxe counters start reduced, one
-/// bowman waits in the reserves box, the owner picks 5 of the 6 infantry and the Bretons
-/// set up hidden. `edit` then changes the text further.
+/// Jengland with every kind of set-up state (`muster_testkit::JENGLAND_SET_UP_STATE`);
+/// `edit` then changes the text further.
 fn jengland_with_state(edit: &[(&str, &str)]) -> (tempfile::TempDir, Db) {
     let dir = copy_project();
     let path = dir.path().join(JENGLAND);
-    replace(
-        &path,
-        r#"(counter: "saxe", count: 2)"#,
-        r#"(counter: "saxe", count: 2, status: "reduced")"#,
-    );
-    replace(
-        &path,
-        r#"(units: [(counter: "jengland-bowmen", count: 3)], at: Hexes(["0502", "1002", "1502"])),"#,
-        r#"(units: [(counter: "jengland-bowmen", count: 2)], at: Hexes(["0502", "1002"])),
-                (units: [(counter: "jengland-bowmen")], at: Box(Reserves)),"#,
-    );
-    replace(
-        &path,
-        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403", "1504"]),"#,
-        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403"]),
-                    choose: 5,"#,
-    );
-    replace(
-        &path,
-        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(",
-        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(hidden: true, ",
-    );
+    for (from, to) in muster_testkit::JENGLAND_SET_UP_STATE {
+        replace(&path, from, to);
+    }
     for (from, to) in edit {
         replace(&path, from, to);
     }

@@ -4,7 +4,7 @@
 
 use muster_db::place::Place;
 use muster_model::counters::Army;
-use muster_model::scenario::{Forces, Reinforcement, UnitGroup};
+use muster_model::scenario::{Forces, HoldingBox, Placement, Reinforcement, UnitGroup};
 
 use crate::ScenarioCx;
 use crate::rules::specificity;
@@ -186,12 +186,15 @@ impl ScenarioCx<'_> {
 
 impl ScenarioCx<'_> {
     /// Copies of counter `counter` side `side` has brought into play by turn `turn`:
-    /// its set-up (holding boxes included) and its reinforcements arriving no later.
+    /// its set-up (reserves and replacement pool included, the eliminated box not) and
+    /// its reinforcements arriving no later.
     pub fn fielded_by(&self, side: usize, counter: &str, turn: u8) -> usize {
         let set_up = self
             .groups
             .iter()
             .filter(|g| g.side == Some(side))
+            // Units that start in the eliminated box are not in play.
+            .filter(|g| !matches!(g.at, Placement::Box(HoldingBox::Eliminated)))
             .flat_map(|g| g.units.iter())
             .filter(|u| u.counter_id == counter)
             .count();

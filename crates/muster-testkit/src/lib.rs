@@ -101,6 +101,30 @@ pub fn replace(path: &Path, from: &str, to: &str) {
     std::fs::write(path, text.replacen(from, to, 1)).unwrap();
 }
 
+/// Edits that give Jengland every kind of set-up state: the two Saxe counters start
+/// reduced, one bowman waits in the reserves box, the owner picks 5 of the 6 infantry
+/// and the Bretons set up hidden. Apply each with [`replace`].
+pub const JENGLAND_SET_UP_STATE: &[(&str, &str)] = &[
+    (
+        r#"(counter: "saxe", count: 2)"#,
+        r#"(counter: "saxe", count: 2, status: "reduced")"#,
+    ),
+    (
+        r#"(units: [(counter: "jengland-bowmen", count: 3)], at: Hexes(["0502", "1002", "1502"])),"#,
+        r#"(units: [(counter: "jengland-bowmen", count: 2)], at: Hexes(["0502", "1002"])),
+                (units: [(counter: "jengland-bowmen")], at: Box(Reserves)),"#,
+    ),
+    (
+        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403", "1504"]),"#,
+        r#"at: Hexes(["0403", "0504", "0603", "1304", "1403"]),
+                    choose: 5,"#,
+    ),
+    (
+        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(",
+        "            morale_threshold: Some(Fixed(20)),\n            forces: Placed(hidden: true, ",
+    ),
+];
+
 /// Copies the repository file `rel` to the same place under `dir`, through `edit`: a
 /// temporary project made of a few bundled files, some of them changed.
 pub fn copy_edited(dir: &Path, rel: &str, edit: &dyn Fn(String) -> String) {
