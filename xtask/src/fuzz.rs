@@ -34,7 +34,9 @@
 //! compiler (`compile`) or the checks (`map-checks`); any other file through the
 //! loader. The run is measured in the CPU time of its process (so that work spread over
 //! threads counts) and its peak RSS (started again before each run: `clear_refs`, on
-//! Linux). A run over one second of CPU or with a peak RSS above 500 MB is a finding;
+//! Linux; a worker that still holds over 150 MB after a run, memory its allocator kept,
+//! is replaced by a fresh one for the time left, so that later runs' peaks are their
+//! own). A run over one second of CPU or with a peak RSS above 500 MB is a finding;
 //! so are a panic and a span outside the file, and a run that does not end within 30 s
 //! (300 s unoptimised; saved, and its worker stops). The grown inputs whose CPU time per byte is highest
 //! in their octave of size become seeds of their own, so the campaign climbs towards

@@ -11,7 +11,8 @@
 //!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
 //!   `fresh-clone`;
 //! - `fresh-clone`: clones the repository's committed state into an empty temporary
-//!   folder and runs the README's two commands there;
+//!   folder and runs the README's two commands there, then `new-check demo::example`
+//!   in that copy, whose suite must then fail on the new stub's snapshot only;
 //! - `sarif-schema FILE`: validates muster's SARIF output against the schema in FILE;
 //! - `fuzz [--time S] [--seed N] [TARGET..]`: structure-aware mutation fuzzing of the
 //!   loader, the checks, the map compiler, the renderer and the language server (see
@@ -288,12 +289,76 @@ fn fresh_clone() -> Result<(), String> {
                 return Err(format!("{step} failed"));
             }
         }
-        Ok(())
+        new_check_in_copy(&clone, &cargo, &target)
     })();
     let _ = std::fs::remove_dir_all(&parent);
     // The clone's build is only evidence for this run: leave the disk as it was.
     let _ = std::fs::remove_dir_all(&target);
     result
+}
+
+/// CONTRIBUTING.md's promise about `cargo xtask new-check`, kept in the fresh clone (a
+/// temporary copy, already built): after `new-check demo::example --scenario`, the whole
+/// suite fails on exactly one test, the fixture test, and on the new stub's snapshot;
+/// `git checkout -- . && git clean -fd` then leaves the tree as it was.
+fn new_check_in_copy(clone: &Path, cargo: &str, target: &Path) -> Result<(), String> {
+    let step = "fresh clone: new-check demo::example, then cargo test --workspace";
+    println!("==> {step}");
+    let in_clone = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .current_dir(clone)
+            .env("CARGO_TARGET_DIR", target)
+            .env("INSTA_UPDATE", "no")
+            .output()
+            .map_err(|e| format!("{step}: cannot start {program}: {e}"))
+    };
+    let scaffold = in_clone(
+        cargo,
+        &["xtask", "new-check", "demo::example", "--scenario"],
+    )?;
+    if !scaffold.status.success() {
+        return Err(format!(
+            "{step}: new-check failed:\n{}",
+            String::from_utf8_lossy(&scaffold.stderr)
+        ));
+    }
+    let test = in_clone(cargo, &["test", "--workspace", "--no-fail-fast"])?;
+    let stdout = String::from_utf8_lossy(&test.stdout);
+    let failed = failed_tests(&stdout);
+    let stub = "demo__example__invalid";
+    if test.status.success() || failed != ["fixtures"] || !stdout.contains(stub) {
+        return Err(format!(
+            "{step}: expected only `fixtures` to fail, on `{stub}`; failed: {failed:?} \
+             (exit {:?})\n{}",
+            test.status.code(),
+            String::from_utf8_lossy(&test.stderr)
+        ));
+    }
+    for args in [&["checkout", "--", "."][..], &["clean", "-fdq"]] {
+        in_clone("git", args)?;
+    }
+    let status = in_clone("git", &["status", "--porcelain"])?;
+    if !status.stdout.is_empty() {
+        return Err(format!(
+            "{step}: git clean left changes:\n{}",
+            String::from_utf8_lossy(&status.stdout)
+        ));
+    }
+    println!("only `fixtures` failed, on the stub's snapshot; the tree is clean again");
+    Ok(())
+}
+
+/// The names of the tests that libtest reports as failed, sorted, each once.
+fn failed_tests(stdout: &str) -> Vec<String> {
+    let mut failed: Vec<String> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("test ")?.strip_suffix(" ... FAILED"))
+        .map(str::to_string)
+        .collect();
+    failed.sort();
+    failed.dedup();
+    failed
 }
 
 /// Runs `muster validate --format sarif` on a copy of the bundled project with two
@@ -465,3 +530,13 @@ fn watch_round_trips(root: &Path, binary: &Path, edits: usize) -> Result<(u64, V
 }
 
 pub(crate) use muster_testkit::try_copy_dir as copy_dir;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn failed_tests_reads_libtest_output() {
+        let out = "running 3 tests\ntest a ... ok\ntest fixtures ... FAILED\n\
+                   test b::c ... FAILED\ntest fixtures ... FAILED\ntest d ... ignored\n";
+        assert_eq!(super::failed_tests(out), ["b::c", "fixtures"]);
+    }
+}

@@ -108,13 +108,15 @@ pub fn strings(tree: &Tree) -> Vec<Node<'_>> {
 }
 
 /// The strings of file `index` that name `value` in `family` (with definitions when
-/// `declarations`).
+/// `declarations`), at most `limit` of them: the search stops there, since each string
+/// found costs its place in the document.
 pub fn references_in(
     db: &Db,
     index: usize,
     family: Family,
     value: &str,
     declarations: bool,
+    limit: usize,
 ) -> Vec<Place> {
     let loaded = &db.files[index];
     let Some(doc) = &loaded.doc else {
@@ -135,6 +137,7 @@ pub fn references_in(
                 .and_then(family_of)
                 .is_some_and(|(f, def)| f == family && (declarations || !def))
         })
+        .take(limit)
         .map(|n| (loaded.file.path.clone(), n.range()))
         .collect()
 }

@@ -161,6 +161,11 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
 /// thousands of problems (a list repeated many times) would otherwise send gigabytes.
 pub const MAX_PUBLISHED: usize = 1000;
 
+/// The most locations one `textDocument/references` answer lists; beyond them the
+/// editor is told how many are left out. A name repeated hundreds of thousands of times
+/// would otherwise cost seconds and gigabytes to answer, and no editor lists it usefully.
+pub const MAX_REFERENCES: usize = 10_000;
+
 /// The server's state and its handling of one message at a time (testable without a
 /// transport).
 #[derive(Default)]
@@ -169,6 +174,9 @@ pub struct Server {
     shut_down: bool,
     /// Buffers closed since the last publication: their diagnostics are cleared.
     closed: Vec<Uri>,
+    /// Messages for the user that the request being answered gave rise to, sent after
+    /// its response.
+    notes: Vec<Message>,
 }
 
 type Failure = (ErrorCode, String);
@@ -190,7 +198,11 @@ impl Server {
     /// Handles one message: the messages to send, and `Some(result)` on `exit`.
     pub fn handle(&mut self, message: Message) -> (Vec<Message>, Option<Result<(), String>>) {
         match message {
-            Message::Request(req) => (vec![Message::Response(self.request(req))], None),
+            Message::Request(req) => {
+                let mut out = vec![Message::Response(self.request(req))];
+                out.append(&mut self.notes);
+                (out, None)
+            }
             Message::Notification(n) if n.method == "exit" => {
                 let result = if self.shut_down {
                     Ok(())
@@ -582,12 +594,38 @@ impl Server {
                         .collect()
                 }
             };
-            files
-                .into_iter()
-                .flat_map(|i| goto::references_in(db, i, family, &value, declarations))
-                .collect::<Vec<_>>()
+            // One more than are listed, to know whether there are more.
+            let mut places = Vec::new();
+            for i in files {
+                let left = MAX_REFERENCES + 1 - places.len();
+                if left == 0 {
+                    break;
+                }
+                places.extend(goto::references_in(
+                    db,
+                    i,
+                    family,
+                    &value,
+                    declarations,
+                    left,
+                ));
+            }
+            places
         };
-        Some(self.locations(&places))
+        if places.len() > MAX_REFERENCES {
+            self.notes.push(Message::Notification(Notification::new(
+                "window/showMessage".to_string(),
+                serde_json::json!({
+                    "type": 2,
+                    "message": format!(
+                        "muster: `{}` is named more than {MAX_REFERENCES} times; the first \
+                         {MAX_REFERENCES} are listed",
+                        muster_db::text::escape(&value),
+                    ),
+                }),
+            )));
+        }
+        Some(self.locations(&places[..places.len().min(MAX_REFERENCES)]))
     }
 
     fn completion(&mut self, p: CompletionParams) -> Option<Vec<lsp_types::CompletionItem>> {

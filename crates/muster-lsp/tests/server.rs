@@ -411,6 +411,45 @@ fn references_build_one_line_table_per_file() {
     );
 }
 
+/// A name given more than `MAX_REFERENCES` times is answered with the first
+/// `MAX_REFERENCES` places and a message saying there are more: all of them, as JSON,
+/// cost seconds and gigabytes for a list repeated a hundred thousand times.
+#[test]
+fn references_to_a_name_given_very_often_are_bounded_and_say_so() {
+    let mut s = Session::new();
+    let max = muster_lsp::MAX_REFERENCES;
+    let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    let many = "Otherwise(side: \"bretons\", level: Minor), ".repeat(max + 50);
+    let text = text.replacen("victory: [", &format!("victory: [{many}"), 1);
+    s.open(JENGLAND, Some(&text));
+    let mut params = s.at(JENGLAND, &text, "plays_first: \"bretons\"", 15);
+    params["context"] = json!({"includeDeclaration": true});
+    let (out, _) = s.server.handle(Message::Request(Request::new(
+        RequestId::from(999),
+        "textDocument/references".into(),
+        params,
+    )));
+    let [Message::Response(r), Message::Notification(note)] = &out[..] else {
+        panic!("expected a response and a message, got {out:?}");
+    };
+    let found = r
+        .response_result
+        .as_ref()
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(found, max);
+    assert_eq!(note.method, "window/showMessage");
+    let said = note.params["message"].as_str().unwrap();
+    assert!(
+        said.contains(&format!(
+            "`bretons` is named more than {max} times; the first {max}"
+        )),
+        "{said}"
+    );
+}
+
 /// A buffer is loaded into its project once per change, not once per request: each
 /// load reads and checks the whole text, so an editor asking about places in an
 /// unchanged multi-megabyte scenario paid seconds per request.

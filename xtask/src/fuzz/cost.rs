@@ -25,6 +25,25 @@ pub(super) const COST_REPORT: &str = "cost-worker: ";
 pub(super) const COST_HANG: Duration =
     Duration::from_secs(if cfg!(debug_assertions) { 300 } else { 30 });
 
+/// A worker that still holds more than this after a run (kB of `VmRSS`: memory the
+/// allocator kept, not memory in use) ends and is replaced by a fresh one. Otherwise
+/// every later run's peak would start from what an earlier, large run left behind, and
+/// small inputs would be reported over the limit.
+pub(super) const COST_RETAINED_KB: i64 = 150 * 1024;
+
+/// The resident set now, in kB (`VmRSS`), or 0 where it cannot be read.
+pub(super) fn rss_now_kb() -> i64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 /// Starts the count of the peak resident set again (Linux: `5` in `clear_refs`), so that
 /// the peak read after a run is that run's and not the campaign's.
 pub(super) fn reset_peak_rss() {
@@ -74,11 +93,17 @@ pub(super) struct CostReport {
     /// The highest peak resident set of a run, in kB, and that run.
     max_rss_kb: i64,
     max_rss_at: String,
+    /// Whether the worker ended early because it held more than [`COST_RETAINED_KB`]
+    /// after a run (the campaign starts another for the time left), and how many
+    /// workers did so in all.
+    #[serde(default)]
+    retired: u64,
 }
 
 impl CostReport {
     fn merge(&mut self, other: CostReport) {
         self.executions += other.executions;
+        self.retired += other.retired;
         self.findings.extend(other.findings);
         self.by_size.resize(OCTAVES, 0);
         for (k, n) in other.by_size.iter().enumerate().take(OCTAVES) {
@@ -136,50 +161,74 @@ pub(super) fn cost_pool(seeds: &[(String, Vec<u8>)]) -> Vec<&(String, Vec<u8>)> 
 pub(super) fn cost_campaign(seconds: u64, seed: u64, workers: usize) -> Result<Outcome, String> {
     let exe = std::env::current_exe().map_err(|e| format!("the fuzzer's own path: {e}"))?;
     let begin = Instant::now();
-    let children: Vec<(usize, std::process::Child)> = (0..workers)
-        .map(|k| {
-            let child = std::process::Command::new(&exe)
-                .arg("fuzz")
-                .args(["--time", &seconds.to_string()])
-                .args([
-                    "--seed",
-                    &seed
-                        .wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
-                        .to_string(),
-                ])
-                .args(["--worker", &k.to_string(), "cost"])
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .map_err(|e| format!("starting cost worker {k}: {e}"))?;
-            Ok((k, child))
-        })
+    let deadline = begin + Duration::from_secs(seconds);
+    let spawn = |k: usize, generation: u64| {
+        let left = deadline
+            .saturating_duration_since(Instant::now())
+            .as_secs()
+            .max(1);
+        let seed = seed
+            .wrapping_add((k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .wrapping_add(generation.wrapping_mul(0xd1b5_4a32_d192_ed03));
+        std::process::Command::new(&exe)
+            .arg("fuzz")
+            .args(["--time", &left.to_string()])
+            .args(["--seed", &seed.to_string()])
+            .args(["--worker", &k.to_string(), "cost"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("starting cost worker {k}: {e}"))
+    };
+    let mut slots: Vec<(usize, u64, Option<std::process::Child>)> = (0..workers)
+        .map(|k| Ok((k, 0, Some(spawn(k, 0)?))))
         .collect::<Result<_, String>>()?;
     let mut total = CostReport::default();
-    for (k, child) in children {
-        let out = child
-            .wait_with_output()
-            .map_err(|e| format!("cost worker {k}: {e}"))?;
-        let text = String::from_utf8_lossy(&out.stdout);
-        let report = text
-            .lines()
-            .find_map(|l| l.strip_prefix(COST_REPORT))
-            .and_then(|json| serde_json::from_str::<CostReport>(json).ok());
-        match report {
-            Some(report) if out.status.success() => total.merge(report),
-            Some(report) => {
-                total.merge(report);
-                total
-                    .findings
-                    .push(format!("cost worker {k} failed: {}", out.status));
+    while slots.iter().any(|(_, _, c)| c.is_some()) {
+        std::thread::sleep(Duration::from_millis(100));
+        for (k, generation, slot) in &mut slots {
+            let Some(child) = slot else { continue };
+            if child
+                .try_wait()
+                .map_err(|e| format!("cost worker {k}: {e}"))?
+                .is_none()
+            {
+                continue;
             }
-            None => total.findings.push(format!(
-                "cost worker {k} stopped without a report ({}); see its message above",
-                out.status
-            )),
+            let out = slot
+                .take()
+                .expect("a running worker")
+                .wait_with_output()
+                .map_err(|e| format!("cost worker {k}: {e}"))?;
+            let text = String::from_utf8_lossy(&out.stdout);
+            let report = text
+                .lines()
+                .find_map(|l| l.strip_prefix(COST_REPORT))
+                .and_then(|json| serde_json::from_str::<CostReport>(json).ok());
+            let retired = report.as_ref().is_some_and(|r| r.retired > 0);
+            match report {
+                Some(report) if out.status.success() => total.merge(report),
+                Some(report) => {
+                    total.merge(report);
+                    total
+                        .findings
+                        .push(format!("cost worker {k} failed: {}", out.status));
+                }
+                None => total.findings.push(format!(
+                    "cost worker {k} stopped without a report ({}); see its message above",
+                    out.status
+                )),
+            }
+            if retired && out.status.success() && Instant::now() + Duration::from_secs(1) < deadline
+            {
+                *generation += 1;
+                *slot = Some(spawn(*k, *generation)?);
+            }
         }
     }
     println!(
-        "cost: {workers} workers; largest input {} bytes; costliest run {} ms of CPU ({}); highest peak RSS {} MB ({})",
+        "cost: {workers} workers ({} replaced after holding over {} MB); largest input {} bytes; costliest run {} ms of CPU ({}); highest peak RSS {} MB ({})",
+        total.retired,
+        COST_RETAINED_KB / 1024,
         total.largest,
         total.max_cpu_ms,
         total.max_cpu_at,
@@ -380,30 +429,47 @@ pub(super) fn cost_worker(
                 )
             })
         });
+        let retire = rss_now_kb() > COST_RETAINED_KB;
         if let Some(problem) = problem {
             let saved = save(root, "cost", "finding", &name, &bytes);
             // The peak is each run's own, so the campaign goes on after one.
             report.findings.push(format!("{problem}; {saved}"));
+            if retire {
+                report.retired = 1;
+                break;
+            }
             continue;
         }
-        // Keep the input if it is among the costliest per byte of its size.
-        let score = cpu.as_nanos() as f64 / bytes.len().max(1) as f64;
+        if retire {
+            report.retired = 1;
+            break;
+        }
         if bytes.len() > from {
-            let pool = &mut grown[octave_of(bytes.len())];
-            if pool.len() < COST_POOL_PER_OCTAVE {
-                pool.push((name, bytes, score));
-            } else if let Some(low) = pool
-                .iter_mut()
-                .min_by(|a, b| a.2.total_cmp(&b.2))
-                .filter(|low| low.2 < score)
-            {
-                *low = (name, bytes, score);
-            }
+            let score = cpu.as_nanos() as f64 / bytes.len().max(1) as f64;
+            keep_if_costly(&mut grown[octave_of(bytes.len())], name, bytes, score);
         }
     }
     std::panic::set_hook(previous_hook);
     let _ = std::fs::remove_dir_all(&project);
     Ok(report)
+}
+
+/// Keeps a grown input in its octave's pool if it is among the costliest per byte there.
+fn keep_if_costly(
+    pool: &mut Vec<(String, Vec<u8>, f64)>,
+    name: String,
+    bytes: Vec<u8>,
+    score: f64,
+) {
+    if pool.len() < COST_POOL_PER_OCTAVE {
+        pool.push((name, bytes, score));
+    } else if let Some(low) = pool
+        .iter_mut()
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .filter(|low| low.2 < score)
+    {
+        *low = (name, bytes, score);
+    }
 }
 
 /// How many copies a growing mutation makes: from one to as many as fill `room` bytes

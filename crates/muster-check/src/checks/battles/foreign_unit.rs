@@ -26,32 +26,39 @@ declare_check! {
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let sides = cx.table_sides();
-    for side in &sides {
-        let mut seen: Vec<(&str, Place)> = Vec::new();
+    // Each side's unit ids, looked up once per listed id, so that a battle listing a unit
+    // a hundred thousand times costs its length, not its square.
+    let own: Vec<std::collections::HashSet<&str>> = sides
+        .iter()
+        .map(|s| s.forces.units.iter().map(|u| u.id.as_str()).collect())
+        .collect();
+    for (at, side) in sides.iter().enumerate() {
+        // Each unit listed: where first and second (battle and place), how often in all.
+        type Listing = (usize, Place);
+        let mut listed: Vec<(&str, Listing, Option<Listing>, usize)> = Vec::new();
+        let mut index_of: std::collections::HashMap<&str, usize> = Default::default();
         for (b, battle) in side.forces.battles.iter().enumerate() {
             for (k, id) in battle.units.iter().enumerate() {
                 let place = side.place.field("battles").index(b).field("units").index(k);
-                if side.forces.units.iter().any(|u| &u.id == id) {
-                    if let Some((_, first)) = seen.iter().find(|(s, _)| s == id) {
-                        sink.push(
-                            Report::new(
-                                &META,
-                                place.clone(),
-                                format!("unit `{id}` is already in another battle"),
-                            )
-                            .label(Loc::Value(first.clone()), "first listed here"),
-                        );
+                if own[at].contains(id.as_str()) {
+                    match index_of.get(id.as_str()) {
+                        Some(&i) => {
+                            let entry = &mut listed[i];
+                            entry.3 += 1;
+                            entry.2.get_or_insert((b, place));
+                        }
+                        None => {
+                            index_of.insert(id, listed.len());
+                            listed.push((id, (b, place), None, 1));
+                        }
                     }
-                    seen.push((id, place));
                     continue;
                 }
-                let other = sides
-                    .iter()
-                    .find(|o| o.index != side.index && o.forces.units.iter().any(|u| &u.id == id));
+                let other = (0..sides.len()).find(|&o| o != at && own[o].contains(id.as_str()));
                 let message = match other {
                     Some(o) => format!(
                         "unit `{id}` belongs to side `{}`, not to this army",
-                        cx.scenario.sides[o.index].id
+                        cx.scenario.sides[sides[o].index].id
                     ),
                     None => format!(
                         "no unit `{id}` in side `{}`",
@@ -64,6 +71,23 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         .help_opt(muster_db::suggest::did_you_mean(id, known)),
                 );
             }
+        }
+        // One report per unit listed again, however often: at its second listing.
+        for (id, first, second, times) in listed {
+            let Some((again, second)) = second else {
+                continue;
+            };
+            let message = match times {
+                2 if again == first.0 => format!("unit `{id}` is listed twice in this battle"),
+                2 => format!("unit `{id}` is already in another battle"),
+                _ => format!("unit `{id}` is listed {times} times in this army's battles"),
+            };
+            let first = first.1;
+            sink.push(
+                Report::new(&META, second, message)
+                    .label(Loc::Value(first), "first listed here")
+                    .help("a unit belongs to one battle: list it once"),
+            );
         }
     }
 }

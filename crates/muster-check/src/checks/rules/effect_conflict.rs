@@ -59,14 +59,17 @@ pub fn effect_conflicts(system: &RulesSystem) -> Vec<Report> {
 
 /// The conflicts among one group of rules, each with its place.
 fn conflicts_in(rules: Vec<(Place, &EffectRule)>, out: &mut Vec<Report>) {
-    let mut seen: Vec<(String, &Effect, Place, &str)> = Vec::new();
+    // The effects seen so far under each condition, each distinct effect once: a rule
+    // repeated many times costs its length, not its square.
+    type Seen<'a> = Vec<(&'a Effect, Place, &'a str)>;
+    let mut seen: std::collections::HashMap<String, Seen> = Default::default();
     for (place, rule) in rules {
         let when = canonical_when(rule.when.as_ref());
+        let under = seen.entry(when).or_default();
         for (k, effect) in rule.then.iter().enumerate() {
             let at = place.field("then").index(k);
-            if let Some((_, first_effect, first, first_id)) = seen
-                .iter()
-                .find(|(w, e, _, _)| *w == when && disagree(e, effect))
+            if let Some((first_effect, first, first_id)) =
+                under.iter().find(|(e, _, _)| disagree(e, effect))
             {
                 out.push(
                     Report::new(
@@ -83,7 +86,9 @@ fn conflicts_in(rules: Vec<(Place, &EffectRule)>, out: &mut Vec<Report>) {
                     .help("keep one answer, or narrow one rule's `when` to the exception it states"),
                 );
             }
-            seen.push((when.clone(), effect, at, &rule.id));
+            if !under.iter().any(|(e, _, _)| *e == effect) {
+                under.push((effect, at, &rule.id));
+            }
         }
     }
 }

@@ -35,7 +35,8 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let s = cx.scenario;
     let last = s.turns.saturating_add(s.extra_turns);
-    let mut seen: Vec<(u8, Place)> = Vec::new();
+    // The first entry of each turn, by turn: a record repeated many times costs its length.
+    let mut seen: Vec<Option<Place>> = vec![None; usize::from(u8::MAX) + 1];
     for (i, entry) in s.turn_record.iter().enumerate() {
         let at = Place::top("turn_record").index(i).field("turn");
         if entry.turn == 0 || entry.turn > last {
@@ -50,7 +51,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 )
                 .help("correct the turn, or the scenario's `turns`"),
             );
-        } else if let Some((_, first)) = seen.iter().find(|(t, _)| *t == entry.turn) {
+        } else if let Some(first) = &seen[usize::from(entry.turn)] {
             sink.push(
                 Report::new(
                     &META,
@@ -61,7 +62,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .help("give each turn once"),
             );
         }
-        seen.push((entry.turn, at));
+        seen[usize::from(entry.turn)].get_or_insert(at);
     }
     for (i, r) in s.replacement_points.iter().enumerate() {
         let at = Place::top("replacement_points").index(i);
