@@ -74,6 +74,33 @@ pub const CI_TARGETS: [&str; 5] = ["loader", "checks", "compile", "render", "lsp
 const SLOW: Duration = Duration::from_secs(if cfg!(debug_assertions) { 10 } else { 1 });
 const MAX_RSS_KB: i64 = 500 * 1024;
 
+thread_local! {
+    /// Whether this thread is inside an execution, whose panics are findings.
+    static IN_RUN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Installs a panic hook that is silent inside an execution (its panic is a finding,
+/// reported with the reproducer) and prints the message and place anywhere else, so
+/// that a panic of the fuzzer itself is never a silent exit; returns the hook it
+/// replaced.
+fn quiet_inside_runs() -> Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        if !IN_RUN.with(std::cell::Cell::get) {
+            eprintln!("fuzz: the fuzzer itself panicked: {info}");
+        }
+    }));
+    previous
+}
+
+/// Runs one execution with its panics caught (and not printed).
+fn in_run<T>(f: impl FnOnce() -> T) -> std::thread::Result<T> {
+    IN_RUN.with(|r| r.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    IN_RUN.with(|r| r.set(false));
+    result
+}
+
 /// What one target found in one campaign.
 #[derive(Default)]
 pub struct Outcome {
@@ -263,8 +290,7 @@ fn campaign(
             }
         });
     }
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    let previous_hook = quiet_inside_runs();
     let mut outcome = Outcome::default();
     let begin = Instant::now();
     while begin.elapsed() < time && outcome.findings.len() < 10 {
@@ -280,8 +306,7 @@ fn campaign(
         }
         started.store(epoch.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
         let run_start = Instant::now();
-        let result =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| harness.run(name, &bytes)));
+        let result = in_run(|| harness.run(name, &bytes));
         let took = run_start.elapsed();
         started.store(0, Ordering::Relaxed);
         outcome.executions += 1;

@@ -257,3 +257,49 @@ fn a_stack_of_thousands_of_alike_units_is_drawn_as_a_few_counters() {
     let units: u32 = stack.iter().map(|p| u32::from(p.count)).sum();
     assert_eq!(units, 6000, "the stack counts every unit");
 }
+
+/// A deployment group that lists one kind on thousands of lines asks where that kind may
+/// stand as often as one that lists it once: `zones::too-small` looked every line up over
+/// every hex of the zone, two seconds for a 450 KB scenario.
+#[test]
+fn a_kind_listed_on_many_lines_is_looked_up_once_by_the_zone_check() {
+    // Clontarf with the shore group's units replaced by `lines` lines of one AX each; the
+    // lookups and the messages of `zones::too-small`.
+    let check = |lines: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+            muster_testkit::copy_edited(dir.path(), rel, edit)
+        };
+        copy("scenarios/prestags/prestags.system.ron", &|t| t);
+        copy("maps/prestags/mapsheet.map.ron", &|t| t);
+        let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
+        let shore = "units: [(kind: \"AX\", count: 6), (kind: \"IB\", count: 6), (kind: \"3L\", count: 2)],";
+        copy(rel, &|t| {
+            let one = format!("(kind: \"AX\", count: {}), ", 3_000 / lines);
+            let edited = t.replacen(shore, &format!("units: [{}],", one.repeat(lines)), 1);
+            assert_ne!(edited, t, "the edit applies");
+            edited
+        });
+        let db = load(dir.path());
+        let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+        let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+        let mut sink = muster_db::report::Sink::new(&cx.file.loaded.file);
+        let before = cx.entry_lookups();
+        muster_check::checks::zones::too_small::run(&cx, &mut sink);
+        let lookups = cx.entry_lookups() - before;
+        let messages: Vec<String> = sink.finish().into_iter().map(|d| d.message).collect();
+        (lookups, messages)
+    };
+    let (once, one_line) = check(1);
+    let (many, many_lines) = check(3_000);
+    assert_eq!(many, once, "lookups for 3,000 lines against one");
+    // 3,000 AX in the 19 hexes within 2 of J, at 3 a hex: the same words either way,
+    // the lines counted whole.
+    assert_eq!(many_lines, one_line);
+    assert!(
+        many_lines
+            .iter()
+            .any(|m| m.contains("room for 57 `AX` but 3000 set up there")),
+        "{many_lines:?}"
+    );
+}

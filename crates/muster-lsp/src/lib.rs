@@ -287,26 +287,33 @@ impl Server {
                 };
                 let is_json = doc.path.extension().is_some_and(|e| e == "json");
                 json(serde_json::to_value(actions::code_actions(
-                    &p, &doc.text, is_json,
+                    &p,
+                    doc.text(),
+                    is_json,
                 )))
             }
             "textDocument/documentSymbol" => {
                 let p: DocumentSymbolParams = params(req.params)?;
-                let Some((doc, tree, kind)) = self.parsed(&p.text_document.uri) else {
+                let Some((source, kind)) = self.parsed(&p.text_document.uri) else {
                     return Ok(Value::Null);
                 };
-                let lines = Lines::new(&doc);
+                let lines = Lines::new(&source.text);
                 json(serde_json::to_value(symbols::document_symbols(
-                    &tree, kind, &lines,
+                    source.tree(),
+                    kind,
+                    &lines,
                 )))
             }
             "textDocument/foldingRange" => {
                 let p: FoldingRangeParams = params(req.params)?;
-                let Some((doc, tree, _)) = self.parsed(&p.text_document.uri) else {
+                let Some((source, _)) = self.parsed(&p.text_document.uri) else {
                     return Ok(Value::Null);
                 };
-                let lines = Lines::new(&doc);
-                json(serde_json::to_value(symbols::folding_ranges(&tree, &lines)))
+                let lines = Lines::new(&source.text);
+                json(serde_json::to_value(symbols::folding_ranges(
+                    source.tree(),
+                    &lines,
+                )))
             }
             other => Err((
                 ErrorCode::MethodNotFound,
@@ -333,12 +340,12 @@ impl Server {
                 let path = muster_db::project::normalize(&path);
                 self.ws.docs.insert(
                     path.clone(),
-                    Doc {
-                        uri: p.text_document.uri,
-                        path: path.clone(),
-                        text: p.text_document.text,
-                        version: p.text_document.version,
-                    },
+                    Doc::new(
+                        p.text_document.uri,
+                        path.clone(),
+                        p.text_document.text,
+                        p.text_document.version,
+                    ),
                 );
                 self.ws.dirty.insert(path);
             }
@@ -350,8 +357,7 @@ impl Server {
                     return;
                 };
                 if let Some(doc) = self.ws.docs.get_mut(&path) {
-                    pos::apply_changes(&mut doc.text, p.content_changes);
-                    doc.version = p.text_document.version;
+                    doc.edit(p.content_changes, p.text_document.version);
                     self.ws.dirty.insert(path);
                 }
             }
@@ -399,7 +405,7 @@ impl Server {
                     let Some(doc) = self.ws.docs.get(&p.path) else {
                         continue;
                     };
-                    let lines = Lines::new(&doc.text);
+                    let lines = Lines::new(doc.text());
                     let mine: Vec<&muster_db::Diagnostic> = p
                         .diagnostics
                         .iter()
@@ -451,12 +457,18 @@ impl Server {
     }
 
     /// An open buffer's text, tree and kind.
-    fn parsed(&self, uri: &Uri) -> Option<(String, muster_syntax::Tree, muster_model::FileKind)> {
+    fn parsed(
+        &self,
+        uri: &Uri,
+    ) -> Option<(
+        std::sync::Arc<muster_db::source::SourceFile>,
+        muster_model::FileKind,
+    )> {
         let doc = self.doc(uri)?;
         let name = doc.path.file_name()?.to_str()?;
-        let tree = muster_syntax::parse(&doc.text, muster_syntax::Dialect::from_file_name(name));
-        let kind = cursor::kind_of(&tree, name)?;
-        Some((doc.text.clone(), tree, kind))
+        let source = std::sync::Arc::clone(doc.source());
+        let kind = cursor::kind_of(source.tree(), name)?;
+        Some((source, kind))
     }
 
     /// The string under the cursor: its value, its class, and runs `f` with the project
@@ -471,7 +483,7 @@ impl Server {
         let a = self.ws.analysis(&path)?;
         let kind = a.kind?;
         let offset = Lines::new(&a.text).offset(position);
-        let node = cursor::string_at(&a.tree, offset)?;
+        let node = cursor::string_at(a.tree(), offset)?;
         let value = cursor::string_value(node)?;
         let place = cursor::place_of(kind, node);
         let class = cursor::classify(kind, &place.steps, &a.hooks)?;
@@ -482,7 +494,7 @@ impl Server {
     fn hover(&mut self, p: HoverParams) -> Option<Hover> {
         let uri = p.text_document_position_params.text_document.uri;
         let position = p.text_document_position_params.position;
-        let text = self.doc(&uri)?.text.clone();
+        let text = self.doc(&uri)?.text().to_string();
         let lines = Lines::new(&text);
         let reference = self.at_cursor(&uri, position, |cx, class, value, range| {
             Some(Hover {
@@ -499,7 +511,7 @@ impl Server {
         // A variant or field name: what the schema says of it.
         let path = self.path_of(&uri)?;
         let a = self.ws.analysis(&path)?;
-        let (value, range) = cursor::doc_at(a.kind?, &a.tree, lines.offset(position))?;
+        let (value, range) = cursor::doc_at(a.kind?, a.tree(), lines.offset(position))?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {
                 kind: MarkupKind::Markdown,
@@ -516,7 +528,7 @@ impl Server {
             None => uri::from_path(&norm)?,
         };
         let text = match self.ws.docs.get(&norm) {
-            Some(d) => d.text.clone(),
+            Some(d) => d.text().to_string(),
             None => std::fs::read_to_string(&norm).unwrap_or_default(),
         };
         Some(Location::new(uri, Lines::new(&text).range(span)))
@@ -533,7 +545,7 @@ impl Server {
             }
             let norm = muster_db::project::normalize(path);
             let file = match self.ws.docs.get(&norm) {
-                Some(d) => Some((d.uri.clone(), d.text.clone())),
+                Some(d) => Some((d.uri.clone(), d.text().to_string())),
                 None => uri::from_path(&norm)
                     .map(|u| (u, std::fs::read_to_string(&norm).unwrap_or_default())),
             };

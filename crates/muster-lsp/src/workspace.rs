@@ -11,6 +11,7 @@ use lsp_types::Uri;
 use muster_check::{Config, config};
 use muster_db::Diagnostic;
 use muster_db::project::{self, Db, Overlay, ParseCache};
+use muster_db::source::SourceFile;
 
 thread_local! {
     static LOADED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -33,8 +34,51 @@ pub struct Doc {
     pub uri: Uri,
     /// Normalised path.
     pub path: PathBuf,
-    pub text: String,
+    text: String,
     pub version: i32,
+    /// The top-level `id` of the text, read once per change: every request asks for the
+    /// ids of the open scenarios, and reading one means lexing the whole buffer.
+    id: Option<String>,
+    /// The text as a source file, its tree parsed on first use and kept until the next
+    /// change (outline, folding and the analysis share it).
+    source: std::sync::Arc<SourceFile>,
+}
+
+impl Doc {
+    pub fn new(uri: Uri, path: PathBuf, text: String, version: i32) -> Self {
+        let id = scenario_id(&path, &text);
+        let source = Self::source_of(&path, &text);
+        Self {
+            uri,
+            path,
+            text,
+            version,
+            id,
+            source,
+        }
+    }
+
+    fn source_of(path: &Path, text: &str) -> std::sync::Arc<SourceFile> {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        std::sync::Arc::new(SourceFile::new(path, name, text.to_string()))
+    }
+
+    /// The buffer as a source file, parsed once per change.
+    pub fn source(&self) -> &std::sync::Arc<SourceFile> {
+        &self.source
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Applies an editor's changes and takes their version.
+    pub fn edit(&mut self, changes: Vec<lsp_types::TextDocumentContentChangeEvent>, version: i32) {
+        crate::pos::apply_changes(&mut self.text, changes);
+        self.version = version;
+        self.id = scenario_id(&self.path, &self.text);
+        self.source = Self::source_of(&self.path, &self.text);
+    }
 }
 
 /// The stamp of one file: what tells that it changed on disk.
@@ -137,9 +181,18 @@ pub struct Analysis {
     pub db: Db,
     pub index: Option<usize>,
     pub text: String,
-    pub tree: muster_syntax::Tree,
+    /// The buffer's source: the database's own when it holds the same text, so that its
+    /// tree is parsed once, not again for the requests.
+    source: std::sync::Arc<SourceFile>,
     pub kind: Option<muster_model::FileKind>,
     pub hooks: crate::cursor::HookRefs,
+}
+
+impl Analysis {
+    /// The buffer's syntax tree.
+    pub fn tree(&self) -> &muster_syntax::Tree {
+        self.source.tree()
+    }
 }
 
 /// Every scenario of one project (disk and open buffers) loaded as leaves, for
@@ -170,7 +223,7 @@ impl Workspace {
     pub fn overlay(&self) -> Overlay {
         self.docs
             .iter()
-            .map(|(p, d)| (p.clone(), d.text.clone()))
+            .map(|(p, d)| (p.clone(), d.text().to_string()))
             .collect()
     }
 
@@ -193,7 +246,7 @@ impl Workspace {
             .open_in(root)
             .into_iter()
             .filter(|p| !is_leaf(p))
-            .filter_map(|p| self.docs.get(&p).map(|d| (p, d.text.clone())))
+            .filter_map(|p| self.docs.get(&p).map(|d| (p, d.text().to_string())))
             .collect();
         if let Some(p) = self.projects.get(root)
             && p.stamps == now
@@ -247,7 +300,7 @@ impl Workspace {
             .into_iter()
             .filter(|p| is_leaf(p))
             .filter_map(|p| {
-                let id = scenario_id(&p, &self.docs.get(&p)?.text)?;
+                let id = self.docs.get(&p)?.id.clone()?;
                 Some((p, id))
             })
             .collect();
@@ -351,7 +404,8 @@ impl Workspace {
             .as_ref()
             .is_some_and(|a| a.path == path && a.generation == self.generation);
         if !fresh {
-            let text = self.docs.get(path)?.text.clone();
+            let doc = self.docs.get(path)?;
+            let (text, own) = (doc.text().to_string(), std::sync::Arc::clone(doc.source()));
             let overlay = self.overlay();
             let project = self.projects.get_mut(&root)?;
             let name = display(&root);
@@ -365,9 +419,11 @@ impl Workspace {
                 db.index_of(path)
             };
             let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let tree =
-                muster_syntax::parse(&text, muster_syntax::Dialect::from_file_name(file_name));
-            let kind = crate::cursor::kind_of(&tree, file_name);
+            let source = match index.map(|i| &db.files[i].file) {
+                Some(file) if *file.text == text => std::sync::Arc::clone(file),
+                _ => own,
+            };
+            let kind = crate::cursor::kind_of(source.tree(), file_name);
             let hooks = match index.and_then(|i| db.doc(i)) {
                 Some(muster_db::load::Document::Scenario(s)) => crate::cursor::hook_refs(s),
                 _ => crate::cursor::HookRefs::default(),
@@ -378,7 +434,7 @@ impl Workspace {
                 db,
                 index,
                 text,
-                tree,
+                source,
                 kind,
                 hooks,
             });

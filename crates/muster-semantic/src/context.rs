@@ -537,6 +537,8 @@ pub struct ScenarioCx<'a> {
     zones: std::sync::Mutex<muster_db::FastMap<usize, ZoneHexes>>,
     /// Zones and parts of zones resolved ([`ScenarioCx::zone_resolutions`]).
     zone_work: std::sync::atomic::AtomicUsize,
+    /// Where-a-kind-may-stand lookups made ([`ScenarioCx::entry_lookups`]).
+    pub(crate) entry_work: std::sync::atomic::AtomicUsize,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in
     /// (`entry::EntryTable`).
     pub(crate) entries:
@@ -579,6 +581,7 @@ impl<'a> ScenarioCx<'a> {
             zoned: Vec::new(),
             zones: Default::default(),
             zone_work: Default::default(),
+            entry_work: Default::default(),
             entries: Default::default(),
             samples: Vec::new(),
         };
@@ -965,6 +968,12 @@ impl<'a> ScenarioCx<'a> {
     /// written many times over inside one `AnyOf` is resolved once.
     pub fn zone_resolutions(&self) -> usize {
         self.zone_work.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many times a unit kind's [`ScenarioCx::entry`] has been asked for: a check
+    /// asks once per kind, not once per line that lists the kind.
+    pub fn entry_lookups(&self) -> usize {
+        self.entry_work.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn compute_zone_hexes(

@@ -99,6 +99,8 @@ impl<'a> ScenarioCx<'a> {
     /// Where a unit of `kind` may stand: the system's terrain types are looked up once
     /// per kind and scenario, then each hex is one index.
     pub fn entry<'c>(&'c self, kind: &'c str) -> Entry<'c> {
+        self.entry_work
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let table = match (self.map, self.system) {
             (Some(map), Some(system)) => {
                 let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());

@@ -151,7 +151,14 @@ pub struct Spans {
     /// The first record under each parent with each key, by the parent and a hash of
     /// the key: a step of a path is one lookup rather than a scan of the records that
     /// follow the parent (a file with many diagnostics would pay its size for each).
-    children: std::collections::HashMap<(u32, u64), u32>,
+    children: foldhash::HashMap<(u32, u64), u32>,
+    /// The records of list items by parent, in index order, while the indexes of a
+    /// parent come in order from 0 (as a list is read); they stay out of `children`, so
+    /// a list of a million items costs a vector, not a million hashed entries.
+    items: foldhash::HashMap<u32, Vec<u32>>,
+    /// The hash of the steps, seeded per index so that no file can choose keys that
+    /// share one hash (a step whose hash is shared is looked up by a scan).
+    steps: foldhash::fast::RandomState,
 }
 
 thread_local! {
@@ -164,14 +171,12 @@ fn examined(n: usize) {
 
 /// The hash of a step, the same for a key read from the text, an owned key and a step
 /// of a path asked for.
-fn step_hash(key: StepRef<'_>) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+fn step_hash(steps: &foldhash::fast::RandomState, key: StepRef<'_>) -> u64 {
+    use std::hash::BuildHasher;
     match key {
-        StepRef::Index(i) => (0u8, i).hash(&mut h),
-        StepRef::Key(k) => (1u8, k).hash(&mut h),
+        StepRef::Index(i) => steps.hash_one((0u8, i)),
+        StepRef::Key(k) => steps.hash_one((1u8, k)),
     }
-    h.finish()
 }
 
 #[derive(Clone, Copy)]
@@ -213,20 +218,43 @@ impl SpanIndex<'_> {
                 },
             })
             .collect::<Vec<_>>();
-        let mut children = std::collections::HashMap::with_capacity(records.len());
+        let steps = foldhash::fast::RandomState::default();
+        let mut children: foldhash::HashMap<(u32, u64), u32> = foldhash::HashMap::default();
+        let mut items: foldhash::HashMap<u32, Vec<u32>> = foldhash::HashMap::default();
+        let mut gapped: foldhash::HashSet<u32> = foldhash::HashSet::default();
         for (i, r) in records.iter().enumerate() {
             let key = match &r.key {
-                DetachedKey::Index(n) => StepRef::Index(*n),
+                DetachedKey::Index(n) => {
+                    let list = items.entry(r.parent).or_default();
+                    match (*n as usize).cmp(&list.len()) {
+                        // Given already: the first record keeps it.
+                        std::cmp::Ordering::Less => continue,
+                        std::cmp::Ordering::Equal if !gapped.contains(&r.parent) => {
+                            list.push(i as u32);
+                            continue;
+                        }
+                        // Out of order: this parent's later items are hashed.
+                        _ => {
+                            gapped.insert(r.parent);
+                            StepRef::Index(*n)
+                        }
+                    }
+                }
                 DetachedKey::Owned(k) => StepRef::Key(k),
                 DetachedKey::Text(at, len) => {
                     StepRef::Key(text.get(*at as usize..(*at + *len) as usize).unwrap_or(""))
                 }
             };
             children
-                .entry((r.parent, step_hash(key)))
+                .entry((r.parent, step_hash(&steps, key)))
                 .or_insert(i as u32);
         }
-        Spans { records, children }
+        Spans {
+            records,
+            children,
+            items,
+            steps,
+        }
     }
 }
 
@@ -264,9 +292,14 @@ impl Spans {
             SpanKey::Index(i) => StepRef::Index(*i),
             SpanKey::Key(k) => StepRef::Key(k),
         };
-        // No record under `parent` has a key of this hash: none has this key.
         examined(1);
-        let first = *self.children.get(&(parent, step_hash(key)))?;
+        if let StepRef::Index(n) = key
+            && let Some(&item) = self.items.get(&parent).and_then(|l| l.get(n as usize))
+        {
+            return Some(item);
+        }
+        // No record under `parent` has a key of this hash: none has this key.
+        let first = *self.children.get(&(parent, step_hash(&self.steps, key)))?;
         if self
             .records
             .get(first as usize)

@@ -253,15 +253,27 @@ impl Tree {
     /// The smallest node whose range covers `offset` (the root if none does).
     pub fn node_at(&self, offset: usize) -> Node<'_> {
         let mut node = self.root();
-        'down: loop {
-            for child in node.children() {
-                let r = child.range();
-                if r.start <= offset && offset < r.end.max(r.start + 1) {
-                    node = child;
-                    continue 'down;
+        loop {
+            // Children are in text order and do not overlap, so their ends (an empty
+            // child counted one byte long) never decrease: the first that ends after
+            // `offset` is found by halving, and covers it if it starts at or before it.
+            // A long list then costs its depth, not its length.
+            let children = node.child_ids();
+            let ends_after = |id: &u32| {
+                let r = (Node {
+                    tree: self,
+                    id: *id,
+                })
+                .range();
+                r.end.max(r.start + 1) > offset
+            };
+            let i = children.partition_point(|id| !ends_after(id));
+            match children.get(i) {
+                Some(&id) if (Node { tree: self, id }).range().start <= offset => {
+                    node = Node { tree: self, id };
                 }
+                _ => return node,
             }
-            return node;
         }
     }
 
@@ -393,14 +405,18 @@ impl<'t> Node<'t> {
 
     #[inline]
     pub fn children(&self) -> impl ExactSizeIterator<Item = Node<'t>> + 't {
-        let d = self.data();
         let tree = self.tree;
+        self.child_ids().iter().map(move |&id| Node { tree, id })
+    }
+
+    /// The ids of this node's children, in text order.
+    fn child_ids(&self) -> &'t [u32] {
+        let d = self.data();
         let start = d.children_start as usize;
-        let ids = tree
+        self.tree
             .children
             .get(start..start + d.children_len as usize)
-            .unwrap_or(&[]);
-        ids.iter().map(move |&id| Node { tree, id })
+            .unwrap_or(&[])
     }
 
     /// This node's position among its parent's children, found by halving the parent's

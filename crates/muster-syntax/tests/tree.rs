@@ -722,3 +722,44 @@ fn index_in_parent_is_the_position_among_siblings() {
     }
     assert!(seen > 300);
 }
+
+/// `node_at` halves each node's children; it must find the node that a plain walk down
+/// the tree finds (the first child covering the offset, an empty child counted one byte
+/// long), at every offset of the bundled files and of broken and empty-valued texts.
+#[test]
+fn node_at_finds_what_a_plain_walk_finds() {
+    fn walk(tree: &muster_syntax::Tree, offset: usize) -> muster_syntax::NodeId {
+        let mut node = tree.root();
+        'down: loop {
+            for child in node.children() {
+                let r = child.range();
+                if r.start <= offset && offset < r.end.max(r.start + 1) {
+                    node = child;
+                    continue 'down;
+                }
+            }
+            return node.id();
+        }
+    }
+    let mut texts = bundled_texts();
+    texts.extend(
+        [
+            "Scenario(sides: [], x: (), y: [1, , 2], z: {\"a\": })",
+            "Map(id: \"m\", overlays: [Terrain(area: All), // note\n Terrain(",
+            "[(), [], {}, \"\", (a: [])]",
+            "Doc(a: 1,,, b: [[[]]], c: \"unterminated",
+        ]
+        .map(String::from),
+    );
+    for text in &texts {
+        let tree = parse_ron(text);
+        for offset in 0..=text.len() + 1 {
+            assert_eq!(
+                tree.node_at(offset).id(),
+                walk(&tree, offset),
+                "offset {offset} of {:?}",
+                &text[..text.len().min(60)]
+            );
+        }
+    }
+}

@@ -346,8 +346,7 @@ pub(super) fn cost_worker(
             }
         });
     }
-    let previous_hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    let previous_hook = quiet_inside_runs();
     // Grown inputs by octave, with their CPU nanoseconds per byte.
     let mut grown: Vec<Vec<(String, Vec<u8>, f64)>> = vec![Vec::new(); OCTAVES];
     let mut report = CostReport {
@@ -390,13 +389,15 @@ pub(super) fn cost_worker(
         reset_peak_rss();
         started.store(epoch.elapsed().as_millis().max(1) as u64, Ordering::Relaxed);
         let cpu_before = process_cpu();
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            harness.run_as(command, &name, &bytes)
-        }));
+        let result = in_run(|| harness.run_as(command, &name, &bytes));
         let cpu = process_cpu().saturating_sub(cpu_before);
         started.store(0, Ordering::Relaxed);
         let rss = run_peak_rss_kb();
-        let result = result.map(|r| r.and_then(|()| harness.check_drawn()));
+        // The drawn SVG is checked after the measurement: its parse is the fuzzer's cost.
+        let result = match result {
+            Ok(Ok(())) => in_run(|| harness.check_drawn()),
+            other => other,
+        };
         report.executions += 1;
         report.by_size[octave_of(bytes.len())] += 1;
         *report.by_command.entry(command.to_string()).or_default() += 1;

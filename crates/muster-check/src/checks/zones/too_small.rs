@@ -34,17 +34,35 @@ declare_check! {
     pub META = ("zones::too-small", Error, "a deployment zone cannot hold its units");
 }
 
+/// Unit lines summed per kind, in the order each kind is first given: the check's cost
+/// then grows with the kinds of a group, not with how many lines repeat them.
+fn per_kind<'a>(
+    lines: impl Iterator<Item = &'a muster_model::scenario::TypeCount>,
+) -> SmallVec<[(&'a str, u32); 8]> {
+    let mut out: SmallVec<[(&str, u32); 8]> = SmallVec::new();
+    let mut at: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for u in lines {
+        let i = *at.entry(u.kind.as_str()).or_insert_with(|| {
+            out.push((u.kind.as_str(), 0));
+            out.len() - 1
+        });
+        out[i].1 = out[i].1.saturating_add(u32::from(u.count));
+    }
+    out
+}
+
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(map) = cx.map else {
         return;
     };
     for side in cx.zoned_sides() {
-        let listed: SmallVec<[&muster_model::scenario::TypeCount; 16]> = side
-            .forces
-            .deploy
-            .iter()
-            .flat_map(|d| d.units.iter())
-            .collect();
+        // What the side's other groups list, summed per kind once (a kind may be listed
+        // on many lines; scanning every line per unit would cost lines squared).
+        let mut listed: foldhash::HashMap<&str, u32> = foldhash::HashMap::default();
+        for u in side.forces.deploy.iter().flat_map(|d| d.units.iter()) {
+            let n = listed.entry(u.kind.as_str()).or_default();
+            *n = n.saturating_add(u32::from(u.count));
+        }
         for (k, d) in side.forces.deploy.iter().enumerate() {
             let (Some(zone), None, None) = (&d.zone, &d.aboard, &d.arrives) else {
                 continue;
@@ -52,24 +70,17 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             let Ok(hexes) = cx.zone_hexes(zone) else {
                 continue;
             };
-            // The group's units: listed, or the whole force less what other groups list.
-            let mut units: SmallVec<[(&str, u32); 8]> = SmallVec::new();
-            if d.units.is_empty() {
-                for u in &side.forces.units {
-                    let taken: u32 = listed
-                        .iter()
-                        .filter(|l| l.kind == u.kind)
-                        .map(|l| u32::from(l.count))
-                        .sum();
-                    units.push((&u.kind, u32::from(u.count).saturating_sub(taken)));
+            // The group's units, one entry per kind in the order first given: listed, or
+            // the whole force less what other groups list.
+            let mut units = if d.units.is_empty() {
+                let mut whole = per_kind(side.forces.units.iter());
+                for (kind, n) in &mut whole {
+                    *n = n.saturating_sub(listed.get(kind).copied().unwrap_or(0));
                 }
+                whole
             } else {
-                units.extend(
-                    d.units
-                        .iter()
-                        .map(|u| (u.kind.as_str(), u32::from(u.count))),
-                );
-            }
+                per_kind(d.units.iter())
+            };
             units.retain(|(kind, n)| *n > 0 && cx.counts_for_stacking(kind));
             let limit = u32::from(side.forces.stacking_limit);
             let place = || side.place.field("deploy").index(k).field("zone");
@@ -105,7 +116,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                             .help("check the zone's label and radius, the unit counts and the stacking limit"),
                     );
                 }
-                total += n;
+                total = n.saturating_add(total);
             }
             // Each hex holds at most the highest limit among the kinds that may enter it
             // (a `stacking-override` rule raises the limit of the kinds it names).
