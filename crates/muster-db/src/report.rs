@@ -101,10 +101,22 @@ fn key_of(node: muster_syntax::Node<'_>) -> Option<Range<usize>> {
     }
 }
 
+/// How many findings of one code a sink lists in full. Past it, a finding is counted
+/// and not resolved: one mistake repeated half a million times in a 4 MiB file would
+/// otherwise cost seconds to place and print, and hide every other finding. The count
+/// is then one more diagnostic of the same code (clang's `-ferror-limit`, per code).
+pub const LISTED_PER_CODE: usize = 1_000;
+
+/// Of one code: how many findings were listed, and the first one left out with the
+/// number left out.
+type CodeCount = (usize, Option<(Report, usize)>);
+
 /// Collects the reports of one file and turns them into diagnostics.
 pub struct Sink<'a> {
     file: &'a Arc<SourceFile>,
     out: Vec<Diagnostic>,
+    /// Per code, what was listed and left out ([`LISTED_PER_CODE`]).
+    per_code: crate::FastMap<&'static str, CodeCount>,
 }
 
 impl<'a> Sink<'a> {
@@ -112,10 +124,24 @@ impl<'a> Sink<'a> {
         Self {
             file,
             out: Vec::new(),
+            per_code: crate::FastMap::default(),
         }
     }
 
     pub fn push(&mut self, report: Report) {
+        let (listed, left_out) = self.per_code.entry(report.meta.code).or_default();
+        if *listed >= LISTED_PER_CODE {
+            match left_out {
+                Some((_, n)) => *n += 1,
+                None => *left_out = Some((report, 1)),
+            }
+            return;
+        }
+        *listed += 1;
+        self.list(report);
+    }
+
+    fn list(&mut self, report: Report) {
         let span = self.resolve(&report.at);
         let labels = report
             .labels
@@ -138,7 +164,28 @@ impl<'a> Sink<'a> {
         });
     }
 
-    pub fn finish(self) -> Vec<Diagnostic> {
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        let mut left_out: Vec<(Report, usize)> = std::mem::take(&mut self.per_code)
+            .into_values()
+            .filter_map(|(_, left_out)| left_out)
+            .collect();
+        left_out.sort_by_key(|(report, _)| report.meta.code);
+        for (first, n) in left_out {
+            let code = first.meta.code;
+            let them = if n == 1 { "finding" } else { "findings" };
+            self.list(Report {
+                message: format!(
+                    "{n} more `{code}` {them} in this file, from here on, not listed one by one"
+                ),
+                label: None,
+                labels: Vec::new(),
+                help: Some(format!(
+                    "muster lists the first {LISTED_PER_CODE} findings of a check in a file; fix those and validate again"
+                )),
+                note: Some(format!("the first left out: {}", first.message)),
+                ..first
+            });
+        }
         self.out
     }
 
@@ -215,5 +262,39 @@ mod tests {
         assert_eq!(&file.text[out[2].span.clone()], "(id: \"a\")");
         assert_eq!(&file.text[out[3].span.clone()], "[(id: \"a\")]");
         assert!(INEXACT_PLACES.load(Ordering::Relaxed) >= before + 2);
+    }
+}
+
+#[cfg(test)]
+mod cap {
+    use super::*;
+
+    /// Past [`LISTED_PER_CODE`] findings of one code, the rest are one diagnostic that
+    /// counts them, placed at the first left out; other codes are listed as before.
+    #[test]
+    fn findings_past_the_limit_of_a_code_are_counted_in_one() {
+        let text = format!("[{}]", vec!["1"; LISTED_PER_CODE + 10].join(", "));
+        let file = Arc::new(SourceFile::new("x.ron", "x", text));
+        let mut sink = Sink::new(&file);
+        let at = |i: usize| Loc::Span(1 + 3 * i..2 + 3 * i);
+        let syntax = &crate::load::structure::SYNTAX;
+        for i in 0..LISTED_PER_CODE + 5 {
+            sink.push(Report::new(syntax, at(i), format!("number {i}")));
+        }
+        let other = &crate::load::structure::UNKNOWN_FIELD;
+        for i in 0..3 {
+            sink.push(Report::new(other, at(i), "other"));
+        }
+        let out = sink.finish();
+        let of = |code: &str| out.iter().filter(|d| d.code == code).count();
+        assert_eq!(of(syntax.code), LISTED_PER_CODE + 1);
+        assert_eq!(of(other.code), 3);
+        let last = out.iter().rfind(|d| d.code == syntax.code).unwrap();
+        assert!(last.message.starts_with("5 more `"), "{}", last.message);
+        assert_eq!(last.span, 1 + 3 * LISTED_PER_CODE..2 + 3 * LISTED_PER_CODE);
+        assert_eq!(
+            last.note.as_deref(),
+            Some(format!("the first left out: number {LISTED_PER_CODE}").as_str())
+        );
     }
 }

@@ -403,16 +403,29 @@ pub fn classify(kind: FileKind, steps: &[String], hook_refs: &HookRefs) -> Optio
     Some(class)
 }
 
+/// The last step of a listed hook parameter's key in [`HookRefs`]: any item of the list.
+const ANY_ITEM: &str = "#";
+
 /// The classes of hook parameters by place, keyed by the steps as written in a file (a
-/// list position as its number): one look-up per string asked about, where a file with
-/// many hook references and many strings would otherwise compare every pair.
+/// list position as its number; a listed parameter once, its items as [`ANY_ITEM`]): one
+/// look-up per string asked about, where a file with many hook references and many
+/// strings would otherwise compare every pair, and a parameter listing a million hexes
+/// is one entry.
 #[derive(Debug, Default)]
 pub struct HookRefs(std::collections::HashMap<Vec<String>, Class>);
 
 impl HookRefs {
     /// The class of the hook parameter at `steps`, if a hook declares one there.
     pub fn get(&self, steps: &[String]) -> Option<Class> {
-        self.0.get(steps).copied()
+        if let Some(class) = self.0.get(steps) {
+            return Some(*class);
+        }
+        // An item of a listed parameter: every item of the list has the list's class.
+        let (last, list) = steps.split_last()?;
+        last.parse::<u32>().ok()?;
+        let mut any_item = list.to_vec();
+        any_item.push(ANY_ITEM.to_string());
+        self.0.get(&any_item).copied()
     }
 
     pub fn len(&self) -> usize {
@@ -428,15 +441,7 @@ impl FromIterator<(DocPlace, Class)> for HookRefs {
     fn from_iter<I: IntoIterator<Item = (DocPlace, Class)>>(iter: I) -> Self {
         let mut map = std::collections::HashMap::new();
         for (place, class) in iter {
-            let steps = place
-                .steps()
-                .into_iter()
-                .map(|step| match step {
-                    Step::Field(name) => (*name).to_string(),
-                    Step::Key(key) => key.to_string(),
-                    Step::Index(i) => i.to_string(),
-                })
-                .collect();
+            let steps = place.steps().into_iter().map(step_text).collect();
             // The first hook to declare a place decides its class, as before.
             map.entry(steps).or_insert(class);
         }
@@ -444,12 +449,24 @@ impl FromIterator<(DocPlace, Class)> for HookRefs {
     }
 }
 
+/// A step as a file writes it (a list position as its number).
+fn step_text(step: &Step) -> String {
+    match step {
+        Step::Field(name) => (*name).to_string(),
+        Step::Key(key) => key.to_string(),
+        Step::Index(i) => i.to_string(),
+    }
+}
+
 /// The hook parameters of a scenario that name counters, sides, terrain, hexes or unit
 /// kinds, by place (from the hooks' own declarations of their references).
 pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
     use muster_semantic::hooks::RefKind;
-    let mut out = Vec::new();
+    let mut map = std::collections::HashMap::new();
     for hook in muster_semantic::hooks::parse_rules(&scenario.special_rules) {
+        // A parameter is one value or a list of values of one class (`Refs`): a list is
+        // entered once, for any of its items.
+        let mut lists = std::collections::HashSet::new();
         for r in hook.references() {
             let class = match r.kind {
                 RefKind::Counter { .. } => Class::Counter,
@@ -458,10 +475,25 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
                 RefKind::Hex(_) => Class::Hex,
                 RefKind::UnitKind(_) => Class::UnitKind,
             };
-            out.push((hook.place(&r.at), class));
+            let at = r.at.steps();
+            let item = matches!(at.last(), Some(Step::Index(_)));
+            if item && !lists.insert(at.first().map(|s| step_text(s))) {
+                continue;
+            }
+            let mut steps: Vec<String> = hook
+                .place(&r.at)
+                .steps()
+                .into_iter()
+                .map(step_text)
+                .collect();
+            if item && let Some(last) = steps.last_mut() {
+                *last = ANY_ITEM.to_string();
+            }
+            // The first hook to declare a place decides its class, as before.
+            map.entry(steps).or_insert(class);
         }
     }
-    out.into_iter().collect()
+    HookRefs(map)
 }
 
 /// The schema's description of the name at `offset`: an enum variant (`Defending`,

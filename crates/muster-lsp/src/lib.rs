@@ -423,8 +423,9 @@ impl Server {
                             source: Some("muster".to_string()),
                             message: format!(
                                 "{} more problems in this file are not shown here, from this \
-                                 one on; `muster validate` lists them all",
-                                mine.len() - MAX_PUBLISHED
+                                 one on; `muster validate` lists them, up to {} of each check",
+                                mine.len() - MAX_PUBLISHED,
+                                muster_db::report::LISTED_PER_CODE
                             ),
                             ..lsp_types::Diagnostic::default()
                         });

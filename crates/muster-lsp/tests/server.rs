@@ -263,6 +263,15 @@ fn definitions_references_hooks_sides_and_outline() {
         r["uri"].as_str().unwrap().ends_with("lrf.counters.ron"),
         "{r}"
     );
+    // So is the last item of that list (a listed parameter is classed once for all).
+    let r = s.request(
+        "textDocument/definition",
+        s.at(JENGLAND, &text, "\"jengland-breton-cavalry-2\"]", 3),
+    );
+    assert!(
+        r["uri"].as_str().unwrap().ends_with("lrf.counters.ron"),
+        "{r}"
+    );
     // References of a counter: the set-up line, the hook parameter, the sheet's entry.
     let mut params = s.at(JENGLAND, &text, "\"jengland-breton-cavalry-4\"", 3);
     params["context"] = json!({"includeDeclaration": true});
@@ -500,7 +509,9 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
 fn a_file_with_thousands_of_problems_publishes_a_bounded_list() {
     let mut s = Session::new();
     let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
-    let unknown = "(units: [(counter: \"nobody\", count: 1)], at: Hexes([\"0903\"])), ";
+    // Two mistakes, each over the thousand findings of a check that a file lists.
+    let unknown = "(units: [(counter: \"nobody\", count: 1)], at: Hexes([\"0903\"])), \
+                   (units: [(counter: \"saxe\", count: 1)], at: Hexes([\"9999\"])), ";
     let text = std::fs::read_to_string(s.root.join(JENGLAND))
         .unwrap()
         .replacen(group, &format!("{group} {}", unknown.repeat(1500)), 1);
