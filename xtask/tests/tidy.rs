@@ -43,6 +43,16 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-tiled",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-check",
         &[
             "muster-db",
