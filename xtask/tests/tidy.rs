@@ -109,6 +109,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-model",
             "muster-render",
             "muster-semantic",
+            "muster-tiled",
         ],
     ),
     (

@@ -91,6 +91,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
+        Command::Export { what } => crate::tiled::export(&cwd, cli.root, what),
+        Command::Import { what } => crate::tiled::import(&cwd, cli.root, what),
     }
 }
 

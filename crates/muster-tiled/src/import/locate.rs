@@ -101,3 +101,80 @@ pub fn offset_of(text: &str, row: u32, col: u32) -> usize {
     }
     text.len()
 }
+
+/// How many cells a `<layer>`'s `<data>` holds, as Tiled writes them (CSV, base64 raw,
+/// zlib or gzip, or one `<tile>` per cell), and how many its size asks for; `None` when
+/// the data cannot be counted. The `tiled` reader indexes the cells by the layer's size
+/// without checking, so a short layer is refused before it is read.
+pub fn data_cells(layer: Node, map: Node) -> Option<(usize, usize)> {
+    let size = |name: &str| {
+        layer
+            .attribute(name)
+            .or_else(|| map.attribute(name))
+            .and_then(|v| v.parse::<usize>().ok())
+    };
+    let wanted = size("width")?.checked_mul(size("height")?)?;
+    let data = layer.children().find(|c| c.has_tag_name("data"))?;
+    let text: String = data
+        .children()
+        .filter_map(|c| c.text())
+        .collect::<String>()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let found = match (data.attribute("encoding"), data.attribute("compression")) {
+        (Some("csv"), None) => text.split(',').filter(|t| !t.is_empty()).count(),
+        (Some("base64"), compression) => {
+            let bytes = base64_decode(&text)?;
+            let raw = match compression {
+                None => bytes,
+                Some(kind) => inflate(kind, &bytes, wanted.saturating_mul(4))?,
+            };
+            raw.len() / 4
+        }
+        (None, None) => data.children().filter(|c| c.has_tag_name("tile")).count(),
+        _ => return None,
+    };
+    Some((found, wanted))
+}
+
+/// Decompresses at most `limit + 1` bytes (enough to tell a layer too long).
+fn inflate(kind: &str, bytes: &[u8], limit: usize) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let cap = limit as u64 + 1;
+    let read = match kind {
+        "zlib" => flate2::read::ZlibDecoder::new(bytes)
+            .take(cap)
+            .read_to_end(&mut out),
+        "gzip" => flate2::read::GzDecoder::new(bytes)
+            .take(cap)
+            .read_to_end(&mut out),
+        _ => return None,
+    };
+    read.ok().map(|_| out)
+}
+
+/// Standard base64 with padding, as Tiled writes it.
+fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let body = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &c in body {
+        acc = (acc << 6) | u32::from(value(c)?);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}

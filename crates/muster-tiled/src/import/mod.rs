@@ -346,6 +346,17 @@ fn paint(
         let features = layer.name.starts_with(crate::layer::FEATURES);
         match layer.layer_type() {
             tiled::LayerType::Tiles(tiled::TileLayer::Finite(cells)) => {
+                let counted = node.and_then(|n| locate::data_cells(n, locator.map()));
+                if let Some(problem) = short_layer(counted) {
+                    report.push(
+                        codes::MALFORMED,
+                        Severity::Error,
+                        node.map_or(0..0, Locator::tag),
+                        format!("{what} {problem}"),
+                        Some("save the map again from Tiled; muster did not read this layer".into()),
+                    );
+                    continue;
+                }
                 for hex in grid.hexes() {
                     let (x, y) = (i32::from(hex.col) - 1, i32::from(hex.row) - 1);
                     let Some(tile) = cells.get_tile(x, y) else { continue };
@@ -405,4 +416,15 @@ fn has_terrain(map: &tiled::Map, (ti, id): (usize, u32)) -> bool {
                 Some(tiled::PropertyValue::StringValue(_))
             )
         })
+}
+
+/// Why a tile layer's data does not fit its size, if it does not.
+fn short_layer(counted: Option<(usize, usize)>) -> Option<String> {
+    match counted {
+        Some((found, wanted)) if found == wanted => None,
+        Some((found, wanted)) => Some(format!(
+            "holds {found} cells where its size asks for {wanted}"
+        )),
+        None => Some("holds data that muster cannot count".into()),
+    }
 }
