@@ -220,7 +220,7 @@ fn project(cwd: &Path, dir: &Path, force: bool) -> Result<ExitCode, String> {
 }
 
 /// Refuses an id that another file of the same kind already uses.
-fn refuse_taken_id(
+pub(crate) fn refuse_taken_id(
     db: &muster_db::Db,
     kind: FileKind,
     id: &str,

@@ -169,6 +169,7 @@ pub fn import(cwd: &Path, root: Option<PathBuf>, what: ImportWhat) -> Result<Exi
             return Ok(ExitCode::from(1));
         }
     };
+    crate::new::refuse_taken_id(&db, FileKind::Map, &id, &output)?;
     drop(db);
     crate::new::write_new(&output, text.as_bytes(), force)?;
     outln!(
