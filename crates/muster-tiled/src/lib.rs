@@ -16,7 +16,7 @@
 pub mod codes;
 pub mod export;
 pub mod geometry;
-mod image;
+pub mod image;
 pub mod import;
 pub mod setup;
 
