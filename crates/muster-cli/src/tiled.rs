@@ -11,14 +11,17 @@ use muster_ide::catalog::Catalog;
 use muster_model::FileKind;
 use muster_semantic::{FileCx, ScenarioCx};
 
-use crate::cli::{ExportWhat, ImportWhat};
 use crate::io::{err, errln, outln};
 use crate::project::{display_name, load, overwrites_input};
 use crate::render;
 
-pub fn export(cwd: &Path, root: Option<PathBuf>, what: ExportWhat) -> Result<ExitCode, String> {
-    let ExportWhat::Tiled { input, output } = what;
-    let (project, db, indexes, mut diagnostics) = load(cwd, root, std::slice::from_ref(&input))?;
+pub fn export(
+    cwd: &Path,
+    root: Option<PathBuf>,
+    input: &Path,
+    output: &Path,
+) -> Result<ExitCode, String> {
+    let (project, db, indexes, mut diagnostics) = load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
@@ -136,14 +139,15 @@ fn id_of(output: &Path) -> Result<String, String> {
     }
 }
 
-pub fn import(cwd: &Path, root: Option<PathBuf>, what: ImportWhat) -> Result<ExitCode, String> {
-    let ImportWhat::Tiled {
-        input,
-        system,
-        output,
-        force,
-    } = what;
-    let id = id_of(&output)?;
+pub fn import(
+    cwd: &Path,
+    root: Option<PathBuf>,
+    input: &Path,
+    system: &str,
+    output: &Path,
+    force: bool,
+) -> Result<ExitCode, String> {
+    let id = id_of(output)?;
     let (project, db) = crate::list::load_project(cwd, root)?;
     let catalog = Catalog::new(&db);
     catalog.check_system(Some(&system))?;

@@ -198,3 +198,41 @@ fn any_prefix_of_a_map_gives_diagnostics_never_a_panic() {
         );
     }
 }
+
+/// The painted map with its terrain layer as Tiled's "Base64 (zlib compressed)", the
+/// first `cells` cells of it.
+fn zlib_layer(cells: usize) -> String {
+    use base64::Engine;
+    use std::io::Write;
+    let good = std::fs::read_to_string(fixture("painted.tmx")).unwrap();
+    let start = good.find("<data encoding=\"csv\">").unwrap();
+    let end = good.find("</data>").unwrap();
+    let csv = &good[start + "<data encoding=\"csv\">".len()..end];
+    let gids: Vec<u32> = csv
+        .split(',')
+        .map(|t| t.trim().parse().unwrap())
+        .take(cells)
+        .collect();
+    let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&raw).unwrap();
+    let data = base64::engine::general_purpose::STANDARD.encode(z.finish().unwrap());
+    format!(
+        "{}<data encoding=\"base64\" compression=\"zlib\">\n   {data}\n  {}",
+        &good[..start],
+        &good[end..]
+    )
+}
+
+#[test]
+fn a_zlib_layer_reads_as_its_csv_twin_and_a_short_one_is_refused() {
+    let csv = std::fs::read_to_string(fixture("painted.tmx")).unwrap();
+    let zlib = import_text(&zlib_layer(48));
+    assert_eq!(places(&zlib.diagnostics), vec![]);
+    assert_eq!(zlib.source, import_text(&csv).source);
+    let short = import_text(&zlib_layer(40));
+    assert_eq!(
+        places(&short.diagnostics),
+        vec![(codes::UNPAINTED, 2, 1), (codes::MALFORMED, 26, 2)]
+    );
+}
