@@ -25,10 +25,10 @@ pub fn export(
     let Some(&index) = indexes.first() else {
         return Err(format!(
             "`{}` could not be loaded",
-            muster_db::text::path(&input)
+            muster_db::text::path(input)
         ));
     };
-    if let Some(why) = overwrites_input(&project.root, &db, &input, &output) {
+    if let Some(why) = overwrites_input(&project.root, &db, input, output) {
         return Err(why);
     }
     let map_index = match db.doc(index) {
@@ -49,7 +49,7 @@ pub fn export(
         errln!("{}", render::summary_line(1, &diagnostics));
         errln!(
             "muster: not writing `{}` because of the errors above",
-            display_name(cwd)(&output)
+            display_name(cwd)(output)
         );
         return Ok(ExitCode::from(1));
     }
@@ -58,7 +58,7 @@ pub fn export(
         _ => {
             return Err(format!(
                 "`{}` is neither a map nor a scenario with a map",
-                muster_db::text::path(&input)
+                muster_db::text::path(input)
             ));
         }
     };
@@ -75,7 +75,7 @@ pub fn export(
     let Some(hex_map) = hex_map else {
         return Err(format!(
             "`{}` is an open table, not a hex map; Tiled export draws hex maps",
-            muster_db::text::path(&input)
+            muster_db::text::path(input)
         ));
     };
     let system = match map_index.map(|i| db.resolve(i, &source.system, FileKind::System)) {
@@ -97,13 +97,13 @@ pub fn export(
         tiles: system.map(muster_tiled::system_tiles).unwrap_or_default(),
         setup: setup.as_deref(),
     };
-    let exported = muster_tiled::export(&input_tmx, &muster_tiled::export::image_name(&output));
+    let exported = muster_tiled::export(&input_tmx, &muster_tiled::export::image_name(output));
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot create `{}`: {e}", muster_db::text::path(dir)))?;
     }
-    let png = muster_tiled::write(&exported, &output)
-        .map_err(|e| format!("cannot write `{}`: {e}", muster_db::text::path(&output)))?;
+    let png = muster_tiled::write(&exported, output)
+        .map_err(|e| format!("cannot write `{}`: {e}", muster_db::text::path(output)))?;
     let shown = display_name(cwd);
     let grid = hex_map.grid();
     let counters = setup
@@ -114,7 +114,7 @@ pub fn export(
         hex_map.table().map,
         grid.columns,
         grid.rows,
-        shown(&output),
+        shown(output),
         shown(&png)
     );
     Ok(ExitCode::SUCCESS)
@@ -150,16 +150,16 @@ pub fn import(
     let id = id_of(output)?;
     let (project, db) = crate::list::load_project(cwd, root)?;
     let catalog = Catalog::new(&db);
-    catalog.check_system(Some(&system))?;
+    catalog.check_system(Some(system))?;
     let rules = catalog
-        .system(&system)
+        .system(system)
         .ok_or_else(|| format!("no system `{system}`"))?;
-    let bytes = std::fs::read(&input)
-        .map_err(|e| format!("cannot read `{}`: {e}", muster_db::text::path(&input)))?;
+    let bytes = std::fs::read(input)
+        .map_err(|e| format!("cannot read `{}`: {e}", muster_db::text::path(input)))?;
     let text = String::from_utf8(bytes)
-        .map_err(|_| format!("`{}` is not UTF-8 text", muster_db::text::path(&input)))?;
+        .map_err(|_| format!("`{}` is not UTF-8 text", muster_db::text::path(input)))?;
     let shown = display_name(cwd);
-    let imported = muster_tiled::import(&input, &shown(&input), text, rules, &id);
+    let imported = muster_tiled::import(input, &shown(input), text, rules, &id);
     let handler = render::handler(render::use_colour());
     err!("{}", render::each(&handler, &imported.diagnostics));
     let text = match imported.text {
@@ -168,18 +168,18 @@ pub fn import(
             errln!("{}", render::summary_line(1, &imported.diagnostics));
             errln!(
                 "muster: not writing `{}` because of the errors above",
-                shown(&output)
+                shown(output)
             );
             return Ok(ExitCode::from(1));
         }
     };
-    crate::new::refuse_taken_id(&db, FileKind::Map, &id, &output)?;
+    crate::new::refuse_taken_id(&db, FileKind::Map, &id, output)?;
     drop(db);
-    crate::new::write_new(&output, text.as_bytes(), force)?;
+    crate::new::write_new(output, text.as_bytes(), force)?;
     outln!(
         "wrote {}: a map of `{system}` from {}",
-        shown(&output),
-        shown(&input)
+        shown(output),
+        shown(input)
     );
-    crate::new::validate_new(cwd, &project, &output)
+    crate::new::validate_new(cwd, &project, output)
 }
