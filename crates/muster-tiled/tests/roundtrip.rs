@@ -155,12 +155,3 @@ fn every_bundled_map_comes_back_as_the_same_terrain_table() {
     }
     assert!(maps >= 5, "only {maps} bundled hex maps");
 }
-
-#[test]
-#[ignore = "writes the bundled exports to MUSTER_TILED_DUMP for a look"]
-fn dump() {
-    let dir = std::path::PathBuf::from(std::env::var("MUSTER_TILED_DUMP").unwrap());
-    for case in common::bundled_cases(&muster_testkit::db::bundled()) {
-        common::write_case(&dir, &case);
-    }
-}
