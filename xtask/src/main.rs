@@ -5,7 +5,7 @@
 //! - `new-check GROUP::NAME --file|--scenario`: scaffolds a check, its fixture and a
 //!   failing snapshot stub (see `new_check.rs`);
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite with the tests
-//!   that need Chromium or Neovim (ignored by a plain `cargo test`; missing programs
+//!   that need Chromium, Neovim or Tiled (ignored by a plain `cargo test`; missing programs
 //!   fail the run), `muster validate` on the bundled data, 30 s of fuzzing per target but
 //!   `cost` (which still has open findings and runs by hand), the SARIF
 //!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
@@ -192,7 +192,7 @@ fn ci() -> Result<(), String> {
     )?;
     outside_programs()?;
     run(
-        "tests, with those that need Chromium or Neovim",
+        "tests, with those that need Chromium, Neovim or Tiled",
         &cargo,
         &["test", "--workspace", "--", "--include-ignored"],
     )?;
@@ -229,6 +229,11 @@ fn outside_programs() -> Result<(), String> {
             &["chromium", "chromium-browser"][..],
         ),
         ("neovim (tests/lsp.rs)", &["nvim"][..]),
+        ("tiled (muster-tiled/tests/real_tiled.rs)", &["tiled"][..]),
+        (
+            "tmxrasterizer (muster-tiled/tests/real_tiled.rs)",
+            &["tmxrasterizer"][..],
+        ),
     ]
     .into_iter()
     .filter(|(_, names)| !on_path(names))
@@ -238,7 +243,7 @@ fn outside_programs() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "not installed: {}; .ci/run installs them (apt-get install chromium neovim)",
+            "not installed: {}; .ci/run installs them (apt-get install chromium neovim tiled)",
             missing.join(", ")
         ))
     }

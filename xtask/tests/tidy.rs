@@ -43,6 +43,16 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-tiled",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-check",
         &[
             "muster-db",
@@ -99,6 +109,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-model",
             "muster-render",
             "muster-semantic",
+            "muster-tiled",
         ],
     ),
     (

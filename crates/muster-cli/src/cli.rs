@@ -120,6 +120,17 @@ pub enum Command {
         #[command(subcommand)]
         what: NewWhat,
     },
+    /// Write a map or a scenario for another program (`muster export tiled`).
+    Export {
+        #[command(subcommand)]
+        what: ExportWhat,
+    },
+    /// Read a map made in another program into a muster map source (`muster import
+    /// tiled`).
+    Import {
+        #[command(subcommand)]
+        what: ImportWhat,
+    },
     /// Print the JSON Schema of a file kind, or write all schemas into a folder.
     Schema {
         /// `system`, `counters`, `map`, `scenario`, `terrain-table` or `report`.
@@ -274,6 +285,41 @@ pub enum NewWhat {
     Project {
         dir: PathBuf,
         /// Overwrite files that exist.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// A hexagonal Tiled map (TMX) of a map, or of a scenario's map with its counters at
+    /// the start in the object layer `setup`: one tile per terrain type (with its id and
+    /// costs as properties), hexside features and labels in object layers. The tileset
+    /// picture is written beside it as `NAME.terrain.png`. Both are written atomically.
+    Tiled {
+        /// A `*.map.ron` (hex map) or `*.scenario.ron` file.
+        input: PathBuf,
+        /// The TMX file to write (`MAP.tmx`).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ImportWhat {
+    /// A hexagonal map painted in Tiled (TMX) as a muster map source with compact
+    /// overlays (areas per terrain); tiles name their terrain in a `terrain` property.
+    /// The new map is validated at once.
+    Tiled {
+        /// The `*.tmx` file.
+        input: PathBuf,
+        /// The rules system whose terrain and hexside features the map uses.
+        #[arg(long)]
+        system: String,
+        /// The map source to write (`NAME.map.ron`); the map's id is `NAME`.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Overwrite the output if it exists.
         #[arg(long)]
         force: bool,
     },

@@ -14,7 +14,7 @@ use muster_model::table::TableTerrain;
 use muster_semantic::hooks;
 use muster_semantic::{FileCx, ScenarioCx};
 
-use crate::cli::{Cli, Command, Format, SummaryFormat};
+use crate::cli::{Cli, Command, ExportWhat, Format, ImportWhat, SummaryFormat};
 use crate::io::{err, errln, out, outln};
 use crate::project::{
     Project, display_name, expand, load, open_project, overwrites_input, write_json,
@@ -91,6 +91,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
+        Command::Export { what } => match what {
+            ExportWhat::Tiled { input, output } => {
+                crate::tiled::export(&cwd, cli.root, &input, &output)
+            }
+        },
+        Command::Import { what } => match what {
+            ImportWhat::Tiled {
+                input,
+                system,
+                output,
+                force,
+            } => crate::tiled::import(&cwd, cli.root, &input, &system, &output, force),
+        },
     }
 }
 

@@ -220,7 +220,7 @@ fn project(cwd: &Path, dir: &Path, force: bool) -> Result<ExitCode, String> {
 }
 
 /// Refuses an id that another file of the same kind already uses.
-fn refuse_taken_id(
+pub(crate) fn refuse_taken_id(
     db: &muster_db::Db,
     kind: FileKind,
     id: &str,
@@ -245,7 +245,7 @@ fn refuse_taken_id(
 }
 
 /// Validates the new file in its project and prints the findings and the count.
-fn validate_new(
+pub(crate) fn validate_new(
     cwd: &Path,
     project: &crate::project::Project,
     path: &Path,
@@ -276,7 +276,7 @@ fn validate_new(
 /// Writes `bytes` to `path` atomically, creating its folder. Without `force` an existing
 /// file is never replaced, even one created meanwhile: the temporary file is linked to
 /// the name, which fails if the name exists.
-fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
+pub(crate) fn write_new(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

@@ -6,37 +6,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{fenced_blocks, repo};
-
-#[derive(Debug)]
-enum Block {
-    Sh(String),
-    Expect(String),
-    Edit { file: String, lines: String },
-}
-
-fn blocks(markdown: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    for (info, body) in fenced_blocks(markdown) {
-        let mut words = info.split_whitespace();
-        match words.next() {
-            Some("sh") => out.push(Block::Sh(body)),
-            Some("text") => out.push(Block::Expect(body)),
-            Some("ron") => {
-                if let Some(file) = words.find_map(|w| w.strip_prefix("file=")) {
-                    out.push(Block::Edit {
-                        file: file.to_string(),
-                        lines: body,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
+use common::{Block, repo, run_tutorial, tutorial_blocks};
 
 /// The key that finds the line an edit replaces.
 fn key_of(line: &str) -> String {
@@ -75,62 +47,13 @@ fn apply_edit(path: &Path, edit: &str) {
 #[test]
 fn the_first_battle_tutorial_runs() {
     let markdown = std::fs::read_to_string(repo().join("docs/first-battle.md")).unwrap();
-    let blocks = blocks(&markdown);
+    let blocks = tutorial_blocks(&markdown);
     assert!(
         blocks.iter().filter(|b| matches!(b, Block::Sh(_))).count() >= 6,
         "{blocks:?}"
     );
-    let bin = PathBuf::from(env!("CARGO_BIN_EXE_muster"));
-    let bin_dir = bin.parent().unwrap().to_path_buf();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
     let temp = tempfile::tempdir().unwrap();
-    let state = temp.path().join(".cwd");
-    let work = temp.path().join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::write(&state, work.display().to_string()).unwrap();
-    let mut last_output: Option<(String, String)> = None;
-    for block in &blocks {
-        let cwd = PathBuf::from(std::fs::read_to_string(&state).unwrap().trim());
-        match block {
-            Block::Sh(script) => {
-                let full = format!("set -e\n{script}\npwd > '{}'\n", state.display());
-                let out = std::process::Command::new("sh")
-                    .arg("-c")
-                    .arg(&full)
-                    .current_dir(&cwd)
-                    .env("PATH", &path)
-                    .env("NO_COLOR", "1")
-                    .env("MUSTER_REPO", repo())
-                    .output()
-                    .unwrap();
-                let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-                let both = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
-                assert!(
-                    out.status.success(),
-                    "the tutorial's commands failed:\n{script}\n{both}"
-                );
-                last_output = Some((script.clone(), both));
-            }
-            Block::Expect(expected) => {
-                let Some((script, output)) = last_output.take() else {
-                    continue;
-                };
-                for line in expected.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                    assert!(
-                        output.contains(line),
-                        "the output of\n{script}\ndoes not contain `{line}`:\n{output}"
-                    );
-                }
-            }
-            Block::Edit { file, lines } => {
-                last_output = None;
-                apply_edit(&cwd.join(file), lines);
-            }
-        }
-    }
+    let work = run_tutorial(&blocks, temp.path(), &apply_edit);
     // What the tutorial promises at the end: a clean battle, a compiled table, a
     // workflow that uploads SARIF.
     let project = work.join("my-games");

@@ -115,3 +115,99 @@ pub fn report_codes(report: &serde_json::Value) -> Vec<String> {
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// A fenced block of a tutorial (`docs/first-battle.md`, `docs/tiled.md`).
+#[derive(Debug)]
+pub enum Block {
+    /// Commands, run with `sh`.
+    Sh(String),
+    /// Lines the output of the commands just before must contain.
+    Expect(String),
+    /// ```ron file=PATH: an edit the reader makes to PATH.
+    Edit { file: String, lines: String },
+}
+
+/// The tutorial's blocks in order.
+pub fn tutorial_blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    for (info, body) in fenced_blocks(markdown) {
+        let mut words = info.split_whitespace();
+        match words.next() {
+            Some("sh") => out.push(Block::Sh(body)),
+            Some("text") => out.push(Block::Expect(body)),
+            Some("ron") => {
+                if let Some(file) = words.find_map(|w| w.strip_prefix("file=")) {
+                    out.push(Block::Edit {
+                        file: file.to_string(),
+                        lines: body,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Runs a tutorial's blocks in order in `temp/work` (each ```sh block with `sh`, in the
+/// folder the one before left, with the built `muster` first on `PATH` and
+/// `MUSTER_REPO` naming the repository), checks each ```text block against the output
+/// just before it and applies each edit with `edit`; returns the work folder.
+pub fn run_tutorial(
+    blocks: &[Block],
+    temp: &std::path::Path,
+    edit: &dyn Fn(&std::path::Path, &str),
+) -> std::path::PathBuf {
+    use std::path::PathBuf;
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_muster"));
+    let bin_dir = bin.parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let state = temp.join(".cwd");
+    let work = temp.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(&state, work.display().to_string()).unwrap();
+    let mut last_output: Option<(String, String)> = None;
+    for block in blocks {
+        let cwd = PathBuf::from(std::fs::read_to_string(&state).unwrap().trim());
+        match block {
+            Block::Sh(script) => {
+                let full = format!("set -e\n{script}\npwd > '{}'\n", state.display());
+                let out = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(&full)
+                    .current_dir(&cwd)
+                    .env("PATH", &path)
+                    .env("NO_COLOR", "1")
+                    .env("MUSTER_REPO", repo())
+                    .output()
+                    .unwrap();
+                let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+                let both = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "the tutorial's commands failed:\n{script}\n{both}"
+                );
+                last_output = Some((script.clone(), both));
+            }
+            Block::Expect(expected) => {
+                let Some((script, output)) = last_output.take() else {
+                    continue;
+                };
+                for line in expected.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    assert!(
+                        output.contains(line),
+                        "the output of\n{script}\ndoes not contain `{line}`:\n{output}"
+                    );
+                }
+            }
+            Block::Edit { file, lines } => {
+                last_output = None;
+                edit(&cwd.join(file), lines);
+            }
+        }
+    }
+    work
+}
