@@ -303,3 +303,34 @@ fn a_kind_listed_on_many_lines_is_looked_up_once_by_the_zone_check() {
         "{many_lines:?}"
     );
 }
+
+/// Deployment groups that each write the same zone resolve it once: the cache was kept by
+/// the zone's address, so 3,000 groups deploying `Near(label: "J", radius: 2)` resolved
+/// it 3,000 times (over a second for a 3 MB scenario).
+#[test]
+fn the_same_zone_written_by_many_groups_is_resolved_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        muster_testkit::copy_edited(dir.path(), rel, edit)
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
+    copy(rel, &|t| {
+        let groups = "(zone: Some(Near(label: \"J\", radius: 2))), ".repeat(3_000);
+        t.replacen("deploy: [", &format!("deploy: [{groups}"), 1)
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let zones = zones(&cx);
+    assert_eq!(zones.len(), 3_002, "the copies are read");
+    let before = cx.zone_resolutions();
+    let first = cx.zone_hexes(zones[0]).unwrap();
+    for zone in &zones {
+        cx.zone_hexes(zone).unwrap();
+    }
+    // `Near(J, 2)` once, and the fleet's `AllSea` once.
+    assert_eq!(cx.zone_resolutions() - before, 2);
+    assert_eq!(first.len(), 19);
+}

@@ -535,6 +535,8 @@ pub struct ScenarioCx<'a> {
     zoned: Vec<ZonedSide<'a>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
     zones: std::sync::Mutex<muster_db::FastMap<usize, ZoneHexes>>,
+    /// The same, by the zone's value ([`ScenarioCx::zone_hexes`]).
+    zone_values: std::sync::Mutex<muster_db::FastMap<muster_model::scenario::Zone, ZoneHexes>>,
     /// Zones and parts of zones resolved ([`ScenarioCx::zone_resolutions`]).
     zone_work: std::sync::atomic::AtomicUsize,
     /// Where-a-kind-may-stand lookups made ([`ScenarioCx::entry_lookups`]).
@@ -581,6 +583,7 @@ impl<'a> ScenarioCx<'a> {
             zoned: Vec::new(),
             zones: Default::default(),
             zone_work: Default::default(),
+            zone_values: Default::default(),
             entry_work: Default::default(),
             entries: Default::default(),
             samples: Vec::new(),
@@ -651,14 +654,14 @@ impl<'a> ScenarioCx<'a> {
                 }
             }
             let hexes = match at {
-                Placement::Hexes(list) => list
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(k, h)| {
-                        let hex = HexId::parse(h).ok()?;
-                        Some((hex, place.field("at").variant("Hexes").index(k)))
-                    })
-                    .collect(),
+                Placement::Hexes(list) => {
+                    // The list's place once: each hex adds one step to it.
+                    let listed = place.field("at").variant("Hexes");
+                    list.iter()
+                        .enumerate()
+                        .filter_map(|(k, h)| Some((HexId::parse(h).ok()?, listed.index(k))))
+                        .collect()
+                }
                 Placement::Range(a, b) => match (HexId::parse(a), HexId::parse(b)) {
                     (Ok(a), Ok(b)) => {
                         let range = place.field("at").variant("Range");
@@ -956,7 +959,25 @@ impl<'a> ScenarioCx<'a> {
         {
             return found.clone();
         }
-        let found = self.compute_zone_hexes(zone).map(std::sync::Arc::from);
+        // A zone written again elsewhere (many groups deploying `Near(A, 2)`) is
+        // resolved once: by value, the first time its address is asked.
+        let known = self
+            .zone_values
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(zone)
+            .cloned();
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let found = self.compute_zone_hexes(zone).map(std::sync::Arc::from);
+                self.zone_values
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(zone.clone(), found.clone());
+                found
+            }
+        };
         self.zones
             .lock()
             .unwrap_or_else(|p| p.into_inner())

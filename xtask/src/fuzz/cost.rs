@@ -546,6 +546,10 @@ pub(super) fn grow(rng: &mut fastrand::Rng, bytes: &[u8], max: usize) -> Vec<u8>
                     _ => {}
                 }
             }
+            // A list that starts with a comma has no first element to repeat.
+            if last <= open + 1 {
+                return bytes.to_vec();
+            }
             let element = &text[tokens[open + 1].1.start..tokens[last - 1].1.end];
             let unit = format!("{element}, ");
             let n = copies(rng, unit.len(), room);
