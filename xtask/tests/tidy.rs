@@ -43,6 +43,16 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-engine",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-check",
         &[
             "muster-db",
@@ -68,6 +78,7 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-map",
             "muster-model",
@@ -92,6 +103,7 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-ide",
             "muster-lsp",
