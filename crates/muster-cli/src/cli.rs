@@ -120,6 +120,18 @@ pub enum Command {
         #[command(subcommand)]
         what: NewWhat,
     },
+    /// Ask the rules engine about a scenario's set-up or a position file: where a unit
+    /// can move, the odds of an attack, a line of sight, supply.
+    Query {
+        #[command(subcommand)]
+        what: QueryWhat,
+        /// `human`, or `json` (the engine's typed answer).
+        #[arg(long, value_enum, default_value_t = ListFormat::Human, global = true)]
+        format: ListFormat,
+        /// The turn of the scenario's board (its set-up is turn 1); not for position files.
+        #[arg(long, default_value_t = 1, global = true, value_parser = clap::value_parser!(u8).range(1..))]
+        turn: u8,
+    },
     /// Print the JSON Schema of a file kind, or write all schemas into a folder.
     Schema {
         /// `system`, `counters`, `map`, `scenario`, `terrain-table` or `report`.
@@ -276,5 +288,46 @@ pub enum NewWhat {
         /// Overwrite files that exist.
         #[arg(long)]
         force: bool,
+    },
+}
+
+/// What `muster query` asks. INPUT is a scenario of the project or a position file
+/// (JSON, `schema/position.schema.json`).
+#[derive(Debug, Subcommand)]
+pub enum QueryWhat {
+    /// Every hex a unit may end its move in, with the MP left and a cheapest path.
+    Reach {
+        input: PathBuf,
+        /// The unit: its counter id (`#2`, `#3` for further copies).
+        unit: String,
+        /// The unit is aboard a moored carrier in its hex and unloads first.
+        #[arg(long)]
+        unloading: bool,
+    },
+    /// The odds of an attack: strengths with their modifiers, the column, die modifiers.
+    Combat {
+        input: PathBuf,
+        /// The attacking units.
+        #[arg(required = true)]
+        attackers: Vec<String>,
+        /// The unit attacked.
+        #[arg(long)]
+        defender: String,
+        /// A charge's path: the unit, then the hexes it moved through, its own last
+        /// (`aquitaine-cavalry=0710,0709`).
+        #[arg(long = "path", value_name = "UNIT=HEX,HEX")]
+        paths: Vec<String>,
+    },
+    /// Whether one hex (or unit) sees another, and what blocks the line.
+    Sight {
+        input: PathBuf,
+        from: String,
+        to: String,
+    },
+    /// Whether a hex is in supply for a side, and the trace.
+    Supply {
+        input: PathBuf,
+        hex: String,
+        side: String,
     },
 }

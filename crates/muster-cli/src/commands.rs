@@ -89,6 +89,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Lsp => muster_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
+        Command::Query { what, format, turn } => {
+            crate::query::run(&cwd, cli.root, what, format, turn)
+        }
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
     }

@@ -206,6 +206,9 @@ impl Engine<'_> {
             let mut s = self.strength_of(i, d, true, at_range, &all_across, &mut rules);
             if let Some(path) = paths.get(&self.units[i].unit.id) {
                 let j = self.judge_charge(i, d, path);
+                if let Some(section) = &j.section {
+                    rules.push(RuleRef::new("charge", Some(section)));
+                }
                 if j.charge && !no_charge {
                     let bonus = self.units[i].kind.and_then(|k| k.charge_bonus).unwrap_or(0);
                     s.modifiers.push(Modifier {
