@@ -56,6 +56,7 @@ const CRATES: &[(&str, &[&str])] = &[
         "muster-check",
         &[
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-map",
             "muster-model",
@@ -118,6 +119,8 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
+            "muster-hex",
             "muster-ide",
             "muster-lsp",
             "muster-map",

@@ -64,6 +64,14 @@ pub enum Command {
         /// `<[compile] out>/<map id>.json` from `muster.toml`.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Also write a scenario's set-up as an engine position (JSON,
+        /// `schema/position.schema.json`).
+        #[arg(long, value_name = "FILE")]
+        position: Option<PathBuf>,
+        /// Also write the scenario's rules system as JSON (`schema/system.schema.json`),
+        /// the rules an engine plays the position by.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
     },
     /// Draw a map or a scenario: terrain, hexsides, labels; every counter on its hex;
     /// reinforcement entries, deployment zones, objectives; and the current diagnostics
