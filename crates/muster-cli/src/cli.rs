@@ -92,6 +92,10 @@ pub enum Command {
         /// Leave counters and units out (terrain, zones, entries and objectives only).
         #[arg(long)]
         no_units: bool,
+        /// Shade where this unit (a counter id, `#2` for a second copy) can move this
+        /// turn, with the MP left in each hex, as `muster query reach` answers.
+        #[arg(long, value_name = "COUNTER")]
+        reach: Option<String>,
     },
     /// The balance sheet of a scenario: forces per side, strength, morale figures.
     Summary {

@@ -68,10 +68,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
             turn,
             no_units,
+            reach,
         } => {
             let hint =
                 crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
-            let code = crate::picture::run(&cwd, cli.root, &input, output, turn, !no_units)?;
+            let code = crate::picture::run(
+                &cwd,
+                cli.root,
+                &input,
+                output,
+                (turn, !no_units),
+                reach.as_deref(),
+            )?;
             crate::outside::report(hint, code);
             Ok(code)
         }
