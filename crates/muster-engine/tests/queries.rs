@@ -35,13 +35,12 @@ fn supply_traces_to_a_source_or_says_why_not() {
                 .iter()
                 .all(|x| e.map.distance(*h, e.hex(x).unwrap()) > 6)
         });
-        if let Some(far) = far {
-            let s = e.supply(&far.to_string(), "crown").unwrap();
-            assert!(
-                !s.in_supply && s.reason.as_deref().unwrap().contains("within 6 hexes"),
-                "{s:?}"
-            );
-        }
+        let far = far.expect("the map has hexes over six from the west edge");
+        let s = e.supply(&far.to_string(), "crown").unwrap();
+        assert!(
+            !s.in_supply && s.reason.as_deref().unwrap().contains("within 6 hexes"),
+            "{s:?}"
+        );
         assert_eq!(
             e.supply("0101", "nobody"),
             Err(QueryError::UnknownSide {
