@@ -117,6 +117,9 @@ pub struct Engine<'a> {
     /// The effect rules in force: the system's, and its optional and special rules the
     /// position switches on.
     pub(crate) effects: Vec<&'a EffectRule>,
+    /// Those of them that say anything about movement (a cost, a hex not to enter), the
+    /// only ones a step of a move asks about.
+    pub(crate) move_rules: Vec<&'a EffectRule>,
 }
 
 impl<'a> Engine<'a> {
@@ -154,6 +157,19 @@ impl<'a> Engine<'a> {
         for option in rules.optional_rules.iter().filter(|o| on(&o.id)) {
             effects.extend(option.effects.iter());
         }
+        let move_rules = effects
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.then.iter().any(|e| {
+                    matches!(
+                        e,
+                        muster_model::vocab::Effect::MoveCost(_)
+                            | muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Enter)
+                    )
+                })
+            })
+            .collect();
         Self {
             system,
             map,
@@ -161,6 +177,7 @@ impl<'a> Engine<'a> {
             units,
             by_hex,
             effects,
+            move_rules,
         }
     }
 

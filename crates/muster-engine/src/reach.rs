@@ -461,7 +461,11 @@ impl<'a> Engine<'a> {
             mode: mode.map(|m| m.id.as_str()),
             ..Facts::default()
         };
-        for e in self.effects_for(&facts) {
+        let rules = self
+            .move_rules
+            .iter()
+            .filter(|r| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)));
+        for e in rules.flat_map(|r| r.then.iter()) {
             match e {
                 Effect::MoveCost(MoveCost::Points(x)) => cost = *x,
                 Effect::MoveCost(MoveCost::Extra(x)) => cost += x,
