@@ -481,6 +481,15 @@ struct Single {
     big: Usage,
     noisy: Usage,
     noisy_short: Usage,
+    hastings: Usage,
+    engine: EngineFigures,
+}
+
+/// The engine on Hastings, in this process.
+struct EngineFigures {
+    units: usize,
+    reach_all_ms: f64,
+    combat_us: f64,
 }
 
 impl Single {
@@ -521,6 +530,9 @@ impl Single {
         ];
         let m_noisy = median_of(runs, || measure(xtask, &stress, &noisy_human))?;
         let m_noisy_short = median_of(runs, || measure(xtask, &stress, &noisy_short))?;
+        let hastings = [program, "validate", DRAWN];
+        let m_hastings = median_of(runs.max(5), || measure(xtask, root, &hastings))?;
+        let engine = engine_figures(root)?;
         Ok(Single {
             one: m_one,
             lsp_ms,
@@ -529,6 +541,8 @@ impl Single {
             big: m_big,
             noisy: m_noisy,
             noisy_short: m_noisy_short,
+            hastings: m_hastings,
+            engine,
         })
     }
 
@@ -567,6 +581,19 @@ impl Single {
             "| human rendering of 2,000 diagnostics (difference) | {:.0} | | | |",
             self.noisy.wall_ms - self.noisy_short.wall_ms
         );
+        row(
+            "`muster validate` Hastings, whole command",
+            &self.hastings,
+            None,
+        );
+        println!(
+            "| engine: `reach` for each of Hastings' {} units (in process, median of 20) | {:.1} | | | target: below `muster validate` Hastings |",
+            self.engine.units, self.engine.reach_all_ms
+        );
+        println!(
+            "| engine: one `combat` (median of 20 runs of 1,000 calls) | {:.4} | | | target 0.010 ms |",
+            self.engine.combat_us / 1000.0
+        );
     }
 }
 
@@ -586,6 +613,67 @@ fn draw_ms(root: &Path) -> Result<f64, String> {
             return Err("the Hastings board was not drawn".to_string());
         }
         Ok(())
+    })
+}
+
+/// The engine on Hastings' set-up: `reach` for every unit, then one attack by a unit on
+/// an enemy moved next to it, called 1,000 times a run.
+fn engine_figures(root: &Path) -> Result<EngineFigures, String> {
+    let name = |p: &Path| p.display().to_string();
+    let config = muster_check::Config::default();
+    let (db, indexes, _) = muster_check::validate_paths(root, &[root.join(DRAWN)], &config, &name);
+    let index = *indexes
+        .first()
+        .ok_or("the Hastings scenario did not load")?;
+    let cx = muster_semantic::FileCx::new(&db, index)
+        .and_then(muster_semantic::ScenarioCx::new)
+        .ok_or("the Hastings scenario did not resolve")?;
+    let (system, map) = cx
+        .system
+        .zip(cx.map)
+        .ok_or("Hastings has no system or map")?;
+    let mut position = muster_engine::from_scenario(&cx, 1);
+    let ids: Vec<String> = position.units.iter().map(|u| u.id.clone()).collect();
+    let reach_all_ms = median_ms(20, || {
+        let engine = muster_engine::Engine::new(system, map, &position);
+        for id in &ids {
+            engine.reach(id).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })?;
+    let first = position
+        .units
+        .first()
+        .ok_or("Hastings has no units")?
+        .clone();
+    let enemy = position
+        .units
+        .iter()
+        .position(|u| u.side != first.side && u.kind != "2L" && u.kind != "1L")
+        .ok_or("Hastings has one side")?;
+    let next = muster_hex::HexId::parse(&first.hex)
+        .map(|h| map.neighbours(h))
+        .map_err(|_| "a bad hex")?;
+    let free = next
+        .iter()
+        .find(|h| !position.units.iter().any(|u| u.hex == h.to_string()))
+        .ok_or("no free hex beside the first unit")?;
+    position.units[enemy].hex = free.to_string();
+    let defender = position.units[enemy].id.clone();
+    let engine = muster_engine::Engine::new(system, map, &position);
+    let paths = std::collections::BTreeMap::new();
+    let combat_ms = median_ms(20, || {
+        for _ in 0..1000 {
+            engine
+                .combat(&[first.id.as_str()], &defender, &paths)
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })?;
+    Ok(EngineFigures {
+        units: ids.len(),
+        reach_all_ms,
+        combat_us: combat_ms,
     })
 }
 

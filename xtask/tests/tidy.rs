@@ -53,9 +53,20 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-engine",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-check",
         &[
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-map",
             "muster-model",
@@ -78,6 +89,7 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-map",
             "muster-model",
@@ -102,6 +114,7 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
             "muster-hex",
             "muster-ide",
             "muster-lsp",
@@ -117,6 +130,8 @@ const CRATES: &[(&str, &[&str])] = &[
         &[
             "muster-check",
             "muster-db",
+            "muster-engine",
+            "muster-hex",
             "muster-ide",
             "muster-lsp",
             "muster-map",

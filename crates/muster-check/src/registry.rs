@@ -104,6 +104,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::setup::exceeds_counter_sheet::META, runner: Runner::Scenario(crate::checks::setup::exceeds_counter_sheet::run) },
     Registered { meta: &crate::checks::setup::impassable_terrain::META, runner: Runner::Scenario(crate::checks::setup::impassable_terrain::run) },
     Registered { meta: &crate::checks::setup::impossible_status::META, runner: Runner::Scenario(crate::checks::setup::impossible_status::run) },
+    Registered { meta: &crate::checks::setup::isolated::META, runner: Runner::Scenario(crate::checks::setup::isolated::run) },
     Registered { meta: &crate::checks::setup::on_unit_unmatched::META, runner: Runner::Scenario(crate::checks::setup::on_unit_unmatched::run) },
     Registered { meta: &crate::checks::setup::placeholder::META, runner: Runner::Scenario(crate::checks::setup::placeholder::run) },
     Registered { meta: &crate::checks::setup::setup_order::META, runner: Runner::Scenario(crate::checks::setup::setup_order::run) },

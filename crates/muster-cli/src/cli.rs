@@ -64,6 +64,14 @@ pub enum Command {
         /// `<[compile] out>/<map id>.json` from `muster.toml`.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Also write a scenario's set-up as an engine position (JSON,
+        /// `schema/position.schema.json`).
+        #[arg(long, value_name = "FILE")]
+        position: Option<PathBuf>,
+        /// Also write the scenario's rules system as JSON (`schema/system.schema.json`),
+        /// the rules an engine plays the position by.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
     },
     /// Draw a map or a scenario: terrain, hexsides, labels; every counter on its hex;
     /// reinforcement entries, deployment zones, objectives; and the current diagnostics
@@ -84,6 +92,10 @@ pub enum Command {
         /// Leave counters and units out (terrain, zones, entries and objectives only).
         #[arg(long)]
         no_units: bool,
+        /// Shade where this unit (a counter id, `#2` for a second copy) can move this
+        /// turn, with the MP left in each hex, as `muster query reach` answers.
+        #[arg(long, value_name = "COUNTER")]
+        reach: Option<String>,
     },
     /// The balance sheet of a scenario: forces per side, strength, morale figures.
     Summary {
@@ -130,6 +142,18 @@ pub enum Command {
     Import {
         #[command(subcommand)]
         what: ImportWhat,
+    },
+    /// Ask the rules engine about a scenario's set-up or a position file: where a unit
+    /// can move, the odds of an attack, a line of sight, supply.
+    Query {
+        #[command(subcommand)]
+        what: QueryWhat,
+        /// `human`, or `json` (the engine's typed answer).
+        #[arg(long, value_enum, default_value_t = ListFormat::Human, global = true)]
+        format: ListFormat,
+        /// The turn of the scenario's board (its set-up is turn 1); not for position files.
+        #[arg(long, default_value_t = 1, global = true, value_parser = clap::value_parser!(u8).range(1..))]
+        turn: u8,
     },
     /// Print the JSON Schema of a file kind, or write all schemas into a folder.
     Schema {
@@ -322,5 +346,46 @@ pub enum ImportWhat {
         /// Overwrite the output if it exists.
         #[arg(long)]
         force: bool,
+    },
+}
+
+/// What `muster query` asks. INPUT is a scenario of the project or a position file
+/// (JSON, `schema/position.schema.json`).
+#[derive(Debug, Subcommand)]
+pub enum QueryWhat {
+    /// Every hex a unit may end its move in, with the MP left and a cheapest path.
+    Reach {
+        input: PathBuf,
+        /// The unit: its counter id (`#2`, `#3` for further copies).
+        unit: String,
+        /// The unit is aboard a moored carrier in its hex and unloads first.
+        #[arg(long)]
+        unloading: bool,
+    },
+    /// The odds of an attack: strengths with their modifiers, the column, die modifiers.
+    Combat {
+        input: PathBuf,
+        /// The attacking units.
+        #[arg(required = true)]
+        attackers: Vec<String>,
+        /// The unit attacked.
+        #[arg(long)]
+        defender: String,
+        /// A charge's path: the unit, then the hexes it moved through, its own last
+        /// (`aquitaine-cavalry=0710,0709`).
+        #[arg(long = "path", value_name = "UNIT=HEX,HEX")]
+        paths: Vec<String>,
+    },
+    /// Whether one hex (or unit) sees another, and what blocks the line.
+    Sight {
+        input: PathBuf,
+        from: String,
+        to: String,
+    },
+    /// Whether a hex is in supply for a side, and the trace.
+    Supply {
+        input: PathBuf,
+        hex: String,
+        side: String,
     },
 }

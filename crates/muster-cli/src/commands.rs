@@ -51,10 +51,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             watch::run(&cwd, project, &paths, options)
         }
-        Command::Compile { input, output } => {
+        Command::Compile {
+            input,
+            output,
+            position,
+            rules,
+        } => {
             let hint =
                 crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
-            let code = compile(&cwd, cli.root, &input, output)?;
+            let code = compile(&cwd, cli.root, &input, output, [position, rules])?;
             crate::outside::report(hint, code);
             Ok(code)
         }
@@ -63,10 +68,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
             turn,
             no_units,
+            reach,
         } => {
             let hint =
                 crate::outside::hint(&cwd, cli.root.as_deref(), std::slice::from_ref(&input));
-            let code = crate::picture::run(&cwd, cli.root, &input, output, turn, !no_units)?;
+            let code = crate::picture::run(
+                &cwd,
+                cli.root,
+                &input,
+                output,
+                (turn, !no_units),
+                reach.as_deref(),
+            )?;
             crate::outside::report(hint, code);
             Ok(code)
         }
@@ -89,6 +102,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Lsp => muster_lsp::run_stdio().map(|()| ExitCode::SUCCESS),
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
+        Command::Query { what, format, turn } => {
+            crate::query::run(&cwd, cli.root, what, format, turn)
+        }
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
         Command::Export { what } => match what {
@@ -140,6 +156,7 @@ fn compile(
     root: Option<PathBuf>,
     input: &Path,
     output: Option<PathBuf>,
+    engine: [Option<PathBuf>; 2],
 ) -> Result<ExitCode, String> {
     let (project, db, indexes, mut diagnostics) = load(cwd, root, &[input.to_path_buf()])?;
     let Some(&index) = indexes.first() else {
@@ -211,7 +228,65 @@ fn compile(
     }
     write_json(&json, &output)?;
     outln!("compiled `{id}` ({what}) to {shown}");
+    write_engine_files(cwd, &project, &db, index, input, engine)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `compile --position` and `--rules`: a scenario's set-up as an engine position and its
+/// rules system, as JSON.
+fn write_engine_files(
+    cwd: &Path,
+    project: &Project,
+    db: &muster_db::project::Db,
+    index: usize,
+    input: &Path,
+    [position, rules]: [Option<PathBuf>; 2],
+) -> Result<(), String> {
+    if position.is_none() && rules.is_none() {
+        return Ok(());
+    }
+    let cx = FileCx::new(db, index)
+        .and_then(ScenarioCx::new)
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a scenario: only a scenario has a position and rules to write",
+                muster_db::text::path(input)
+            )
+        })?;
+    for path in position.iter().chain(rules.iter()) {
+        if let Some(why) = overwrites_input(&project.root, db, input, path) {
+            return Err(why);
+        }
+    }
+    let pretty = |v: serde_json::Result<String>| {
+        v.map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| format!("cannot write JSON: {e}"))
+    };
+    if let Some(path) = position {
+        let p = muster_engine::from_scenario(&cx, 1);
+        write_json(&pretty(serde_json::to_string_pretty(&p))?, &path)?;
+        outln!(
+            "wrote the position of `{}` ({} units) to {}",
+            muster_db::text::escape(&cx.scenario.id),
+            p.units.len(),
+            display_name(cwd)(&path)
+        );
+    }
+    if let Some(path) = rules {
+        let system = cx
+            .system
+            .ok_or("the scenario's rules system could not be loaded")?;
+        write_json(&pretty(serde_json::to_string_pretty(system))?, &path)?;
+        outln!(
+            "wrote the rules of `{}` to {}",
+            muster_db::text::escape(&system.id),
+            display_name(cwd)(&path)
+        );
+    }
+    Ok(())
 }
 
 /// Where `compile` writes the table `id` without `-o`: into `[compile] out`, else the

@@ -12,6 +12,7 @@ mod new;
 mod outside;
 mod picture;
 mod project;
+mod query;
 mod render;
 mod serve;
 mod summary;

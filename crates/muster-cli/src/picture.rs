@@ -42,8 +42,8 @@ pub fn run(
     root: Option<PathBuf>,
     input: &Path,
     output: Option<PathBuf>,
-    turn: u8,
-    units: bool,
+    (turn, units): (u8, bool),
+    reach: Option<&str>,
 ) -> Result<ExitCode, String> {
     let to_stdout = output.as_deref() == Some(Path::new("-"));
     let picture = match &output {
@@ -82,7 +82,10 @@ pub fn run(
         }
     }
     let options = Options { turn, units };
-    let rendered = muster_render::render(&db, index, &diagnostics, &options);
+    let mut rendered = muster_render::render(&db, index, &diagnostics, &options);
+    if let Some(unit) = reach {
+        rendered.svg = shade_reach(&db, index, input, turn, unit, &rendered.svg)?;
+    }
     let name = display_name(cwd);
     let output = output.unwrap_or_else(|| board_output(&project, &db, index, input));
     if !to_stdout
@@ -188,4 +191,42 @@ fn plural(count: usize, what: &str) -> String {
     } else {
         format!("{count} {what}s")
     }
+}
+
+/// `--reach COUNTER`: the board with the unit's reach this turn shaded over it.
+fn shade_reach(
+    db: &Db,
+    index: usize,
+    input: &Path,
+    turn: u8,
+    unit: &str,
+    svg: &str,
+) -> Result<String, String> {
+    let cx = muster_semantic::FileCx::new(db, index)
+        .and_then(muster_semantic::ScenarioCx::new)
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a scenario: `--reach` shades a unit of a scenario",
+                muster_db::text::path(input)
+            )
+        })?;
+    let (Some(system), Some(map)) = (cx.system, cx.map) else {
+        return Err("`--reach`: the scenario's system or hex map could not be loaded".into());
+    };
+    let position = muster_engine::from_scenario(&cx, turn);
+    let engine = muster_engine::Engine::new(system, map, &position);
+    let reach = engine
+        .reach(unit)
+        .map_err(|e| format!("`--reach`: {}", muster_db::text::escape(&e.to_string())))?;
+    let hex = |h: &str| muster_hex::HexId::parse(h).ok();
+    let shade = muster_render::ReachShade {
+        unit: reach.unit.clone(),
+        from: hex(&reach.from).ok_or("`--reach`: the unit's hex is not a hex id")?,
+        hexes: reach
+            .hexes
+            .iter()
+            .filter_map(|h| Some((hex(&h.hex)?, h.mp_left)))
+            .collect(),
+    };
+    Ok(muster_render::with_reach(svg, map, &shade))
 }

@@ -1012,3 +1012,40 @@ fn a_feature_added_to_a_hex_is_drawn_and_compiled() {
     assert_eq!(hex("0201")["features"], serde_json::json!(["village"]));
     assert!(hex("0202").get("features").is_none());
 }
+
+/// `render --reach COUNTER` shades exactly the hexes `muster query reach` answers, each
+/// with its MP left, and rings the unit's own hex.
+#[test]
+fn reach_shades_what_the_engine_answers() {
+    let scenario = "scenarios/lrf/jengland.scenario.ron";
+    let svg = render_svg(&repo(), scenario, &["--reach", "saxe"]);
+    let shaded: BTreeMap<String, String> = elements(&svg, "reach")
+        .into_iter()
+        .map(|a| (a["data-hex"].clone(), a["data-mp-left"].clone()))
+        .collect();
+    let out = muster()
+        .current_dir(repo())
+        .args(["query", "reach", scenario, "saxe", "--format", "json"])
+        .output()
+        .unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected: BTreeMap<String, String> = answer["hexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let left = h["mp_left"].as_f64().unwrap();
+            let left = if left.fract() == 0.0 {
+                format!("{left:.0}")
+            } else {
+                format!("{left}")
+            };
+            (h["hex"].as_str().unwrap().to_string(), left)
+        })
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(shaded, expected);
+    let from = elements(&svg, "reach-from");
+    assert_eq!(from.len(), 1);
+    assert_eq!(from[0]["data-hex"], answer["from"].as_str().unwrap());
+}

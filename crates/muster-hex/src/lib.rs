@@ -98,6 +98,18 @@ impl HexLayout {
         Some(HexId::new(col, row))
     }
 
+    /// The axial coordinates `[q, r]` of a hex (flat-topped), for straight lines and
+    /// lines of sight.
+    pub fn axial(self, id: HexId) -> [i32; 2] {
+        let h = self.to_axial(id);
+        [h.x, h.y]
+    }
+
+    /// The hex at axial coordinates `[q, r]`, if it has a printable number.
+    pub fn from_axial(self, axial: [i32; 2]) -> Option<HexId> {
+        self.id_of_axial(Hex::new(axial[0], axial[1]))
+    }
+
     /// Distance in hexes, ignoring map bounds.
     pub fn distance(self, a: HexId, b: HexId) -> u32 {
         self.to_axial(a).unsigned_distance_to(self.to_axial(b))

@@ -1,5 +1,6 @@
 //! Every JSON Schema muster publishes under `schema/`: the file kinds' and the compiled
-//! table's from `muster_db::schema`, and the report of `muster validate --format json`.
+//! table's from `muster_db::schema`, the report of `muster validate --format json`, and
+//! the engine's position (`muster_engine::Position`).
 
 use muster_db::schema::{generate, terrain_table_schema};
 use muster_model::FileKind;
@@ -27,6 +28,10 @@ pub fn generated_schemas() -> Vec<(String, String)> {
         schema_for!(muster_model::table::TableTerrain).to_value(),
     ));
     out.push(("report.schema.json".to_string(), report_schema()));
+    out.push((
+        "position.schema.json".to_string(),
+        schema_for!(muster_engine::Position).to_value(),
+    ));
     out.into_iter()
         .map(|(name, mut value)| {
             if let Value::Object(map) = &mut value {

@@ -45,6 +45,9 @@ pub struct Rules {
     /// fire).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge_stop: Option<ChargeStop>,
+    /// What makes a move a charge (LRF 9.2): the engine judges a charge's path by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub charge: Option<ChargeRule>,
     /// What troop types must, may or may never do.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub permissions: Vec<Permission>,
@@ -431,6 +434,29 @@ pub struct ChargeStop {
 
 /// What troop types must, may or may never do. An entry naming a type by its id
 /// overrides one naming its class, which overrides `"*"`.
+/// What a move must be to count as a charge: where the target stands, what the path
+/// crosses, and its shape. Who may charge is a `Charge` permission; what a charge adds
+/// is the unit kind's `charge_bonus`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChargeRule {
+    /// The rulebook section (`"9.2"`).
+    pub section: String,
+    /// Terrain or features (a road through the hex counts) the target's hex must have
+    /// one of; any hex, when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_in: Vec<String>,
+    /// Terrain or features every hex of the path must have one of; any, when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub through: Vec<String>,
+    /// The path and the target lie on one straight line of hexes, the move heading
+    /// for the target all the way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub straight_line: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Permission {
@@ -865,6 +891,9 @@ pub struct MovementRules {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MinimumMove {
+    /// The rulebook section (`"5.15"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// How many hexes (PRESTAGS 5.15: one).
     #[schemars(range(min = 1))]
     pub hexes: u8,

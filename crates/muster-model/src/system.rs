@@ -359,6 +359,17 @@ pub struct Carrier {
     pub capacity: u8,
     /// At most this many carriers in one hex.
     pub per_hex: u8,
+    /// Movement points the carrier spends to moor, where it takes on or leaves off
+    /// units (PRESTAGS Excl 3.32: seven).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moor_cost: Option<f64>,
+    /// Movement points a unit spends to leave the moored carrier into an adjacent hex
+    /// (PRESTAGS Excl 3.41: two, the step ashore included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unload_cost: Option<f64>,
+    /// Terrain a unit leaving the carrier may not step into.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unload_not_into: Vec<String>,
 }
 
 /// A feature drawn on a hexside (river, creek, road, bridge).

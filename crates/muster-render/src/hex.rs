@@ -24,18 +24,18 @@ const LEGEND: f64 = 250.0;
 /// Side of a counter.
 const COUNTER: f64 = 30.0;
 
-fn h() -> f64 {
+pub(crate) fn h() -> f64 {
     S * 3f64.sqrt()
 }
 
-struct Geometry {
-    layout: HexLayout,
-    columns: u16,
-    rows: u16,
+pub(crate) struct Geometry {
+    pub(crate) layout: HexLayout,
+    pub(crate) columns: u16,
+    pub(crate) rows: u16,
 }
 
 impl Geometry {
-    fn centre(&self, hex: HexId) -> (f64, f64) {
+    pub(crate) fn centre(&self, hex: HexId) -> (f64, f64) {
         let shifted = match self.layout {
             HexLayout::EvenColumnsDown => hex.col.is_multiple_of(2),
             HexLayout::OddColumnsDown => !hex.col.is_multiple_of(2),
@@ -48,7 +48,7 @@ impl Geometry {
         (x, y)
     }
 
-    fn corners(&self, hex: HexId, radius: f64) -> Vec<(f64, f64)> {
+    pub(crate) fn corners(&self, hex: HexId, radius: f64) -> Vec<(f64, f64)> {
         let (x, y) = self.centre(hex);
         (0..6)
             .map(|k| {

@@ -12,6 +12,7 @@ mod marks;
 pub mod palette;
 #[cfg(feature = "png")]
 mod png;
+mod reach;
 pub mod svg;
 mod table;
 
@@ -26,6 +27,7 @@ use muster_semantic::board::Board;
 use muster_semantic::{FileCx, ScenarioCx};
 
 pub use marks::{Mark, MarkTarget, spans_examined};
+pub use reach::{ReachShade, with_reach};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]

@@ -124,6 +124,8 @@ System(
         //~ leader_loss: Some((after: ["morale-check"], die: 6, escape_only_from: Some(6), escape_roll: Some(1))),
         // A result that halts a charge short of its target (the example reads `morale-check`).
         //~ charge_stop: Some((table: "morale-check", levels_at_least: 1, short_by: 1.0)),
+        // What makes a move a charge: the target's hex, the hexes crossed, a straight line.
+        //~ charge: Some((section: "9.2", target_in: ["clear"], through: ["clear"], straight_line: true)),
         // What troop types must, may or may never do.
         //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
         // Terrain effects that differ by troop type, beyond movement costs.

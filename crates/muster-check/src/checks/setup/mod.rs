@@ -5,6 +5,7 @@ pub mod count_mismatch;
 pub mod exceeds_counter_sheet;
 pub mod impassable_terrain;
 pub mod impossible_status;
+pub mod isolated;
 pub mod on_unit_unmatched;
 pub mod placeholder;
 pub mod setup_order;

@@ -1,0 +1,612 @@
+//! The odds of an attack: each side's strength with every modifier and the rule it
+//! comes from, the ratio (or differential), the column after rounding, the edges of the
+//! table and the shifts, the die modifiers, and the column of the results table.
+//!
+//! Charges follow the system's charge rule (`rules.charge`, LRF 9.2), judged on the
+//! paths given: who may charge is a `Charge` permission, what it adds the kind's
+//! `charge_bonus`, and a defender with `NoChargeBonus` cancels it. A hexside's die
+//! modifier counts only when every attacker next to the defender attacks across it
+//! (LRF 9.6); attackers firing from range do not count for that.
+
+use std::collections::BTreeMap;
+
+use muster_hex::HexId;
+use muster_model::rules::{Action, Allowance};
+use muster_model::system::{
+    BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, OddsRounding, UnitRole,
+};
+use muster_model::vocab::Effect;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cond::Facts;
+use crate::{Engine, QueryError, RuleRef, rule_ref};
+
+/// One modifier: what it is, its value and the rule behind it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Modifier {
+    pub what: String,
+    pub value: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+/// One unit's part in a combat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Strength {
+    pub unit: String,
+    pub hex: String,
+    /// The strength printed for its status.
+    pub base: f64,
+    pub modifiers: Vec<Modifier>,
+    pub total: f64,
+    /// Attacks from range (fire), not hand to hand.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_range: bool,
+}
+
+/// Whether a given path makes an attacker's move a charge, and why not.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ChargeJudgement {
+    pub unit: String,
+    pub path: Vec<String>,
+    pub charge: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+/// One die roll's result in the combat's column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DieResult {
+    pub die: u8,
+    pub result: String,
+}
+
+/// The answer to "what are the odds of this attack".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Combat {
+    pub attackers: Vec<Strength>,
+    pub defenders: Vec<Strength>,
+    pub attack: f64,
+    pub defence: f64,
+    /// `odds` or `differential`.
+    pub index: String,
+    /// The odds as `attack:defence`, or the differential.
+    pub ratio: String,
+    /// The column after rounding and the table's edges, before shifts; `None` when the
+    /// attack is not allowed.
+    pub column_before_shifts: Option<String>,
+    pub shifts: Vec<Modifier>,
+    /// The column read, after shifts.
+    pub column: Option<String>,
+    pub die_modifiers: Vec<Modifier>,
+    /// What a roll of each die face gives in that column (before die modifiers).
+    pub results: Vec<DieResult>,
+    pub charges: Vec<ChargeJudgement>,
+    /// Why the attack may not be made, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_allowed: Option<String>,
+    pub rules: Vec<RuleRef>,
+}
+
+/// A column's odds as a number: `"3/2"`, `"2-1"`, `"1:1"` give 1.5, 2, 1; a
+/// differential column (`"+2"`, `"-1"`) gives its number.
+fn column_value(label: &str) -> Option<f64> {
+    let t = label.trim();
+    for sep in ['/', '-', ':'] {
+        if let Some((a, b)) = t.split_once(sep)
+            && !a.is_empty()
+            && let (Ok(a), Ok(b)) = (a.trim().parse::<f64>(), b.trim().parse::<f64>())
+            && b > 0.0
+        {
+            return Some(a / b);
+        }
+    }
+    t.trim_start_matches('+').parse::<f64>().ok()
+}
+
+/// The column of `table` an attack of `attack` against `defence` is read in, before
+/// shifts, with the rounding and edge rules of the table: `Ok(index)`, or `Err` with
+/// why the attack is not allowed.
+pub fn odds_column(table: &CombatResultsTable, attack: f64, defence: f64) -> Result<usize, String> {
+    let value = match table.index {
+        CrtIndex::Odds if defence <= 0.0 => f64::INFINITY,
+        CrtIndex::Odds => attack / defence,
+        CrtIndex::Differential => attack - defence,
+    };
+    let columns: Vec<f64> = table
+        .odds
+        .iter()
+        .map(|c| column_value(c).unwrap_or(f64::NAN))
+        .collect();
+    let rounding = table.rounding.unwrap_or(OddsRounding::ForDefender);
+    let found = match rounding {
+        OddsRounding::ForDefender => columns.iter().rposition(|c| *c <= value + 1e-9),
+        OddsRounding::ForAttacker => columns.iter().position(|c| *c >= value - 1e-9),
+    };
+    let last = columns
+        .len()
+        .checked_sub(1)
+        .ok_or("the results table has no columns")?;
+    let below = columns.first().is_some_and(|c| value < *c - 1e-9);
+    let above = columns.last().is_some_and(|c| value > *c + 1e-9);
+    let edge = |beyond: Option<BeyondTable>, at: usize, words: &str| match beyond {
+        None | Some(BeyondTable::EdgeColumn) => Ok(at),
+        Some(BeyondTable::NotAllowed) => Err(format!("odds {words} the table are not allowed")),
+        Some(BeyondTable::AttackerEliminated) => {
+            Err(format!("odds {words} the table eliminate the attacker"))
+        }
+        Some(BeyondTable::DefenderEliminated) => {
+            Err(format!("odds {words} the table eliminate the defender"))
+        }
+    };
+    if below {
+        return edge(table.below_first, 0, "below");
+    }
+    if above {
+        return edge(table.above_last, last, "above");
+    }
+    found.ok_or_else(|| "the odds fall in no column".to_string())
+}
+
+fn number(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round())
+    } else {
+        format!("{x}")
+    }
+}
+
+impl Engine<'_> {
+    /// The odds of `attackers` attacking `defender`; `paths` gives, per attacker, the
+    /// hexes it moved through this phase (its own hex last), judged as charges.
+    pub fn combat(
+        &self,
+        attackers: &[&str],
+        defender: &str,
+        paths: &BTreeMap<String, Vec<String>>,
+    ) -> Result<Combat, QueryError> {
+        let d = self.unit(defender)?;
+        let dhex = self.hex_of(d);
+        let mut rules: Vec<RuleRef> = Vec::new();
+        let atk = self.attackers_of(attackers, d, defender)?;
+        let melee_hexes: Vec<HexId> = atk
+            .iter()
+            .filter(|(_, r)| !r)
+            .map(|(i, _)| self.hex_of(*i))
+            .collect();
+        let across = |f: &str| {
+            !melee_hexes.is_empty()
+                && melee_hexes.iter().all(|h| {
+                    self.map
+                        .hexside(*h, dhex)
+                        .is_some_and(|s| s.features.iter().any(|x| x == f))
+                })
+        };
+        let hexside_ids: Vec<String> = self
+            .map
+            .neighbours(dhex)
+            .into_iter()
+            .filter_map(|n| self.map.hexside(n, dhex))
+            .flat_map(|s| s.features.clone())
+            .collect();
+        let mut all_across: Vec<&str> = hexside_ids
+            .iter()
+            .map(String::as_str)
+            .filter(|f| across(f))
+            .collect();
+        all_across.sort_unstable();
+        all_across.dedup();
+        let no_charge = self.no_charge_bonus(d, &all_across, &mut rules);
+        let mut charges = Vec::new();
+        let mut attackers_out = Vec::new();
+        for &(i, at_range) in &atk {
+            let mut s = self.strength_of(i, d, true, at_range, &all_across, &mut rules);
+            if let Some(path) = paths.get(&self.units[i].unit.id) {
+                let j = self.judge_charge(i, d, path);
+                if let Some(section) = &j.section {
+                    rules.push(RuleRef::new("charge", Some(section)));
+                }
+                if j.charge && !no_charge {
+                    let bonus = self.units[i].kind.and_then(|k| k.charge_bonus).unwrap_or(0);
+                    s.modifiers.push(Modifier {
+                        what: "charge".into(),
+                        value: f64::from(bonus),
+                        section: j.section.clone(),
+                    });
+                    s.total += f64::from(bonus);
+                }
+                charges.push(j);
+            }
+            attackers_out.push(s);
+        }
+        let defenders: Vec<usize> = self.defenders_of(d);
+        let defenders_out: Vec<Strength> = defenders
+            .iter()
+            .map(|&i| {
+                self.strength_of(
+                    i,
+                    atk.first().map_or(d, |a| a.0),
+                    false,
+                    false,
+                    &all_across,
+                    &mut rules,
+                )
+            })
+            .collect();
+        let attack: f64 = attackers_out.iter().map(|s| s.total).sum();
+        let defence: f64 = defenders_out.iter().map(|s| s.total).sum();
+        let (shifts, die_modifiers) =
+            self.terrain_modifiers(dhex, &defenders, &all_across, &mut rules);
+        let table = self.system.combat_results.as_ref();
+        let mut out = Combat {
+            attackers: attackers_out,
+            defenders: defenders_out,
+            attack,
+            defence,
+            index: table
+                .map_or(CrtIndex::Odds, |t| t.index)
+                .words()
+                .to_string(),
+            ratio: match table.map(|t| t.index) {
+                Some(CrtIndex::Differential) => number(attack - defence),
+                _ => format!("{}:{}", number(attack), number(defence)),
+            },
+            column_before_shifts: None,
+            shifts,
+            column: None,
+            die_modifiers,
+            results: Vec::new(),
+            charges,
+            not_allowed: None,
+            rules: Vec::new(),
+        };
+        if let Some(t) = table {
+            match odds_column(t, attack, defence) {
+                Ok(c) => {
+                    let shift: f64 = out.shifts.iter().map(|m| m.value).sum();
+                    let last = t.odds.len().saturating_sub(1) as i64;
+                    let at = (c as i64 + shift as i64).clamp(0, last) as usize;
+                    out.column_before_shifts = t.odds.get(c).cloned();
+                    out.column = t.odds.get(at).cloned();
+                    out.results = t
+                        .rows
+                        .iter()
+                        .map(|r| DieResult {
+                            die: r.die,
+                            result: r.results.get(at).cloned().unwrap_or_default(),
+                        })
+                        .collect();
+                }
+                Err(why) => out.not_allowed = Some(why),
+            }
+            rules.push(RuleRef::new("combat results table", None));
+        }
+        if let Some(c) = &self.system.rules.combat
+            && let Some(g) = &c.combined
+        {
+            rules.push(RuleRef::new("combined attacks", Some(&g.section)));
+        }
+        rules.sort();
+        rules.dedup();
+        out.rules = rules;
+        Ok(out)
+    }
+
+    /// The attackers by index, each with whether it attacks from range; an error for an
+    /// attacker that is no enemy, may not attack or is out of reach.
+    fn attackers_of(
+        &self,
+        attackers: &[&str],
+        d: usize,
+        defender: &str,
+    ) -> Result<Vec<(usize, bool)>, QueryError> {
+        let dhex = self.hex_of(d);
+        let mut atk: Vec<(usize, bool)> = Vec::new();
+        for a in attackers {
+            let i = self.unit(a)?;
+            if !self.enemies(i, d) {
+                return Err(QueryError::Invalid {
+                    reason: format!("`{a}` and `{defender}` are not enemies"),
+                });
+            }
+            if self.allowance(i, Action::Attack) == Some(Allowance::Never) {
+                return Err(QueryError::Invalid {
+                    reason: format!("`{a}` may never attack"),
+                });
+            }
+            let dist = self.map.distance(self.hex_of(i), dhex);
+            let at_range = dist > 1;
+            let range = u32::from(self.units[i].unit.range.unwrap_or(0));
+            if dist == 0 || (at_range && dist > range) {
+                return Err(QueryError::Invalid {
+                    reason: format!(
+                        "`{a}` in {} is neither next to `{defender}` in {dhex} nor within its range",
+                        self.hex_of(i)
+                    ),
+                });
+            }
+            atk.push((i, at_range));
+        }
+        Ok(atk)
+    }
+
+    /// The units that defend with `d`: its hex's for systems that attack a hex, else the
+    /// unit and the non-combat units stacked with it (a commander adds his strength).
+    fn defenders_of(&self, d: usize) -> Vec<usize> {
+        let one = self
+            .system
+            .rules
+            .combat
+            .as_ref()
+            .and_then(|c| c.combined.as_ref())
+            .is_some_and(|g| g.defenders == muster_model::combat::DefenderGroup::OneDefender);
+        let mut out = vec![d];
+        for &o in self.units_at(self.hex_of(d)) {
+            if o != d && !self.enemies(o, d) && (!one || self.units[o].role() != UnitRole::Combat) {
+                out.push(o);
+            }
+        }
+        out
+    }
+
+    fn no_charge_bonus(&self, d: usize, across: &[&str], rules: &mut Vec<RuleRef>) -> bool {
+        let facts = Facts {
+            unit: d,
+            hex: Some(self.hex_of(d)),
+            defending: true,
+            all_attackers_across: across.to_vec(),
+            ..Facts::default()
+        };
+        let mut cancelled = false;
+        for r in self.rules_for(&facts) {
+            if r.then.iter().any(|e| matches!(e, Effect::NoChargeBonus)) {
+                rules.push(rule_ref(r));
+                cancelled = true;
+            }
+        }
+        cancelled
+    }
+
+    fn strength_of(
+        &self,
+        i: usize,
+        opponent: usize,
+        attacking: bool,
+        at_range: bool,
+        across: &[&str],
+        rules: &mut Vec<RuleRef>,
+    ) -> Strength {
+        let u = &self.units[i];
+        let base = if at_range {
+            u.unit.fire.unwrap_or(u.unit.strength)
+        } else {
+            u.unit.strength
+        };
+        let mut s = Strength {
+            unit: u.unit.id.clone(),
+            hex: self.hex_of(i).to_string(),
+            base,
+            modifiers: Vec::new(),
+            total: base,
+            at_range,
+        };
+        if !attacking {
+            for f in &self.system.rules.fixed_defences {
+                let against_ok = !matches!(f.against, muster_model::rules::AttackKind::Fire);
+                if against_ok && f.troops.iter().any(|t| self.is_troop(i, t)) {
+                    s.modifiers.push(Modifier {
+                        what: "fixed defence".into(),
+                        value: f64::from(f.value) - s.total,
+                        section: None,
+                    });
+                    s.total = f64::from(f.value);
+                    rules.push(RuleRef::new(
+                        format!("{} defend at {}", f.troops.join(", "), f.value),
+                        None,
+                    ));
+                }
+            }
+        }
+        let facts = Facts {
+            unit: i,
+            hex: Some(self.hex_of(i)),
+            attacking,
+            defending: !attacking,
+            all_attackers_across: across.to_vec(),
+            opponent: Some(self.hex_of(opponent)),
+            ..Facts::default()
+        };
+        for r in self.rules_for(&facts) {
+            for e in &r.then {
+                match e {
+                    Effect::Strength(f) => {
+                        let before = s.total;
+                        s.total *= f;
+                        s.modifiers.push(Modifier {
+                            what: format!("{} (x{f})", r.id),
+                            value: s.total - before,
+                            section: Some(r.section.clone()),
+                        });
+                        rules.push(rule_ref(r));
+                    }
+                    Effect::FixedStrength(v) => {
+                        s.modifiers.push(Modifier {
+                            what: r.id.clone(),
+                            value: f64::from(*v) - s.total,
+                            section: Some(r.section.clone()),
+                        });
+                        s.total = f64::from(*v);
+                        rules.push(rule_ref(r));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        s
+    }
+
+    /// Column shifts and die modifiers of the defender's hex and hexsides and of the
+    /// rules in force.
+    fn terrain_modifiers(
+        &self,
+        dhex: HexId,
+        defenders: &[usize],
+        across: &[&str],
+        rules: &mut Vec<RuleRef>,
+    ) -> (Vec<Modifier>, Vec<Modifier>) {
+        let mut shifts = Vec::new();
+        let mut dice = Vec::new();
+        let terrain = self.map.terrain_id_at(dhex).unwrap_or_default().to_string();
+        if let Some(e) = self.map.effects_at(dhex) {
+            if e.column_shift != 0 {
+                shifts.push(Modifier {
+                    what: format!("defender in {terrain}"),
+                    value: f64::from(e.column_shift),
+                    section: None,
+                });
+            }
+            if e.die_modifier != 0 {
+                dice.push(Modifier {
+                    what: format!("defender in {terrain}"),
+                    value: f64::from(e.die_modifier),
+                    section: None,
+                });
+            }
+        }
+        for f in across {
+            if let Some(t) = self.system.hexside_features.iter().find(|t| t.id == *f) {
+                for c in &t.combat {
+                    match c {
+                        CombatEffect::DieModifier(v) => dice.push(Modifier {
+                            what: format!("every attacker across the {f}"),
+                            value: f64::from(*v),
+                            section: None,
+                        }),
+                        CombatEffect::ColumnShift(v) => shifts.push(Modifier {
+                            what: format!("every attacker across the {f}"),
+                            value: f64::from(*v),
+                            section: None,
+                        }),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        for &d in defenders.iter().take(1) {
+            let facts = Facts {
+                unit: d,
+                hex: Some(dhex),
+                defending: true,
+                all_attackers_across: across.to_vec(),
+                ..Facts::default()
+            };
+            for r in self.rules_for(&facts) {
+                for e in &r.then {
+                    match e {
+                        Effect::OddsShift(v) => shifts.push(Modifier {
+                            what: r.id.clone(),
+                            value: f64::from(*v),
+                            section: Some(r.section.clone()),
+                        }),
+                        Effect::DieModifier(v) => dice.push(Modifier {
+                            what: r.id.clone(),
+                            value: f64::from(*v),
+                            section: Some(r.section.clone()),
+                        }),
+                        _ => continue,
+                    }
+                    rules.push(rule_ref(r));
+                }
+            }
+        }
+        (shifts, dice)
+    }
+
+    /// Whether moving along `path` (the hexes entered in order, the attacker's own hex
+    /// last) is a charge at unit `d`, by the system's charge rule.
+    pub fn judge_charge(&self, i: usize, d: usize, path: &[String]) -> ChargeJudgement {
+        let rule = self.system.rules.charge.as_ref();
+        let mut j = ChargeJudgement {
+            unit: self.units[i].unit.id.clone(),
+            path: path.to_vec(),
+            charge: false,
+            reason: None,
+            section: rule.map(|r| r.section.clone()),
+        };
+        let refuse = |mut j: ChargeJudgement, why: String| {
+            j.reason = Some(why);
+            j
+        };
+        if self.allowance(i, Action::Charge) != Some(Allowance::May) {
+            return refuse(j, format!("{} may not charge", self.units[i].unit.kind));
+        }
+        let Some(rule) = rule else {
+            return refuse(j, "the system has no charge rule".into());
+        };
+        let mut hexes = Vec::new();
+        for p in path {
+            match self.hex(p) {
+                Ok(h) => hexes.push(h),
+                Err(e) => return refuse(j, e.to_string()),
+            }
+        }
+        let target = self.hex_of(d);
+        if hexes.last() != Some(&self.hex_of(i)) {
+            return refuse(
+                j,
+                format!(
+                    "the path does not end where the unit stands ({})",
+                    self.hex_of(i)
+                ),
+            );
+        }
+        if !rule.target_in.is_empty() && !rule.target_in.iter().any(|t| self.hex_has(target, t)) {
+            return refuse(
+                j,
+                format!(
+                    "the target's hex {target} is not {}",
+                    rule.target_in.join(", ")
+                ),
+            );
+        }
+        for h in &hexes {
+            if !rule.through.is_empty() && !rule.through.iter().any(|t| self.hex_has(*h, t)) {
+                return refuse(j, format!("{h} is not {}", rule.through.join(" or ")));
+            }
+        }
+        for w in hexes.windows(2) {
+            if !self.map.grid().adjacent(w[0], w[1]) {
+                return refuse(j, format!("{} and {} are not adjacent", w[0], w[1]));
+            }
+        }
+        if rule.straight_line {
+            let layout = self.map.grid().layout;
+            let ax = |h: HexId| layout.axial(h);
+            let step = |a: HexId, b: HexId| {
+                let (p, q) = (ax(a), ax(b));
+                [q[0] - p[0], q[1] - p[1]]
+            };
+            let mut line = hexes.clone();
+            line.push(target);
+            let first = step(line[0], line[1]);
+            for w in line.windows(2) {
+                if step(w[0], w[1]) != first {
+                    let turn = w[0];
+                    let why = if w[1] == target {
+                        format!(
+                            "the target in {target} is not straight ahead of the move (it turns at {turn})"
+                        )
+                    } else {
+                        format!("the move turns at {turn}: not a straight line towards {target}")
+                    };
+                    return refuse(j, why);
+                }
+            }
+        }
+        j.charge = true;
+        j
+    }
+}

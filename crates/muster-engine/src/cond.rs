@@ -1,0 +1,123 @@
+//! The vocabulary's conditions read against a position: the facts of one unit at one
+//! hex at one moment of play.
+
+use muster_hex::HexId;
+use muster_model::vocab::Condition;
+
+use crate::Engine;
+
+/// What a condition is asked about.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Facts<'f> {
+    /// The unit, by index in the engine.
+    pub unit: usize,
+    /// The hex it stands on, or enters.
+    pub hex: Option<HexId>,
+    pub attacking: bool,
+    pub defending: bool,
+    /// Hexside features it moves or attacks across.
+    pub crossing: Vec<&'f str>,
+    /// Hexside features every attacker attacks across.
+    pub all_attackers_across: Vec<&'f str>,
+    /// The opponent's hex, in combat.
+    pub opponent: Option<HexId>,
+    /// The movement mode it moves in.
+    pub mode: Option<&'f str>,
+}
+
+impl Facts<'_> {
+    pub(crate) fn at(_engine: &Engine, unit: usize, hex: HexId) -> Self {
+        Facts {
+            unit,
+            hex: Some(hex),
+            ..Facts::default()
+        }
+    }
+}
+
+/// Whether `c` holds. Facts the position does not hold (supply, losses, a flank
+/// attack) are taken as false.
+pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
+    let unit = &engine.units[f.unit];
+    let pos = engine.position;
+    match c {
+        Condition::All(list) => list.iter().all(|c| holds(engine, c, f)),
+        Condition::Any(list) => list.iter().any(|c| holds(engine, c, f)),
+        Condition::Not(c) => !holds(engine, c, f),
+        Condition::Side(s) => unit.unit.side.as_deref().is_some_and(|own| {
+            own == s
+                || pos
+                    .sides
+                    .iter()
+                    .any(|side| side.id == own && side.faction.as_deref() == Some(s))
+        }),
+        Condition::Troop(t) => engine.is_troop(f.unit, t),
+        Condition::Status(s) => status_of(engine, f.unit) == Some(s.as_str()),
+        Condition::Turns { from, to } => (*from..=*to).contains(&pos.turn),
+        Condition::Weather(w) => pos.weather.as_deref() == Some(w),
+        Condition::Phase(p) => pos.phase.as_deref() == Some(p),
+        Condition::Attacking => f.attacking,
+        Condition::Defending => f.defending,
+        Condition::InTerrain(t) => f.hex.is_some_and(|h| engine.hex_has(h, t)),
+        Condition::Crossing(x) => f.crossing.contains(&x.as_str()),
+        Condition::AllAttackersAcross(x) => f.all_attackers_across.contains(&x.as_str()),
+        Condition::AdjacentToEnemy => f.hex.is_some_and(|h| {
+            engine.map.neighbours(h).into_iter().any(|n| {
+                engine
+                    .units_at(n)
+                    .iter()
+                    .any(|&o| engine.enemies(f.unit, o))
+            })
+        }),
+        Condition::InEnemyZoc => f
+            .hex
+            .is_some_and(|h| engine.enemy_zoc(unit.unit.side.as_deref()).contains(&h)),
+        Condition::OpponentIn(t) => f.opponent.is_some_and(|h| engine.hex_has(h, t)),
+        Condition::Higher => match (f.hex, f.opponent) {
+            (Some(a), Some(b)) => elevation(engine, a) > elevation(engine, b),
+            _ => false,
+        },
+        Condition::Lower => match (f.hex, f.opponent) {
+            (Some(a), Some(b)) => elevation(engine, a) < elevation(engine, b),
+            _ => false,
+        },
+        Condition::Moving(m) => f.mode == Some(m.as_str()),
+        Condition::InSupply
+        | Condition::Surrounded
+        | Condition::OwnSide(_)
+        | Condition::EnemySide(_) => false,
+    }
+}
+
+/// A unit's status: as the position gives it, else the ladder's first level.
+pub(crate) fn status_of<'e>(engine: &'e Engine, i: usize) -> Option<&'e str> {
+    engine.units[i].unit.status.as_deref().or_else(|| {
+        engine
+            .system
+            .rules
+            .status
+            .as_ref()
+            .and_then(|l| l.levels.first())
+            .map(|l| l.id.as_str())
+    })
+}
+
+/// The elevation of a hex by the line-of-sight rule's levels (their order, lowest
+/// first); 0 where the system has none or the hex's terrain is not listed.
+pub(crate) fn elevation(engine: &Engine, hex: HexId) -> usize {
+    let Some(los) = &engine.system.rules.line_of_sight else {
+        return 0;
+    };
+    los.elevations
+        .iter()
+        .rposition(|e| e.terrain.iter().any(|t| engine.hex_has_own(hex, t)))
+        .unwrap_or(0)
+}
+
+impl Engine<'_> {
+    /// The hex's own terrain or an added feature (not its hexsides).
+    pub(crate) fn hex_has_own(&self, hex: HexId, id: &str) -> bool {
+        self.map.terrain_id_at(hex) == Some(id)
+            || self.map.feature_ids_at(hex).iter().any(|f| f == id)
+    }
+}

@@ -1,0 +1,398 @@
+//! The rules at work. An [`Engine`] holds a system's rules, a compiled terrain table and
+//! a [`Position`], and answers what a game engine (or a designer) asks: where a unit can
+//! move ([`Engine::reach`]), the odds of an attack ([`Engine::combat`]), whether one hex
+//! sees another ([`Engine::sight`], [`Engine::range`]), whether a hex is in supply
+//! ([`Engine::supply`]) and where a unit may retreat ([`Engine::retreat`]).
+//!
+//! Every answer is typed, serialisable and lists the rules it used, each with its
+//! rulebook section where the data gives one. The engine is pure: no IO, no clock, no
+//! randomness; the same question gives the same answer.
+//!
+//! What the engine reads, and what it does not, is said on each query. Facts of play the
+//! position does not hold (a unit's supply, a side's losses, a flank attack) make the
+//! conditions that ask about them false.
+
+use std::collections::HashMap;
+
+use muster_hex::HexId;
+use muster_map::TerrainMap;
+use muster_model::system::{RulesSystem, UnitKind, UnitRole};
+use muster_model::vocab::{Condition, EffectRule};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+mod combat;
+mod cond;
+mod position;
+mod reach;
+mod sight;
+mod supply;
+
+pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
+pub use position::{Position, PositionSide, Unit, from_scenario};
+pub use reach::{Reach, ReachHex};
+pub use sight::{Blocker, Range, Sight};
+pub use supply::{Retreat, RetreatHex, Supply};
+
+/// A rule an answer used: what it is and the rulebook section, where the data gives one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct RuleRef {
+    pub rule: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+impl RuleRef {
+    pub(crate) fn new(rule: impl Into<String>, section: Option<&str>) -> Self {
+        Self {
+            rule: rule.into(),
+            section: section.map(str::to_string),
+        }
+    }
+}
+
+/// Why a question cannot be answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum QueryError {
+    /// No unit of the position has this id; the nearest ids follow.
+    UnknownUnit { id: String, near: Vec<String> },
+    /// The text is not a hex id.
+    BadHex { text: String },
+    /// The hex is not on the map.
+    OffMap { hex: String },
+    /// The unit's hex is not on the map.
+    UnitOffMap { id: String, hex: String },
+    /// No side of the position has this id.
+    UnknownSide { id: String },
+    /// The question makes no sense for these units (an attack on a friend, say).
+    Invalid { reason: String },
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::UnknownUnit { id, near } if near.is_empty() => {
+                write!(f, "no unit `{id}` in the position")
+            }
+            QueryError::UnknownUnit { id, near } => write!(
+                f,
+                "no unit `{id}` in the position (did you mean `{}`?)",
+                near.join("`, `")
+            ),
+            QueryError::BadHex { text } => write!(f, "`{text}` is not a hex id (CCRR)"),
+            QueryError::OffMap { hex } => write!(f, "hex {hex} is not on the map"),
+            QueryError::UnitOffMap { id, hex } => {
+                write!(f, "unit `{id}` stands on {hex}, which is not on the map")
+            }
+            QueryError::UnknownSide { id } => write!(f, "no side `{id}` in the position"),
+            QueryError::Invalid { reason } => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// A unit of the position with its hex parsed and its kind found.
+#[derive(Debug, Clone)]
+pub(crate) struct Placed<'a> {
+    pub unit: &'a Unit,
+    pub hex: Option<HexId>,
+    pub kind: Option<&'a UnitKind>,
+    pub class: Option<&'a str>,
+}
+
+impl Placed<'_> {
+    pub(crate) fn role(&self) -> UnitRole {
+        self.kind.map_or(UnitRole::Combat, |k| k.role)
+    }
+}
+
+/// The rules, the map and the position, indexed for questions.
+pub struct Engine<'a> {
+    pub system: &'a RulesSystem,
+    pub map: &'a TerrainMap,
+    pub position: &'a Position,
+    pub(crate) units: Vec<Placed<'a>>,
+    pub(crate) by_hex: HashMap<HexId, Vec<usize>>,
+    /// The effect rules in force: the system's, and its optional and special rules the
+    /// position switches on.
+    pub(crate) effects: Vec<&'a EffectRule>,
+    /// Those of them that say anything about movement (a cost, a hex not to enter), the
+    /// only ones a step of a move asks about.
+    pub(crate) move_rules: Vec<&'a EffectRule>,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(system: &'a RulesSystem, map: &'a TerrainMap, position: &'a Position) -> Self {
+        let units: Vec<Placed<'a>> = position
+            .units
+            .iter()
+            .map(|unit| {
+                let kind = system.unit_kinds.iter().find(|k| k.id == unit.kind);
+                let class = kind.and_then(|k| match &k.stats {
+                    Some(muster_model::system::KindStats::Counter { class, .. })
+                    | Some(muster_model::system::KindStats::Leader { class, .. }) => {
+                        Some(class.as_str())
+                    }
+                    _ => None,
+                });
+                Placed {
+                    unit,
+                    hex: HexId::parse(&unit.hex).ok().filter(|h| map.contains(*h)),
+                    kind,
+                    class,
+                }
+            })
+            .collect();
+        let mut by_hex: HashMap<HexId, Vec<usize>> = HashMap::new();
+        for (i, p) in units.iter().enumerate() {
+            if let Some(h) = p.hex {
+                by_hex.entry(h).or_default().push(i);
+            }
+        }
+        let rules = &system.rules;
+        let on = |id: &str| position.rules_on.iter().any(|r| r == id);
+        let mut effects: Vec<&EffectRule> = rules.effects.iter().collect();
+        effects.extend(rules.special_rules.iter().filter(|r| on(&r.id)));
+        for option in rules.optional_rules.iter().filter(|o| on(&o.id)) {
+            effects.extend(option.effects.iter());
+        }
+        let move_rules = effects
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.then.iter().any(|e| {
+                    matches!(
+                        e,
+                        muster_model::vocab::Effect::MoveCost(_)
+                            | muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Enter)
+                    )
+                })
+            })
+            .collect();
+        Self {
+            system,
+            map,
+            position,
+            units,
+            by_hex,
+            effects,
+            move_rules,
+        }
+    }
+
+    /// The index of a unit by id, or why there is none.
+    pub(crate) fn unit(&self, id: &str) -> Result<usize, QueryError> {
+        if let Some(i) = self.units.iter().position(|u| u.unit.id == id) {
+            let p = &self.units[i];
+            if p.hex.is_none() {
+                return Err(QueryError::UnitOffMap {
+                    id: id.to_string(),
+                    hex: p.unit.hex.clone(),
+                });
+            }
+            return Ok(i);
+        }
+        let mut near: Vec<&str> = self
+            .units
+            .iter()
+            .map(|u| u.unit.id.as_str())
+            .filter(|u| u.contains(id) || id.contains(*u) || strsim::levenshtein(u, id) <= 2)
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        near.truncate(3);
+        Err(QueryError::UnknownUnit {
+            id: id.to_string(),
+            near: near.into_iter().map(str::to_string).collect(),
+        })
+    }
+
+    /// A hex id of the map, or why it is not one.
+    pub fn hex(&self, text: &str) -> Result<HexId, QueryError> {
+        let hex = HexId::parse(text).map_err(|_| QueryError::BadHex {
+            text: text.to_string(),
+        })?;
+        if !self.map.contains(hex) {
+            return Err(QueryError::OffMap {
+                hex: hex.to_string(),
+            });
+        }
+        Ok(hex)
+    }
+
+    pub(crate) fn hex_of(&self, i: usize) -> HexId {
+        self.units[i].hex.unwrap_or(HexId::new(1, 1))
+    }
+
+    /// Whether two units are enemies: both on sides, and different ones.
+    pub(crate) fn enemies(&self, a: usize, b: usize) -> bool {
+        match (&self.units[a].unit.side, &self.units[b].unit.side) {
+            (Some(x), Some(y)) => x != y,
+            _ => false,
+        }
+    }
+
+    pub(crate) fn units_at(&self, hex: HexId) -> &[usize] {
+        self.by_hex.get(&hex).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether a unit is of a troop type as the rules name them: its kind id, its
+    /// class, or `"*"`.
+    pub(crate) fn is_troop(&self, i: usize, troop: &str) -> bool {
+        let p = &self.units[i];
+        troop == "*" || p.unit.kind == troop || p.class == Some(troop)
+    }
+
+    /// What a permission of the system allows a unit: the last matching rule wins, a
+    /// kind or class naming it over `"*"`.
+    pub(crate) fn allowance(
+        &self,
+        i: usize,
+        action: muster_model::rules::Action,
+    ) -> Option<muster_model::rules::Allowance> {
+        let mut best: Option<(bool, muster_model::rules::Allowance)> = None;
+        for p in self
+            .system
+            .rules
+            .permissions
+            .iter()
+            .filter(|p| p.action == action)
+        {
+            if p.except.iter().any(|t| self.is_troop(i, t)) || p.condition.is_some() {
+                continue;
+            }
+            let named = p.troops.iter().any(|t| t != "*" && self.is_troop(i, t));
+            let any = p.troops.iter().any(|t| t == "*");
+            if named || (any && !best.is_some_and(|(n, _)| n)) {
+                best = Some((named, p.allowed));
+            }
+        }
+        best.map(|(_, a)| a)
+    }
+
+    /// The terrain, features and hexside features touching a hex, by id.
+    pub(crate) fn hex_has(&self, hex: HexId, id: &str) -> bool {
+        self.map.terrain_id_at(hex) == Some(id)
+            || self.map.feature_ids_at(hex).iter().any(|f| f == id)
+            || self.map.neighbours(hex).into_iter().any(|n| {
+                self.map
+                    .hexside(hex, n)
+                    .is_some_and(|s| s.features.iter().any(|f| f == id))
+            })
+    }
+
+    /// Whether a unit of the position exerts a zone of control.
+    pub(crate) fn exerts_zoc(&self, i: usize) -> bool {
+        let Some(zoc) = &self.system.rules.zones_of_control else {
+            return false;
+        };
+        if self.allowance(i, muster_model::rules::Action::ExertZoneOfControl)
+            == Some(muster_model::rules::Allowance::Never)
+        {
+            return false;
+        }
+        let facts = cond::Facts::at(self, i, self.hex_of(i));
+        let mut exerts = zoc
+            .exerted_by
+            .as_ref()
+            .is_none_or(|c| cond::holds(self, c, &facts));
+        // Only the rules about zones are read here, so that a rule asking whether a
+        // unit is in an enemy zone never asks this again.
+        let zone_rules = self.effects.iter().filter(|r| {
+            r.then
+                .iter()
+                .any(|e| matches!(e, muster_model::vocab::Effect::Zoc(_)))
+                && r.when.as_ref().is_none_or(|c| cond::holds(self, c, &facts))
+        });
+        for effect in zone_rules.flat_map(|r| r.then.iter()) {
+            match effect {
+                muster_model::vocab::Effect::Zoc(muster_model::vocab::ZocEffect::Exerts) => {
+                    exerts = true
+                }
+                muster_model::vocab::Effect::Zoc(muster_model::vocab::ZocEffect::ExertsNone) => {
+                    exerts = false
+                }
+                _ => {}
+            }
+        }
+        exerts && self.units[i].role() == UnitRole::Combat
+    }
+
+    /// The effects of the rules in force whose condition holds for these facts, with
+    /// the rule they come from.
+    pub(crate) fn effects_for(&self, facts: &cond::Facts) -> Vec<&'a muster_model::vocab::Effect> {
+        self.rules_for(facts)
+            .into_iter()
+            .flat_map(|r| r.then.iter())
+            .collect()
+    }
+
+    pub(crate) fn rules_for(&self, facts: &cond::Facts) -> Vec<&'a EffectRule> {
+        self.effects
+            .iter()
+            .copied()
+            .filter(|r| r.when.as_ref().is_none_or(|c| cond::holds(self, c, facts)))
+            .collect()
+    }
+
+    /// The hexes in a zone of control of an enemy of side `side`: every hex next to a unit
+    /// exerting one, unless a blocking hexside (not bridged) lies between or the hex's
+    /// terrain keeps zones out.
+    pub(crate) fn enemy_zoc(&self, side: Option<&str>) -> std::collections::HashSet<HexId> {
+        let mut out = std::collections::HashSet::new();
+        let Some(zoc) = &self.system.rules.zones_of_control else {
+            return out;
+        };
+        for (i, p) in self.units.iter().enumerate() {
+            let (Some(h), Some(s)) = (p.hex, p.unit.side.as_deref()) else {
+                continue;
+            };
+            if side.is_none_or(|own| own == s) || !self.exerts_zoc(i) {
+                continue;
+            }
+            for n in self.map.neighbours(h) {
+                if self.zoc_blocked(zoc, h, n) {
+                    continue;
+                }
+                out.insert(n);
+            }
+        }
+        out
+    }
+
+    fn zoc_blocked(
+        &self,
+        zoc: &muster_model::vocab::ZoneOfControl,
+        from: HexId,
+        to: HexId,
+    ) -> bool {
+        let side = self.map.hexside(from, to);
+        let crossed = side.is_some_and(|s| {
+            let bridged = s.features.iter().any(|f| {
+                self.system
+                    .hexside_features
+                    .iter()
+                    .any(|t| &t.id == f && t.crossing)
+            });
+            !bridged && (s.blocks_zoc || s.features.iter().any(|f| zoc.blocked_by.contains(f)))
+        });
+        crossed || zoc.not_into.iter().any(|t| self.hex_has(to, t))
+    }
+}
+
+/// A condition's words for answers: the rule id and section.
+pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
+    RuleRef::new(rule.id.clone(), Some(&rule.section))
+}
+
+/// Conditions the engine never knows from a position alone; used in docs and tests.
+pub fn unknown_condition(c: &Condition) -> bool {
+    matches!(
+        c,
+        Condition::InSupply
+            | Condition::Surrounded
+            | Condition::OwnSide(_)
+            | Condition::EnemySide(_)
+    )
+}

@@ -1,0 +1,197 @@
+//! A position: the units on their hexes with their status, and the moment of play (turn,
+//! phase, phasing side, weather). Read from JSON (its schema is `schema/position.schema.json`)
+//! or built from a scenario's set-up ([`from_scenario`]).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use muster_semantic::ScenarioCx;
+use muster_semantic::board::SupplyAt;
+
+/// The state of play an engine answers questions about.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// The scenario the position comes from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    /// The rules system's id.
+    pub system: String,
+    /// The map's id.
+    pub map: String,
+    /// The game turn (`1`: the first).
+    pub turn: u8,
+    /// The phase of the sequence of play, by id (`"movement"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// The phasing side, by id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// The turn's weather, by the system's weather id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weather: Option<String>,
+    /// The system's optional and special rules in force, by id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules_on: Vec<String>,
+    pub sides: Vec<PositionSide>,
+    pub units: Vec<Unit>,
+}
+
+/// A side of the position.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PositionSide {
+    pub id: String,
+    /// The system faction the side belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faction: Option<String>,
+    /// Units of the side that may share a hex (PRESTAGS: set by the scenario).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stacking_limit: Option<u8>,
+    /// Hexes the side traces supply to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supply_sources: Vec<String>,
+}
+
+/// A unit on the map.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Unique in the position: the counter id, with `#2`, `#3`... for further copies.
+    pub id: String,
+    /// The unit kind (a system `unit_kinds` id).
+    pub kind: String,
+    /// The side's id; neutral when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// The hex it stands on (`"0708"`).
+    pub hex: String,
+    /// Its level on the system's status ladder; the first level when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Combat (melee) strength at its present status.
+    pub strength: f64,
+    /// Movement allowance.
+    pub movement: f64,
+    /// Fire range in hexes, for missile units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<u8>,
+    /// Fire strength, where the system has fire apart from melee.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fire: Option<f64>,
+}
+
+/// Builds the position of a scenario at the start of `turn` (`1`: its set-up), with the
+/// reinforcements arrived by then. Units the board cannot place are left out.
+pub fn from_scenario(cx: &ScenarioCx, turn: u8) -> Position {
+    let board = cx.board(turn);
+    let scenario = cx.scenario;
+    let sides: Vec<PositionSide> = scenario
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| PositionSide {
+            id: s.id.clone(),
+            faction: s.faction.clone(),
+            stacking_limit: match &s.forces {
+                muster_model::scenario::Forces::Zoned(z) => Some(z.stacking_limit),
+                _ => None,
+            },
+            supply_sources: board
+                .supply
+                .iter()
+                .filter(|m| m.side == Some(i))
+                .flat_map(|m| match &m.at {
+                    SupplyAt::Hex(h) | SupplyAt::Label(_, h) => vec![h.to_string()],
+                    SupplyAt::Edge(_, hexes) => hexes.iter().map(|h| h.to_string()).collect(),
+                })
+                .collect(),
+        })
+        .collect();
+    let first_status = cx
+        .status_ladder()
+        .and_then(|l| l.levels.first())
+        .map(|l| l.id.clone());
+    let mut units: Vec<Unit> = Vec::new();
+    for piece in &board.pieces {
+        let kind = cx.unit_kind(&piece.kind);
+        let stats = kind.and_then(|k| k.stats.as_ref());
+        let counter = piece
+            .side
+            .and_then(|s| cx.side_army(s))
+            .and_then(|a| cx.counter(a, &piece.counter))
+            .or_else(|| {
+                cx.counters?
+                    .armies
+                    .iter()
+                    .find_map(|a| a.counters.iter().find(|c| c.id == piece.counter))
+            });
+        let (strength, movement, range, fire) = match (counter, stats) {
+            (Some(c), _) => (
+                f64::from(c.strength),
+                c.movement.unwrap_or(0.0),
+                c.range,
+                None,
+            ),
+            (
+                None,
+                Some(muster_model::system::KindStats::Counter {
+                    melee,
+                    fire,
+                    range,
+                    movement,
+                    ..
+                }),
+            ) => (
+                f64::from(melee.points()),
+                *movement,
+                *range,
+                fire.map(f64::from),
+            ),
+            (None, Some(muster_model::system::KindStats::Leader { movement, .. })) => {
+                (0.0, *movement, None, None)
+            }
+            (None, _) => (0.0, 0.0, None, None),
+        };
+        let copies = units
+            .iter()
+            .filter(|u| u.id == piece.counter || u.id.starts_with(&format!("{}#", piece.counter)))
+            .count();
+        let id = if copies == 0 {
+            piece.counter.clone()
+        } else {
+            format!("{}#{}", piece.counter, copies + 1)
+        };
+        units.push(Unit {
+            id,
+            kind: piece.kind.clone(),
+            side: piece
+                .side
+                .and_then(|s| scenario.sides.get(s))
+                .map(|s| s.id.clone()),
+            hex: piece.hex.to_string(),
+            status: first_status.clone(),
+            strength,
+            movement,
+            range,
+            fire,
+        });
+    }
+    let weather = scenario
+        .turn_record
+        .iter()
+        .find(|t| t.turn == turn)
+        .and_then(|t| t.weather.clone());
+    Position {
+        scenario: Some(scenario.id.clone()),
+        system: scenario.system.clone(),
+        map: scenario.map.clone(),
+        turn,
+        phase: None,
+        side: Some(scenario.plays_first.clone()),
+        weather,
+        rules_on: scenario.optional_rules.clone(),
+        sides,
+        units,
+    }
+}

@@ -1,0 +1,626 @@
+//! Where a unit may end its move this phase: a search over hexes by movement points
+//! left, honouring terrain and hexside costs (roads included), the system's movement
+//! modes, zones of control (entry, leaving, zone to zone), stacking (friends passed
+//! through, enemies never entered), the minimum move and the vocabulary's conditions
+//! on movement (`MoveCost`, `MayNot(Enter)`, `MayNot(Move)`).
+//!
+//! Not read: leaders' movement control (PRESTAGS 10.2) and a movement mode's capacity
+//! per turn; a reinforcement's entry is [`Engine::reach_from`] with the entry cost.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use muster_hex::HexId;
+use muster_model::rules::{Action, Allowance, TerrainEffect};
+use muster_model::system::{MoveCost, StackingPolicy, UnitRole};
+use muster_model::vocab::{Act, Effect, MovementMode, ZocEntry, ZocLeaving};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cond::{Facts, holds, status_of};
+use crate::{Engine, QueryError, RuleRef, rule_ref};
+
+/// Every hex a unit may end its move in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Reach {
+    pub unit: String,
+    pub from: String,
+    /// Movement points at the start, after status effects.
+    pub movement: f64,
+    /// What the unit's carrier spends to moor, where it is one (PRESTAGS Excl 3.32).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moor_cost: Option<f64>,
+    /// In hex order.
+    pub hexes: Vec<ReachHex>,
+    pub rules: Vec<RuleRef>,
+}
+
+impl Reach {
+    /// The entry for a hex, if the unit may end there.
+    pub fn at(&self, hex: &str) -> Option<&ReachHex> {
+        self.hexes.iter().find(|h| h.hex == hex)
+    }
+}
+
+/// One hex a unit may end its move in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReachHex {
+    pub hex: String,
+    /// Movement points left on arrival.
+    pub mp_left: f64,
+    /// One cheapest path, the start hex first.
+    pub path: Vec<String>,
+    /// The movement mode used, if not ordinary movement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// Reached only by the minimum move (one hex whatever it costs).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub minimum_move: bool,
+    /// The hex is in an enemy zone of control.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub enemy_zoc: bool,
+}
+
+/// A search state's priority: most movement points left first, then hex order.
+#[derive(PartialEq)]
+struct Open(f64, HexId);
+
+impl Eq for Open {}
+
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0
+            .total_cmp(&other.0)
+            .then_with(|| other.1.cmp(&self.1))
+    }
+}
+
+const EPS: f64 = 1e-9;
+
+impl<'a> Engine<'a> {
+    /// Where unit `id` may end its move from its hex.
+    pub fn reach(&self, id: &str) -> Result<Reach, QueryError> {
+        let i = self.unit(id)?;
+        let start = self.hex_of(i);
+        let (mp, mut rules) = self.allowance_of(i);
+        let mut out = self.search_all(i, &[(start, mp)], start, &mut rules);
+        self.minimum_move(i, start, &mut out, &mut rules);
+        Ok(self.finish(i, start, mp, out, rules))
+    }
+
+    /// Where unit `id`, aboard a moored carrier in its own hex, may end its move after
+    /// unloading: the carrier's `unload_cost` takes it into an adjacent hex (not one of
+    /// `unload_not_into`), then it moves on with what is left.
+    pub fn reach_unloading(&self, id: &str) -> Result<Reach, QueryError> {
+        let i = self.unit(id)?;
+        let start = self.hex_of(i);
+        let carrier = self
+            .units_at(start)
+            .iter()
+            .filter(|&&c| c != i)
+            .find_map(|&c| {
+                self.system
+                    .carriers
+                    .iter()
+                    .find(|k| k.kind == self.units[c].unit.kind && k.unload_cost.is_some())
+            })
+            .ok_or_else(|| QueryError::Invalid {
+                reason: format!("unit `{id}` is not aboard a carrier that unloads"),
+            })?;
+        let (mp, mut rules) = self.allowance_of(i);
+        let unload = carrier.unload_cost.unwrap_or(0.0);
+        rules.push(RuleRef::new(
+            format!("unloading from {} costs {unload} MP", carrier.kind),
+            None,
+        ));
+        let seeds: Vec<(HexId, f64)> = self
+            .map
+            .neighbours(start)
+            .into_iter()
+            .filter(|n| {
+                !carrier
+                    .unload_not_into
+                    .iter()
+                    .any(|t| self.hex_has_own(*n, t))
+            })
+            .filter(|n| self.step_cost(i, start, *n, None).is_some() && self.may_pass(i, *n))
+            .filter(|_| mp - unload >= -EPS)
+            .map(|n| (n, mp - unload))
+            .collect();
+        let out = self.search_all(i, &seeds, start, &mut rules);
+        Ok(self.finish(i, start, mp, out, rules))
+    }
+
+    fn finish(
+        &self,
+        i: usize,
+        start: HexId,
+        mp: f64,
+        found: HashMap<HexId, ReachHex>,
+        mut rules: Vec<RuleRef>,
+    ) -> Reach {
+        let mut hexes: Vec<(HexId, ReachHex)> = found.into_iter().collect();
+        hexes.sort_by_key(|(h, _)| *h);
+        rules.sort();
+        rules.dedup();
+        Reach {
+            unit: self.units[i].unit.id.clone(),
+            from: start.to_string(),
+            movement: mp,
+            moor_cost: self
+                .system
+                .carriers
+                .iter()
+                .find(|c| c.kind == self.units[i].unit.kind)
+                .and_then(|c| c.moor_cost),
+            hexes: hexes.into_iter().map(|(_, r)| r).collect(),
+            rules,
+        }
+    }
+
+    /// The unit's movement allowance after its status's effects, and the rules used.
+    pub fn allowance_of(&self, i: usize) -> (f64, Vec<RuleRef>) {
+        let mut mp = self.units[i].unit.movement;
+        let mut rules = Vec::new();
+        let status = status_of(self, i);
+        for se in &self.system.rules.status_effects {
+            if Some(se.status.as_str()) == status && se.troops.iter().any(|t| self.is_troop(i, t)) {
+                for e in &se.effects {
+                    if let muster_model::rules::StateEffect::MovementShare(f) = e {
+                        mp *= f;
+                        rules.push(RuleRef::new(
+                            format!(
+                                "{} units {} move at {f} of their allowance",
+                                se.troops.join(", "),
+                                se.status
+                            ),
+                            None,
+                        ));
+                    }
+                }
+            }
+        }
+        (mp, rules)
+    }
+
+    /// The movement modes open to a unit, ordinary movement (`None`) first.
+    pub fn modes_of(&self, i: usize) -> Vec<Option<&'a MovementMode>> {
+        let start = self.hex_of(i);
+        let facts = Facts::at(self, i, start);
+        let mut out = vec![None];
+        for m in &self.system.rules.movement_modes {
+            let who = m.who.as_ref().is_none_or(|c| holds(self, c, &facts));
+            let on = m.start_on.is_empty() || m.start_on.iter().any(|t| self.hex_has(start, t));
+            if who && on {
+                out.push(Some(m));
+            }
+        }
+        out
+    }
+
+    fn search_all(
+        &self,
+        i: usize,
+        seeds: &[(HexId, f64)],
+        start: HexId,
+        rules: &mut Vec<RuleRef>,
+    ) -> HashMap<HexId, ReachHex> {
+        let facts = Facts::at(self, i, start);
+        for r in self.rules_for(&facts) {
+            if r.then
+                .iter()
+                .any(|e| matches!(e, Effect::MayNot(Act::Move)))
+            {
+                rules.push(rule_ref(r));
+                return HashMap::new();
+            }
+        }
+        let mut best: HashMap<HexId, ReachHex> = HashMap::new();
+        let zoc = self.enemy_zoc(self.units[i].unit.side.as_deref());
+        if let Some(z) = &self.system.rules.zones_of_control {
+            rules.push(RuleRef::new("zones of control", Some(&z.section)));
+        }
+        for mode in self.modes_of(i) {
+            if let Some(m) = mode {
+                rules.push(RuleRef::new(
+                    format!("movement mode {}", m.id),
+                    Some(&m.section),
+                ));
+            }
+            for (hex, r) in self.search(i, seeds, start, mode, &zoc) {
+                match best.get(&hex) {
+                    Some(b) if b.mp_left + EPS >= r.mp_left => {}
+                    _ => {
+                        best.insert(hex, r);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// One search in one mode from the seeds (hex, MP left), each entered from `start`.
+    fn search(
+        &self,
+        i: usize,
+        seeds: &[(HexId, f64)],
+        start: HexId,
+        mode: Option<&MovementMode>,
+        zoc: &HashSet<HexId>,
+    ) -> Vec<(HexId, ReachHex)> {
+        let mut left: HashMap<HexId, f64> = HashMap::new();
+        let mut parent: HashMap<HexId, HexId> = HashMap::new();
+        let mut open = BinaryHeap::new();
+        for &(h, mp) in seeds {
+            if left.get(&h).is_none_or(|l| mp > *l + EPS) {
+                left.insert(h, mp);
+                if h != start {
+                    parent.insert(h, start);
+                }
+                open.push(Open(mp, h));
+            }
+        }
+        while let Some(Open(mp, h)) = open.pop() {
+            if left.get(&h).is_some_and(|l| mp + EPS < *l) {
+                continue;
+            }
+            for (n, cost) in self.moves_from(i, h, start, mode, zoc) {
+                let after = mp - cost;
+                if after < -EPS {
+                    continue;
+                }
+                if left.get(&n).is_none_or(|l| after > *l + EPS) {
+                    left.insert(n, after);
+                    parent.insert(n, h);
+                    open.push(Open(after, n));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (&h, &mp) in &left {
+            if h == start || !self.may_end(i, h) {
+                continue;
+            }
+            if let Some(m) = mode
+                && !m.end_on.is_empty()
+                && !m.end_on.iter().any(|t| self.hex_has(h, t))
+            {
+                continue;
+            }
+            let mut path = vec![h];
+            let mut at = h;
+            while let Some(&p) = parent.get(&at) {
+                path.push(p);
+                at = p;
+                if p == start {
+                    break;
+                }
+            }
+            path.reverse();
+            out.push((
+                h,
+                ReachHex {
+                    hex: h.to_string(),
+                    mp_left: mp.max(0.0),
+                    path: path.iter().map(HexId::to_string).collect(),
+                    mode: mode.map(|m| m.id.clone()),
+                    minimum_move: false,
+                    enemy_zoc: zoc.contains(&h),
+                },
+            ));
+        }
+        out
+    }
+
+    /// The hexes a unit at `h` may step into next, with what each step costs (zones of
+    /// control included). A unit that has entered an enemy zone that stops it (any hex
+    /// but its start) goes no further.
+    pub fn moves_from(
+        &self,
+        i: usize,
+        h: HexId,
+        start: HexId,
+        mode: Option<&MovementMode>,
+        zoc: &HashSet<HexId>,
+    ) -> Vec<(HexId, f64)> {
+        let rules = self.system.rules.zones_of_control.as_ref();
+        let ignores = self.ignores_zoc(i);
+        let in_zoc = |x: HexId| !ignores && zoc.contains(&x);
+        if let Some(z) = rules {
+            if in_zoc(h) && h != start && z.entry == ZocEntry::Stop {
+                return Vec::new();
+            }
+            if in_zoc(h) && z.leaving == ZocLeaving::Forbidden {
+                return Vec::new();
+            }
+        }
+        if mode.is_some_and(|m| m.not_adjacent_to_enemy) && self.next_to_enemy(i, h) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for n in self.map.neighbours(h) {
+            if !self.may_pass(i, n) {
+                continue;
+            }
+            if mode.is_some_and(|m| m.not_adjacent_to_enemy) && self.next_to_enemy(i, n) {
+                continue;
+            }
+            let Some(mut cost) = self.step_cost(i, h, n, mode) else {
+                continue;
+            };
+            if let Some(z) = rules {
+                if in_zoc(h) && in_zoc(n) && !z.zone_to_zone {
+                    continue;
+                }
+                if let (true, ZocEntry::Cost(x)) = (in_zoc(n), z.entry) {
+                    cost += x;
+                }
+                if let (true, ZocLeaving::Cost(x)) = (in_zoc(h), z.leaving) {
+                    cost += x;
+                }
+            }
+            out.push((n, cost));
+        }
+        out
+    }
+
+    fn next_to_enemy(&self, i: usize, h: HexId) -> bool {
+        self.map
+            .neighbours(h)
+            .into_iter()
+            .any(|n| self.units_at(n).iter().any(|&o| self.enemies(i, o)))
+    }
+
+    /// Whether a unit ignores enemy zones of control (`Zoc(Ignores)`).
+    pub fn ignores_zoc(&self, i: usize) -> bool {
+        let facts = Facts::at(self, i, self.hex_of(i));
+        self.effects_for(&facts)
+            .into_iter()
+            .any(|e| matches!(e, Effect::Zoc(muster_model::vocab::ZocEffect::Ignores)))
+    }
+
+    /// The hexes in a zone of control of the unit's enemies.
+    pub fn zoc_against(&self, i: usize) -> HashSet<HexId> {
+        self.enemy_zoc(self.units[i].unit.side.as_deref())
+    }
+
+    /// What one step from `from` into the adjacent `to` costs a unit, by terrain,
+    /// hexside, mode and the rules in force; `None` where it may not be made. Zones of
+    /// control and the units on the hexes are not counted here.
+    pub fn step_cost(
+        &self,
+        i: usize,
+        from: HexId,
+        to: HexId,
+        mode: Option<&MovementMode>,
+    ) -> Option<f64> {
+        let p = &self.units[i];
+        let side = self.map.hexside(from, to);
+        if side.is_some_and(|s| s.blocks_movement) || !self.map.grid().adjacent(from, to) {
+            return None;
+        }
+        let crossing: Vec<&str> = side.map_or(Vec::new(), |s| {
+            s.features.iter().map(String::as_str).collect()
+        });
+        let mut cost = match mode {
+            None => {
+                let mut c = self.map.move_cost_for(from, to, &p.unit.kind, p.class)?;
+                for ex in &self.system.rules.terrain_exceptions {
+                    if !ex.troops.iter().any(|t| self.is_troop(i, t))
+                        || !ex.terrain.iter().any(|t| self.hex_has_own(to, t))
+                    {
+                        continue;
+                    }
+                    match ex.effect {
+                        TerrainEffect::RoadOnly
+                            if side.is_none_or(|s| s.cost_override.is_none()) =>
+                        {
+                            return None;
+                        }
+                        TerrainEffect::NoCrossingCost => {
+                            c -= side.and_then(|s| s.extra_cost).unwrap_or(0.0);
+                        }
+                        _ => {}
+                    }
+                }
+                c
+            }
+            Some(m) => {
+                let terrain = self.map.terrain_id_at(to)?;
+                let own = m.costs.iter().find(|c| c.on == terrain).or_else(|| {
+                    m.costs
+                        .iter()
+                        .find(|c| self.map.feature_ids_at(to).contains(&c.on))
+                })?;
+                let mut c = match own.cost {
+                    MoveCost::Points(x) => x,
+                    MoveCost::Extra(x) => self.map.move_cost(from, to)? + x,
+                    MoveCost::Impassable => return None,
+                };
+                for f in &crossing {
+                    match m.costs.iter().find(|c| c.on == *f).map(|c| c.cost) {
+                        Some(MoveCost::Impassable) => return None,
+                        Some(MoveCost::Extra(x)) => c += x,
+                        Some(MoveCost::Points(x)) => c = x,
+                        None => {}
+                    }
+                }
+                c
+            }
+        };
+        let facts = Facts {
+            unit: i,
+            hex: Some(to),
+            crossing,
+            mode: mode.map(|m| m.id.as_str()),
+            ..Facts::default()
+        };
+        let rules = self
+            .move_rules
+            .iter()
+            .filter(|r| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)));
+        for e in rules.flat_map(|r| r.then.iter()) {
+            match e {
+                Effect::MoveCost(MoveCost::Points(x)) => cost = *x,
+                Effect::MoveCost(MoveCost::Extra(x)) => cost += x,
+                Effect::MoveCost(MoveCost::Impassable) | Effect::MayNot(Act::Enter) => return None,
+                _ => {}
+            }
+        }
+        Some(cost.max(0.0))
+    }
+
+    /// Whether a unit may move through a hex: never into an enemy's, into a friend's
+    /// only where the rules let it pass or it may stop there.
+    pub fn may_pass(&self, i: usize, h: HexId) -> bool {
+        let here = self.units_at(h);
+        if here.iter().any(|&o| o != i && self.enemies(i, o)) {
+            return false;
+        }
+        let friends = here.iter().any(|&o| o != i);
+        !friends
+            || self.allowance(i, Action::MoveThroughFriends) == Some(Allowance::May)
+            || self.may_end(i, h)
+    }
+
+    /// Whether a unit may end its move in a hex: no enemy there, the stacking rule
+    /// holds with the friends there, and no two carriers share it.
+    pub fn may_end(&self, i: usize, h: HexId) -> bool {
+        let others: Vec<usize> = self
+            .units_at(h)
+            .iter()
+            .copied()
+            .filter(|&o| o != i)
+            .collect();
+        if others.iter().any(|&o| self.enemies(i, o)) {
+            return false;
+        }
+        let me = &self.units[i];
+        if let Some(c) = self.system.carriers.iter().find(|c| c.kind == me.unit.kind) {
+            let n = others
+                .iter()
+                .filter(|&&o| self.units[o].unit.kind == c.kind)
+                .count();
+            if n + 1 > usize::from(c.per_hex) {
+                return false;
+            }
+        }
+        match &self.system.stacking {
+            StackingPolicy::Unlimited => true,
+            StackingPolicy::UnitsPerHex {
+                combat_units,
+                riders,
+            } => match me.role() {
+                UnitRole::Combat => {
+                    let n = others
+                        .iter()
+                        .filter(|&&o| self.units[o].role() == UnitRole::Combat)
+                        .count();
+                    n < usize::from(*combat_units)
+                }
+                role => riders.iter().find(|r| r.role == role).is_some_and(|r| {
+                    let same = others
+                        .iter()
+                        .filter(|&&o| self.units[o].role() == role)
+                        .count();
+                    let host = others
+                        .iter()
+                        .any(|&o| self.units[o].role() == UnitRole::Combat);
+                    same < usize::from(r.max) && (host || r.may_stand_alone)
+                }),
+            },
+            StackingPolicy::PerSideLimit {
+                not_counted,
+                compatible,
+            } => {
+                let counts = |o: usize| {
+                    !self.units[o]
+                        .class
+                        .is_some_and(|c| not_counted.iter().any(|n| n == c))
+                };
+                let limit = self
+                    .position
+                    .sides
+                    .iter()
+                    .find(|s| Some(&s.id) == me.unit.side.as_ref())
+                    .and_then(|s| s.stacking_limit);
+                let n = others.iter().filter(|&&o| counts(o)).count() + usize::from(counts(i));
+                if limit.is_some_and(|l| n > usize::from(l)) {
+                    return false;
+                }
+                let classes: Vec<&str> = others
+                    .iter()
+                    .chain(std::iter::once(&i))
+                    .filter_map(|&o| self.units[o].class)
+                    .collect();
+                compatible.is_empty()
+                    || compatible
+                        .iter()
+                        .any(|g| classes.iter().all(|c| g.iter().any(|x| x == c)))
+            }
+        }
+    }
+
+    /// PRESTAGS 5.15 and the like: a unit whose status allows it may always move one
+    /// hex into passable terrain, and no further.
+    fn minimum_move(
+        &self,
+        i: usize,
+        start: HexId,
+        out: &mut HashMap<HexId, ReachHex>,
+        rules: &mut Vec<RuleRef>,
+    ) {
+        let Some(min) = self
+            .system
+            .rules
+            .movement
+            .as_ref()
+            .and_then(|m| m.minimum_move.as_ref())
+        else {
+            return;
+        };
+        let status = status_of(self, i);
+        if !min.status.is_empty() && !min.status.iter().any(|s| Some(s.as_str()) == status) {
+            return;
+        }
+        rules.push(RuleRef::new("minimum move", min.section.as_deref()));
+        let zoc = self.zoc_against(i);
+        let zone_to_zone = self
+            .system
+            .rules
+            .zones_of_control
+            .as_ref()
+            .is_none_or(|z| z.zone_to_zone);
+        for mode in self.modes_of(i) {
+            for n in self.map.neighbours(start) {
+                if out.contains_key(&n)
+                    || !self.may_end(i, n)
+                    || self.step_cost(i, start, n, mode).is_none()
+                    || (!zone_to_zone
+                        && zoc.contains(&start)
+                        && zoc.contains(&n)
+                        && !self.ignores_zoc(i))
+                {
+                    continue;
+                }
+                out.insert(
+                    n,
+                    ReachHex {
+                        hex: n.to_string(),
+                        mp_left: 0.0,
+                        path: vec![start.to_string(), n.to_string()],
+                        mode: mode.map(|m| m.id.clone()),
+                        minimum_move: true,
+                        enemy_zoc: zoc.contains(&n),
+                    },
+                );
+            }
+        }
+    }
+}

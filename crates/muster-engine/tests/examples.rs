@@ -1,0 +1,436 @@
+//! The rulebooks' printed examples, computed from the bundled data: the LRF combat
+//! example at Fontenoy, PRESTAGS 7.32's rounding, the Viking fleet of Excl 3.41, the
+//! minimum move of 5.15 and the lines of sight of 6.32-6.36.
+
+use std::collections::BTreeMap;
+
+use muster_engine::{Engine, Position, Unit, from_scenario, odds_column};
+use muster_semantic::{FileCx, ScenarioCx};
+use muster_testkit::db::{bundled, index};
+
+/// The position of a bundled scenario's set-up, its system and its map, handed to `f`.
+fn with_scenario(rel: &str, f: impl FnOnce(&ScenarioCx, Position)) {
+    let db = bundled();
+    let cx = ScenarioCx::new(FileCx::new(&db, index(&db, rel)).unwrap()).unwrap();
+    let position = from_scenario(&cx, 1);
+    f(&cx, position);
+}
+
+fn unit(position: &Position, id: &str) -> Unit {
+    position
+        .units
+        .iter()
+        .find(|u| u.id == id)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {id} in the set-up"))
+}
+
+/// A unit of `kind` for `side` on `hex`, with the kind's printed values.
+fn typed(cx: &ScenarioCx, id: &str, kind: &str, side: &str, hex: &str) -> Unit {
+    let k = cx.unit_kind(kind).unwrap();
+    let (strength, movement) = match &k.stats {
+        Some(muster_model::system::KindStats::Counter {
+            melee, movement, ..
+        }) => (f64::from(melee.points()), *movement),
+        _ => panic!("{kind} has no printed values"),
+    };
+    Unit {
+        id: id.into(),
+        kind: kind.into(),
+        side: Some(side.into()),
+        hex: hex.into(),
+        strength,
+        movement,
+        ..Unit::default()
+    }
+}
+
+fn place(mut u: Unit, hex: &str) -> Unit {
+    u.hex = hex.into();
+    u
+}
+
+/// LRF, "Example of combat": Lothaire's units attack Provence in Fontenoy (0708).
+fn fontenoy_example(cx: &ScenarioCx, set_up: &Position, aquitaine_at: &str) -> Position {
+    let mut p = set_up.clone();
+    let provence = Unit {
+        id: "provence".into(),
+        kind: "infantry".into(),
+        side: Some("allies".into()),
+        hex: "0708".into(),
+        strength: 2.0,
+        movement: 2.0,
+        ..Unit::default()
+    };
+    let counter = cx
+        .counters
+        .unwrap()
+        .armies
+        .iter()
+        .flat_map(|a| &a.counters)
+        .find(|c| c.id == "provence")
+        .unwrap();
+    assert_eq!(
+        f64::from(counter.strength),
+        provence.strength,
+        "Provence is printed 2FP"
+    );
+    p.units = vec![
+        provence,
+        place(unit(set_up, "austrasie-cavalry"), "0707"),
+        place(unit(set_up, "bourgogne-infantry"), "0807"),
+        place(unit(set_up, "fontenoy-lothaire-bowmen"), "0706"),
+        place(unit(set_up, "aquitaine-cavalry"), aquitaine_at),
+        place(unit(set_up, "lothaire"), aquitaine_at),
+        place(unit(set_up, "fontenoy-neustrie-cavalry-3"), "0611"),
+    ];
+    p
+}
+
+fn paths(unit: &str, hexes: &[&str]) -> BTreeMap<String, Vec<String>> {
+    BTreeMap::from([(
+        unit.to_string(),
+        hexes.iter().map(|h| h.to_string()).collect(),
+    )])
+}
+
+#[test]
+fn fontenoy_combat_example() {
+    with_scenario("scenarios/lrf/fontenoy.scenario.ron", |cx, set_up| {
+        let p = fontenoy_example(cx, &set_up, "0709");
+        let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+        let none = BTreeMap::new();
+
+        // 5FP against 2FP: 2 to 1, with the village and the creek each +1 on the die.
+        let c = e
+            .combat(
+                &["austrasie-cavalry", "bourgogne-infantry"],
+                "provence",
+                &none,
+            )
+            .unwrap();
+        assert_eq!((c.attack, c.defence, c.ratio.as_str()), (5.0, 2.0, "5:2"));
+        assert_eq!(c.column.as_deref(), Some("2/1"));
+        let dice: Vec<(String, f64)> = c
+            .die_modifiers
+            .iter()
+            .map(|m| (m.what.clone(), m.value))
+            .collect();
+        assert_eq!(
+            dice,
+            [
+                ("defender in village".to_string(), 1.0),
+                ("every attacker across the creek".to_string(), 1.0)
+            ]
+        );
+
+        // The bowmen add 1FP from range: 6 against 2, 3 to 1; the creek still counts.
+        let c = e
+            .combat(
+                &[
+                    "austrasie-cavalry",
+                    "bourgogne-infantry",
+                    "fontenoy-lothaire-bowmen",
+                ],
+                "provence",
+                &none,
+            )
+            .unwrap();
+        assert_eq!((c.attack, c.column.as_deref()), (6.0, Some("3/1")));
+        assert!(
+            c.attackers
+                .iter()
+                .any(|s| s.unit == "fontenoy-lothaire-bowmen" && s.at_range)
+        );
+        assert_eq!(c.die_modifiers.len(), 2);
+
+        // Aquitaine charges through 0710 then 0709: 3 + 2 (charge) + 0 (Lothaire) = 11
+        // against 2, 4 to 1; from the defender's side of the creek, the creek's +1 goes.
+        let all = [
+            "austrasie-cavalry",
+            "bourgogne-infantry",
+            "fontenoy-lothaire-bowmen",
+            "aquitaine-cavalry",
+            "lothaire",
+        ];
+        let c = e
+            .combat(
+                &all,
+                "provence",
+                &paths("aquitaine-cavalry", &["0710", "0709"]),
+            )
+            .unwrap();
+        let aquitaine = c
+            .attackers
+            .iter()
+            .find(|s| s.unit == "aquitaine-cavalry")
+            .unwrap();
+        assert_eq!(aquitaine.base, 3.0);
+        assert_eq!(
+            aquitaine
+                .modifiers
+                .iter()
+                .map(|m| (m.what.as_str(), m.value, m.section.as_deref()))
+                .collect::<Vec<_>>(),
+            [("charge", 2.0, Some("9.2"))]
+        );
+        assert_eq!(
+            c.attackers
+                .iter()
+                .find(|s| s.unit == "lothaire")
+                .unwrap()
+                .total,
+            0.0
+        );
+        assert_eq!(
+            (c.attack, c.defence, c.ratio.as_str(), c.column.as_deref()),
+            (11.0, 2.0, "11:2", Some("4/1"))
+        );
+        assert!(c.charges[0].charge, "{:?}", c.charges);
+        let dice: Vec<&str> = c.die_modifiers.iter().map(|m| m.what.as_str()).collect();
+        assert_eq!(
+            dice,
+            ["defender in village"],
+            "the creek bonus is cancelled"
+        );
+
+        // No charge by 0810, 0809 then 0709: the move turns.
+        let c = e
+            .combat(
+                &["aquitaine-cavalry"],
+                "provence",
+                &paths("aquitaine-cavalry", &["0810", "0809", "0709"]),
+            )
+            .unwrap();
+        assert!(!c.charges[0].charge);
+        assert!(
+            c.charges[0]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("turns at 0809"),
+            "{:?}",
+            c.charges[0]
+        );
+        assert_eq!(c.attack, 3.0);
+    });
+}
+
+#[test]
+fn fontenoy_paths_the_book_refuses() {
+    with_scenario("scenarios/lrf/fontenoy.scenario.ron", |cx, set_up| {
+        // 0810, 0809 then 0808: a straight line, but not towards Fontenoy.
+        let p = fontenoy_example(cx, &set_up, "0808");
+        let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+        let c = e
+            .combat(
+                &["aquitaine-cavalry"],
+                "provence",
+                &paths("aquitaine-cavalry", &["0810", "0809", "0808"]),
+            )
+            .unwrap();
+        let j = &c.charges[0];
+        assert!(!j.charge);
+        assert!(
+            j.reason.as_deref().unwrap().contains("not straight ahead"),
+            "{j:?}"
+        );
+        assert_eq!(c.attack, 3.0);
+
+        // Against Neustrie in 0611: 0811 then 0711, or 0811 then 0712.
+        for via in ["0711", "0712"] {
+            let p = fontenoy_example(cx, &set_up, via);
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let c = e
+                .combat(
+                    &["aquitaine-cavalry"],
+                    "fontenoy-neustrie-cavalry-3",
+                    &paths("aquitaine-cavalry", &["0811", via]),
+                )
+                .unwrap();
+            let j = &c.charges[0];
+            assert!(!j.charge, "{j:?}");
+            assert!(j.reason.is_some());
+            assert_eq!(j.section.as_deref(), Some("9.2"));
+        }
+        // The same straight run that reaches 0611 is a charge: the refusals are the path's.
+        let p = fontenoy_example(cx, &set_up, "0612");
+        let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+        let c = e
+            .combat(
+                &["aquitaine-cavalry"],
+                "fontenoy-neustrie-cavalry-3",
+                &paths("aquitaine-cavalry", &["0614", "0613", "0612"]),
+            )
+            .unwrap();
+        assert!(c.charges[0].charge, "{:?}", c.charges[0]);
+        assert_eq!(c.attack, 5.0);
+    });
+}
+
+#[test]
+fn odds_are_rounded_for_the_defender_within_the_bounds() {
+    with_scenario("scenarios/lrf/fontenoy.scenario.ron", |cx, _| {
+        let t = cx.system.unwrap().combat_results.as_ref().unwrap();
+        let col = |a: f64, d: f64| t.odds[odds_column(t, a, d).unwrap()].clone();
+        // LRF 9.5: rounded in the defender's favour; 1/2 to 4/1.
+        assert_eq!(col(5.0, 2.0), "2/1");
+        assert_eq!(col(7.0, 5.0), "1/1");
+        assert_eq!(col(1.0, 5.0), "1/2");
+        assert_eq!(col(9.0, 1.0), "4/1");
+    });
+    with_scenario("scenarios/prestags/5-7-hastings.scenario.ron", |cx, _| {
+        let t = cx.system.unwrap().combat_results.as_ref().unwrap();
+        // PRESTAGS 7.32: 26 against 9 is 2 to 1.
+        assert_eq!(t.odds[odds_column(t, 26.0, 9.0).unwrap()], "2-1");
+        assert_eq!(t.odds[odds_column(t, 90.0, 9.0).unwrap()], "8-1");
+    });
+}
+
+#[test]
+fn prestags_26_against_9_is_two_to_one() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let mut p = set_up.clone();
+            // Nine defending strength points in 2020: PS 4 + MS 3 + MI 2; 26 attacking from
+            // five hexes round it: PP 6 + PP 6 + PS 4 + PS 4 + PS 4 + MI 2.
+            let target = "2020";
+            let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let around: Vec<String> = e0
+                .map
+                .neighbours(e0.hex(target).unwrap())
+                .iter()
+                .map(|h| h.to_string())
+                .collect();
+            p.units = vec![
+                typed(cx, "d1", "PS", "saxons", target),
+                typed(cx, "d2", "MS", "saxons", target),
+                typed(cx, "d3", "MI", "saxons", target),
+                typed(cx, "a1", "PP", "normans", &around[0]),
+                typed(cx, "a2", "PP", "normans", &around[1]),
+                typed(cx, "a3", "PS", "normans", &around[2]),
+                typed(cx, "a4", "PS", "normans", &around[3]),
+                typed(cx, "a5", "PS", "normans", &around[4]),
+                typed(cx, "a6", "MI", "normans", &around[4]),
+            ];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            assert!(["clear"].contains(&e.map.terrain_id_at(e.hex(target).unwrap()).unwrap()));
+            let c = e
+                .combat(
+                    &["a1", "a2", "a3", "a4", "a5", "a6"],
+                    "d1",
+                    &BTreeMap::new(),
+                )
+                .unwrap();
+            assert_eq!((c.attack, c.defence, c.ratio.as_str()), (26.0, 9.0, "26:9"));
+            assert_eq!(c.column.as_deref(), Some("2-1"));
+            assert_eq!(
+                c.defenders.len(),
+                3,
+                "the units of a hex defend together (7.12)"
+            );
+        },
+    );
+}
+
+#[test]
+fn the_viking_fleet_sails_four_hexes_and_moors_for_eleven() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let mut p = set_up.clone();
+            p.units = vec![typed(cx, "fleet", "VF", "normans", "2626")];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let reach = e.reach("fleet").unwrap();
+            assert_eq!(reach.movement, 15.0, "Excl 3.11");
+            // Four river hexes up: 2726, 2825, 2925, 2924, one MP each (Excl 3.12).
+            let up = reach.at("2924").unwrap();
+            assert_eq!(up.path, ["2626", "2726", "2825", "2925", "2924"]);
+            let spent = reach.movement - up.mp_left + reach.moor_cost.unwrap();
+            assert_eq!(spent, 11.0, "4 hexes sailing and 7 to moor");
+            assert!(reach.hexes.iter().all(|h| {
+                ["river", "sea", "ford", "bridge"]
+                    .contains(&e.map.terrain_id_at(e.hex(&h.hex).unwrap()).unwrap())
+            }));
+
+            // Excl 3.16: no two fleets end in one hex.
+            p.units.push(typed(cx, "fleet-2", "VF", "normans", "2924"));
+            p.units.push(typed(cx, "sd", "SD", "normans", "2924"));
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            assert!(e.reach("fleet").unwrap().at("2924").is_none());
+
+            // The SD unit unloads from the fleet moored in 2924 for 2 MP, then may move two
+            // hexes further, and no more.
+            let ashore = e.reach_unloading("sd").unwrap();
+            assert_eq!(ashore.movement, 4.0);
+            let longest = ashore.hexes.iter().map(|h| h.path.len() - 2).max().unwrap();
+            assert_eq!(longest, 2, "two hexes beyond the one it unloads into");
+            assert!(
+                ashore
+                    .hexes
+                    .iter()
+                    .any(|h| h.path.len() == 2 && h.mp_left == 2.0)
+            );
+            assert!(
+                ashore
+                    .hexes
+                    .iter()
+                    .all(|h| e.map.terrain_id_at(e.hex(&h.path[1]).unwrap()) != Some("river"))
+            );
+        },
+    );
+}
+
+#[test]
+fn an_undisrupted_unit_may_always_move_one_hex() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            // A ballista (2 MP) beside the swamp (3 MP) round 0943.
+            let mut p = set_up.clone();
+            p.units = vec![typed(cx, "bl", "BL", "normans", "1043")];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let swamp = e
+                .map
+                .neighbours(e.hex("1043").unwrap())
+                .into_iter()
+                .find(|h| e.map.terrain_id_at(*h) == Some("swamp"))
+                .unwrap();
+            let r = e.reach("bl").unwrap();
+            let hex = r.at(&swamp.to_string()).unwrap();
+            assert!(hex.minimum_move && hex.mp_left == 0.0, "{hex:?}");
+            assert!(r.rules.iter().any(|x| x.section.as_deref() == Some("5.15")));
+            // Disrupted, it has no minimum move.
+            p.units[0].status = Some("disrupted".into());
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            assert!(e.reach("bl").unwrap().at(&swamp.to_string()).is_none());
+        },
+    );
+}
+
+#[test]
+fn woods_block_a_line_of_sight_and_a_hilltop_clears_one() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let mut p = set_up.clone();
+            p.units.clear();
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            // 6.32: woods round 0405; 0403 to 0407 looks straight down column 04 through them.
+            let s = e.sight("0402", "0408").unwrap();
+            assert!(!s.clear);
+            assert_eq!(s.blocked_by.as_ref().unwrap().what, "woods");
+            // 6.36: the hill round 1804 (hilltop radius 1, slope radius 2). From the
+            // hilltop 1803 across the slope 1802 to 1801, the slope is next to the firer's
+            // hilltop: clear.
+            assert_eq!(e.map.terrain_id_at(e.hex("1803").unwrap()), Some("hilltop"));
+            assert_eq!(e.map.terrain_id_at(e.hex("1802").unwrap()), Some("slope"));
+            let s = e.sight("1803", "1801").unwrap();
+            assert!(s.clear, "{s:?}");
+            // Two slope hexes between ground-level ends: blocked by the slope.
+            let s = e.sight("1801", "1807").unwrap();
+            assert!(!s.clear);
+        },
+    );
+}

@@ -1,0 +1,62 @@
+//! Where a unit can move, drawn over a board: `muster render --reach COUNTER` shades
+//! every hex the rules engine says the unit may end its move in, with the movement
+//! points left, and rings the hex it starts from. The engine's answer comes in as plain
+//! hexes and numbers, so this crate needs no engine.
+
+use std::fmt::Write;
+
+use muster_hex::HexId;
+use muster_map::TerrainMap;
+
+use crate::hex::Geometry;
+use crate::svg::{esc, n, points};
+
+/// A unit's reach as the board shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReachShade {
+    pub unit: String,
+    pub from: HexId,
+    /// Each hex it may end in, with the movement points left.
+    pub hexes: Vec<(HexId, f64)>,
+}
+
+/// `svg` (a board drawn by [`crate::render`] on `map`) with the reach layer on top.
+pub fn with_reach(svg: &str, map: &TerrainMap, shade: &ReachShade) -> String {
+    let grid = map.grid();
+    let geo = Geometry {
+        layout: grid.layout,
+        columns: grid.columns,
+        rows: grid.rows,
+    };
+    let mut layer = String::new();
+    let _ = writeln!(
+        layer,
+        "<g id=\"reach\" data-unit=\"{}\" pointer-events=\"none\"><title>where {} can move</title>",
+        esc(&shade.unit),
+        esc(&shade.unit)
+    );
+    let radius = crate::hex::h() / 3f64.sqrt() - 2.0;
+    for (hex, left) in &shade.hexes {
+        let (x, y) = geo.centre(*hex);
+        let _ = writeln!(
+            layer,
+            "<g class=\"reach\" data-hex=\"{hex}\" data-mp-left=\"{}\"><polygon points=\"{}\" fill=\"#1f6feb\" fill-opacity=\"0.3\" stroke=\"#1f6feb\" stroke-width=\"1\"/><text x=\"{}\" y=\"{}\" font-size=\"8\" text-anchor=\"middle\" fill=\"#0b3d91\" stroke=\"#fff\" stroke-width=\"2\" paint-order=\"stroke\">{}</text></g>",
+            n(*left),
+            points(&geo.corners(*hex, radius)),
+            n(x),
+            n(y + 10.0),
+            n(*left)
+        );
+    }
+    let _ = writeln!(
+        layer,
+        "<polygon class=\"reach-from\" data-hex=\"{}\" points=\"{}\" fill=\"none\" stroke=\"#0b3d91\" stroke-width=\"3\"/>",
+        shade.from,
+        points(&geo.corners(shade.from, radius))
+    );
+    layer.push_str("</g>\n");
+    match svg.rfind("</svg>") {
+        Some(at) => format!("{}{layer}{}", &svg[..at], &svg[at..]),
+        None => format!("{svg}{layer}"),
+    }
+}
