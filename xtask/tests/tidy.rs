@@ -64,6 +64,17 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-vassal",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-render",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-ide",
         &[
             "muster-check",
@@ -99,6 +110,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-model",
             "muster-render",
             "muster-semantic",
+            "muster-vassal",
         ],
     ),
     (

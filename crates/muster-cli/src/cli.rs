@@ -120,6 +120,11 @@ pub enum Command {
         #[command(subcommand)]
         what: NewWhat,
     },
+    /// Write the project for other programs: a VASSAL module.
+    Export {
+        #[command(subcommand)]
+        what: ExportWhat,
+    },
     /// Print the JSON Schema of a file kind, or write all schemas into a folder.
     Schema {
         /// `system`, `counters`, `map`, `scenario`, `terrain-table` or `report`.
@@ -127,6 +132,30 @@ pub enum Command {
         /// Write every schema into this folder instead of printing one.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// A VASSAL module (`.vmod`) for the scenarios of one rules system: a board per map
+    /// with a hex grid that names every hex with muster's id, every counter as a piece,
+    /// one predefined set-up per scenario, and the combat results and terrain effects
+    /// as charts. The same project gives the same bytes. Scenarios with errors are
+    /// refused (their diagnostics are shown) unless `--allow-errors` is given.
+    Vassal {
+        /// A `*.system.ron` (all its scenarios in the project) or `*.scenario.ron`
+        /// files. Default: every scenario of the project (of one system).
+        inputs: Vec<PathBuf>,
+        /// The module to write (atomically). Default with `--into`: that module.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Update this module: its own components and files stay; muster's set-ups,
+        /// boards, pieces and charts are replaced.
+        #[arg(long, value_name = "EXISTING.vmod")]
+        into: Option<PathBuf>,
+        /// Export even when the scenarios have errors.
+        #[arg(long)]
+        allow_errors: bool,
     },
 }
 

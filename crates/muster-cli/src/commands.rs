@@ -91,6 +91,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Schema { kind, out } => schema_cmd(kind.as_deref(), out.as_deref()),
         Command::List { what, format } => crate::list::run(&cwd, cli.root, what, format),
         Command::New { what } => crate::new::run(&cwd, cli.root, what),
+        Command::Export { what } => match what {
+            crate::cli::ExportWhat::Vassal {
+                inputs,
+                output,
+                into,
+                allow_errors,
+            } => crate::vassal::run(&cwd, cli.root, &inputs, output, into, allow_errors),
+        },
     }
 }
 

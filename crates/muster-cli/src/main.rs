@@ -15,6 +15,7 @@ mod project;
 mod render;
 mod serve;
 mod summary;
+mod vassal;
 mod watch;
 
 use std::process::ExitCode;
