@@ -5,6 +5,8 @@
 
 #![allow(dead_code, unused_imports)]
 
+use std::path::{Path, PathBuf};
+
 use assert_cmd::Command;
 
 pub use muster_testkit::{
@@ -114,4 +116,133 @@ pub fn report_codes(report: &serde_json::Value) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_string())
         .collect()
+}
+
+#[derive(Debug)]
+pub enum Block {
+    Sh(String),
+    Expect(String),
+    Edit { file: String, lines: String },
+}
+
+fn tutorial_blocks(markdown: &str) -> Vec<Block> {
+    let mut out = Vec::new();
+    for (info, body) in fenced_blocks(markdown) {
+        let mut words = info.split_whitespace();
+        match words.next() {
+            Some("sh") => out.push(Block::Sh(body)),
+            Some("text") => out.push(Block::Expect(body)),
+            Some("ron") => {
+                if let Some(file) = words.find_map(|w| w.strip_prefix("file=")) {
+                    out.push(Block::Edit {
+                        file: file.to_string(),
+                        lines: body,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The key that finds the line an edit replaces.
+fn key_of(line: &str) -> String {
+    if let Some(at) = line.find("(counter: \"") {
+        let rest = &line[at + "(counter: \"".len()..];
+        let end = rest.find('"').unwrap();
+        return format!("(counter: \"{}\"", &rest[..end]);
+    }
+    let end = line.find([':', '(']).expect("an edit line has a key");
+    line[..=end].to_string()
+}
+
+fn apply_edit(path: &Path, edit: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut file: Vec<String> = text.lines().map(str::to_string).collect();
+    for new in edit.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let key = key_of(new);
+        let counter = key.starts_with("(counter");
+        let at = file
+            .iter()
+            .position(|l| {
+                let t = l.trim_start();
+                if counter {
+                    t.contains(&key) && !t.starts_with("//")
+                } else {
+                    t.starts_with(&key)
+                }
+            })
+            .unwrap_or_else(|| panic!("no line `{key}` in {}", path.display()));
+        let indent: String = file[at].chars().take_while(|c| c.is_whitespace()).collect();
+        file[at] = format!("{indent}{new}");
+    }
+    std::fs::write(path, file.join("\n") + "\n").unwrap();
+}
+
+/// Runs a tutorial: every ```sh block, in order, in one temporary folder (`work/`, the
+/// folder each block ends in is where the next starts) with the built `muster` first on
+/// `PATH`; a ```text block right after a ```sh block lists lines its output must
+/// contain; a ```ron file=PATH block is the edit the reader makes to PATH, applied line
+/// by line (a setup line replaces the line of the same counter, any other line the line
+/// with the same key). At least `min_sh` shell blocks. The folder, for what the
+/// tutorial promises at its end.
+pub fn run_tutorial(markdown: &str, min_sh: usize) -> tempfile::TempDir {
+    let blocks = tutorial_blocks(markdown);
+    assert!(
+        blocks.iter().filter(|b| matches!(b, Block::Sh(_))).count() >= min_sh,
+        "{blocks:?}"
+    );
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_muster"));
+    let bin_dir = bin.parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let state = temp.path().join(".cwd");
+    let work = temp.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(&state, work.display().to_string()).unwrap();
+    let mut last_output: Option<(String, String)> = None;
+    for block in &blocks {
+        let cwd = PathBuf::from(std::fs::read_to_string(&state).unwrap().trim());
+        match block {
+            Block::Sh(script) => {
+                let full = format!("set -e\n{script}\npwd > '{}'\n", state.display());
+                let out = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(&full)
+                    .current_dir(&cwd)
+                    .env("PATH", &path)
+                    .env("NO_COLOR", "1")
+                    .env("MUSTER_REPO", repo())
+                    .output()
+                    .unwrap();
+                let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+                let both = format!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "the tutorial's commands failed:\n{script}\n{both}"
+                );
+                last_output = Some((script.clone(), both));
+            }
+            Block::Expect(expected) => {
+                let Some((script, output)) = last_output.take() else {
+                    continue;
+                };
+                for line in expected.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                    assert!(
+                        output.contains(line),
+                        "the output of\n{script}\ndoes not contain `{line}`:\n{output}"
+                    );
+                }
+            }
+            Block::Edit { file, lines } => {
+                last_output = None;
+                apply_edit(&cwd.join(file), lines);
+            }
+        }
+    }
+    temp
 }
