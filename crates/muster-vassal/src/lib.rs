@@ -21,6 +21,27 @@ mod zipfile;
 
 pub use module::{Export, export};
 
+/// Text escaped for XML: markup characters as entities, tabs and line breaks as
+/// character references (VASSAL's trait strings hold tabs, which an attribute would
+/// otherwise turn into spaces), any other control character as U+FFFD.
+pub fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The VASSAL version the module says it was written for.
 pub const VASSAL_VERSION: &str = "3.6.7";
 /// Board images are drawn at this many pixels per unit of muster's board drawing (a

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::xml as esc;
 use muster_db::load::Document;
 use muster_db::project::{Db, Resolution};
 use muster_hex::HexId;
 use muster_model::FileKind;
 use muster_model::system::{RulesSystem, UnitRole};
-use muster_render::svg::esc;
 use muster_semantic::board::{Board, BoardSide, EntryAt, Piece, PieceRole, PieceState};
 use muster_semantic::{FileCx, ScenarioCx};
 
@@ -591,10 +591,10 @@ impl Parts<'_> {
             slots.push_str("</VASSAL.build.widget.ListWidget>\n");
         }
         out.push((
-            "VASSAL.build.widget.PieceWindow".to_string(),
+            "VASSAL.build.module.PieceWindow".to_string(),
             "Counters".to_string(),
             format!(
-                "<VASSAL.build.widget.PieceWindow allowMultiple=\"false\" buttonText=\"Counters\" hidden=\"false\" hotkey=\"\" icon=\"\" name=\"Counters\" scale=\"1.0\" tooltip=\"\">\n<VASSAL.build.widget.TabWidget entryName=\"Counters\">\n{slots}</VASSAL.build.widget.TabWidget>\n</VASSAL.build.widget.PieceWindow>\n"
+                "<VASSAL.build.module.PieceWindow allowMultiple=\"false\" buttonText=\"Counters\" hidden=\"false\" hotkey=\"\" icon=\"\" name=\"Counters\" scale=\"1.0\" tooltip=\"\">\n<VASSAL.build.widget.TabWidget entryName=\"Counters\">\n{slots}</VASSAL.build.widget.TabWidget>\n</VASSAL.build.module.PieceWindow>\n"
             ),
         ));
         let mut charts = String::new();

@@ -63,7 +63,7 @@ pub fn board_choice(map: &str, board: &str) -> String {
 /// The metadata of a saved game or module (`savedata`, `moduledata`), dated at the epoch
 /// so that it does not change between exports.
 pub fn metadata(module: &str, version: &str, description: &str, saved: bool) -> Vec<u8> {
-    let esc = muster_render::svg::esc;
+    let esc = crate::xml;
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n<data version=\"1\">\n",
     );
