@@ -5,7 +5,7 @@
 //! muster's counter art, with a layer for its reduced side and a prototype per unit
 //! kind; every scenario is a predefined set-up (a `.vsav`, [`savefile`]): its counters on
 //! their hexes, the owner's choices marked, its reinforcements in a holding window by
-//! turn with their entry hexes; the combat results and terrain effects as charts.
+//! turn with their entry hexes, under a turn track with the turn marker on turn 1; the combat results and terrain effects as charts.
 //!
 //! The same project gives the same bytes (fixed zip dates, order and key). [`read`]
 //! reads a module and its set-ups back, for tests and for `--into`.
@@ -19,7 +19,7 @@ pub mod savefile;
 pub mod seq;
 mod zipfile;
 
-pub use module::{Export, export};
+pub use module::{Export, TURN_MARKER, export};
 
 /// Text escaped for XML: markup characters as entities, tabs and line breaks as
 /// character references (VASSAL's trait strings hold tabs, which an attribute would

@@ -152,6 +152,37 @@ impl Palette {
     }
 }
 
+impl Palette {
+    /// The turn marker: a plain counter that says `TURN`.
+    fn turn_marker(&mut self) -> Result<&PieceDef, String> {
+        let key = ("marker".to_string(), TURN_MARKER.to_string());
+        if !self.defs.contains_key(&key) {
+            let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"32\" height=\"32\" viewBox=\"0 0 32 32\" font-family=\"'DejaVu Sans', Verdana, Arial, sans-serif\"><rect x=\"1\" y=\"1\" width=\"30\" height=\"30\" rx=\"2.5\" fill=\"#ffffff\" stroke=\"#1a1a1a\"/><text x=\"16\" y=\"19.5\" font-size=\"8\" font-weight=\"bold\" text-anchor=\"middle\">TURN</text></svg>\n";
+            let (full, bytes) = image(TURN_MARKER, svg)?;
+            self.images.insert(full.clone(), bytes);
+            self.prototypes
+                .insert("Turn marker".to_string(), "marker".to_string());
+            let def = PieceDef {
+                side: "Markers".to_string(),
+                colour: "marker".to_string(),
+                counter: TURN_MARKER.to_string(),
+                kind: "marker".to_string(),
+                prototype: "Turn marker".to_string(),
+                name: "Turn".to_string(),
+                full,
+                reduced: None,
+                gpid: self.order.len() as u32 + 1,
+            };
+            self.defs.insert(key.clone(), def);
+            self.order.push(key.clone());
+        }
+        Ok(&self.defs[&key])
+    }
+}
+
+/// The counter id of the turn marker.
+pub const TURN_MARKER: &str = "turn-marker";
+
 /// A counter of a counter sheet as the board would show it.
 fn sheet_piece(system: &RulesSystem, c: &muster_model::counters::Counter) -> Piece {
     Piece {
@@ -356,6 +387,10 @@ struct Holding {
 const BOX_H: f64 = 56.0;
 const LABEL_W: f64 = 330.0;
 const SLOT: f64 = 36.0;
+/// A box of the turn track.
+const TRACK: f64 = 40.0;
+/// Where the reinforcements' boxes begin, below the title and the turn track.
+const TOP: f64 = 90.0;
 
 /// The entry hexes named for a reinforcement of `side` on `turn` that comes on at `hex`.
 fn entry_hexes(board: &Board, side: Option<usize>, turn: u8, hex: HexId) -> Vec<HexId> {
@@ -436,22 +471,51 @@ fn setup(
             boxes.entry((turn, side, hexes)).or_default().push(p);
         }
     }
+    let turns = first.last_turn.max(1);
     let width = boxes
         .values()
         .map(|v| LABEL_W + SLOT * v.len() as f64 + 20.0)
         .fold(640.0, f64::max)
+        .max(24.0 + TRACK * f64::from(turns))
         .ceil();
-    let height = (BOX_H * boxes.len().max(1) as f64 + 60.0).ceil();
+    let height = (TOP + BOX_H * boxes.len().max(1) as f64 + 10.0).ceil();
     let holding_name = format!("{HOLDING}: {}", cx.scenario.name);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"'DejaVu Sans', Verdana, Arial, sans-serif\" font-size=\"12\"><rect width=\"{width}\" height=\"{height}\" fill=\"#f6f3ea\"/><text x=\"12\" y=\"30\" font-size=\"16\" font-weight=\"bold\">{}</text>",
         esc(&holding_name)
     );
+    // The turn track, the marker on turn 1.
+    for t in 1..=turns {
+        let x = 12.0 + TRACK * f64::from(t - 1);
+        svg.push_str(&format!(
+            "<rect x=\"{x}\" y=\"42\" width=\"{w}\" height=\"{w}\" fill=\"#ffffff\" stroke=\"#555\"/><text x=\"{}\" y=\"52\" font-size=\"9\">{t}</text>",
+            x + 2.0,
+            w = TRACK - 4.0,
+        ));
+    }
+    let marker = palette.turn_marker()?;
+    let (ty, state) = marker.encode(
+        HOLDING,
+        (
+            (12.0 + (TRACK - 4.0) / 2.0) as i32,
+            (42.0 + (TRACK - 4.0) / 2.0) as i32,
+        ),
+        &Standing {
+            placement: "turn marker".to_string(),
+            hexes: String::new(),
+            turn: "1".to_string(),
+        },
+    );
+    n += 1;
+    commands.push(savefile::add_piece(&format!("muster{n}"), &ty, &state));
     if boxes.is_empty() {
-        svg.push_str("<text x=\"12\" y=\"70\">No reinforcements in this scenario.</text>");
+        svg.push_str(&format!(
+            "<text x=\"12\" y=\"{}\">No reinforcements in this scenario.</text>",
+            TOP + 20.0
+        ));
     }
     for (b, ((turn, side, hexes), pieces)) in boxes.iter().enumerate() {
-        let y = 50.0 + BOX_H * b as f64;
+        let y = TOP + BOX_H * b as f64;
         svg.push_str(&format!(
             "<rect x=\"6\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#555\"/><text x=\"12\" y=\"{}\">Turn {turn}: {}</text><text x=\"12\" y=\"{}\" font-size=\"10\">enters at {}</text>",
             width - 12.0,

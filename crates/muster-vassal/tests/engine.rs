@@ -102,6 +102,12 @@ fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
         }
         let name = cx.scenario.name.clone();
         let first = cx.board(1);
+        out.push([
+            name.clone(),
+            HOLDING.to_string(),
+            muster_vassal::TURN_MARKER.to_string(),
+            "turn 1 at none".to_string(),
+        ]);
         for p in &first.pieces {
             out.push([
                 name.clone(),

@@ -125,6 +125,11 @@ fn expected(cx: &ScenarioCx<'_>) -> Vec<(String, String, String)> {
             )
         })
         .collect();
+    out.push((
+        HOLDING.to_string(),
+        muster_vassal::TURN_MARKER.to_string(),
+        "turn 1 at none".to_string(),
+    ));
     let last = cx.board(first.last_turn.max(1));
     for p in &last.pieces {
         if let PieceState::Arrived { turn } = p.state
@@ -231,6 +236,7 @@ fn owner_choices_are_marked_and_reinforcements_name_their_entry_hexes() {
                         assert!(!p.get("Hexes").is_empty() && !p.get("Turn").is_empty());
                     }
                     "" => assert_eq!(p.map, BATTLEFIELD),
+                    "turn marker" => assert_eq!((p.map.as_str(), p.get("Turn")), (HOLDING, "1")),
                     other => panic!("placement `{other}`"),
                 }
             }
