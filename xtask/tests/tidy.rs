@@ -85,6 +85,17 @@ const CRATES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "muster-vassal",
+        &[
+            "muster-db",
+            "muster-hex",
+            "muster-map",
+            "muster-model",
+            "muster-render",
+            "muster-semantic",
+        ],
+    ),
+    (
         "muster-ide",
         &[
             "muster-check",
@@ -123,6 +134,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-render",
             "muster-semantic",
             "muster-tiled",
+            "muster-vassal",
         ],
     ),
     (

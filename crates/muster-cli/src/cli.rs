@@ -132,7 +132,8 @@ pub enum Command {
         #[command(subcommand)]
         what: NewWhat,
     },
-    /// Write a map or a scenario for another program (`muster export tiled`).
+    /// Write for another program: a VASSAL module of a rules system and its scenarios,
+    /// or a Tiled map of a map or a scenario.
     Export {
         #[command(subcommand)]
         what: ExportWhat,
@@ -162,6 +163,41 @@ pub enum Command {
         /// Write every schema into this folder instead of printing one.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// A VASSAL module (`.vmod`) for the scenarios of one rules system: a board per map
+    /// with a hex grid that names every hex with muster's id, every counter as a piece,
+    /// one predefined set-up per scenario, and the combat results and terrain effects
+    /// as charts. The same project gives the same bytes. Scenarios with errors are
+    /// refused (their diagnostics are shown) unless `--allow-errors` is given.
+    Vassal {
+        /// A `*.system.ron` (all its scenarios in the project) or `*.scenario.ron`
+        /// files. Default: every scenario of the project (of one system).
+        inputs: Vec<PathBuf>,
+        /// The module to write (atomically). Default with `--into`: that module.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Update this module: its own components and files stay; muster's set-ups,
+        /// boards, pieces and charts are replaced.
+        #[arg(long, value_name = "EXISTING.vmod")]
+        into: Option<PathBuf>,
+        /// Export even when the scenarios have errors.
+        #[arg(long)]
+        allow_errors: bool,
+    },
+    /// A hexagonal Tiled map (TMX) of a map, or of a scenario's map with its counters at
+    /// the start in the object layer `setup`: one tile per terrain type (with its id and
+    /// costs as properties), hexside features and labels in object layers. The tileset
+    /// picture is written beside it as `NAME.terrain.png`. Both are written atomically.
+    Tiled {
+        /// A `*.map.ron` (hex map) or `*.scenario.ron` file.
+        input: PathBuf,
+        /// The TMX file to write (`MAP.tmx`).
+        #[arg(short, long)]
+        output: PathBuf,
     },
 }
 
@@ -311,21 +347,6 @@ pub enum NewWhat {
         /// Overwrite files that exist.
         #[arg(long)]
         force: bool,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ExportWhat {
-    /// A hexagonal Tiled map (TMX) of a map, or of a scenario's map with its counters at
-    /// the start in the object layer `setup`: one tile per terrain type (with its id and
-    /// costs as properties), hexside features and labels in object layers. The tileset
-    /// picture is written beside it as `NAME.terrain.png`. Both are written atomically.
-    Tiled {
-        /// A `*.map.ron` (hex map) or `*.scenario.ron` file.
-        input: PathBuf,
-        /// The TMX file to write (`MAP.tmx`).
-        #[arg(short, long)]
-        output: PathBuf,
     },
 }
 

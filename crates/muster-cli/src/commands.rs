@@ -111,6 +111,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             ExportWhat::Tiled { input, output } => {
                 crate::tiled::export(&cwd, cli.root, &input, &output)
             }
+            ExportWhat::Vassal {
+                inputs,
+                output,
+                into,
+                allow_errors,
+            } => crate::vassal::run(&cwd, cli.root, &inputs, output, into, allow_errors),
         },
         Command::Import { what } => match what {
             ImportWhat::Tiled {

@@ -17,6 +17,7 @@ mod render;
 mod serve;
 mod summary;
 mod tiled;
+mod vassal;
 mod watch;
 
 use std::process::ExitCode;

@@ -6,43 +6,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::{Block, repo, run_tutorial, tutorial_blocks};
-
-/// The key that finds the line an edit replaces.
-fn key_of(line: &str) -> String {
-    if let Some(at) = line.find("(counter: \"") {
-        let rest = &line[at + "(counter: \"".len()..];
-        let end = rest.find('"').unwrap();
-        return format!("(counter: \"{}\"", &rest[..end]);
-    }
-    let end = line.find([':', '(']).expect("an edit line has a key");
-    line[..=end].to_string()
-}
-
-fn apply_edit(path: &Path, edit: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut file: Vec<String> = text.lines().map(str::to_string).collect();
-    for new in edit.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let key = key_of(new);
-        let counter = key.starts_with("(counter");
-        let at = file
-            .iter()
-            .position(|l| {
-                let t = l.trim_start();
-                if counter {
-                    t.contains(&key) && !t.starts_with("//")
-                } else {
-                    t.starts_with(&key)
-                }
-            })
-            .unwrap_or_else(|| panic!("no line `{key}` in {}", path.display()));
-        let indent: String = file[at].chars().take_while(|c| c.is_whitespace()).collect();
-        file[at] = format!("{indent}{new}");
-    }
-    std::fs::write(path, file.join("\n") + "\n").unwrap();
-}
+use common::{Block, apply_edit, repo, run_tutorial, tutorial_blocks};
 
 #[test]
 fn the_first_battle_tutorial_runs() {

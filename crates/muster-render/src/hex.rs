@@ -80,6 +80,30 @@ impl Geometry {
     }
 }
 
+/// The centre of `hex` on a board drawn by [`draw`], in SVG units (one unit is one pixel
+/// of a PNG rasterised at scale 1).
+pub fn centre(layout: HexLayout, hex: HexId) -> (f64, f64) {
+    Geometry {
+        layout,
+        columns: 0,
+        rows: 0,
+    }
+    .centre(hex)
+}
+
+/// One counter drawn alone, centred in a square SVG one counter and a border wide.
+pub fn counter_alone(board: &Board, piece: &Piece) -> String {
+    let size = COUNTER + 2.0;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{s}\" height=\"{s}\" viewBox=\"{o} {o} {s} {s}\" font-family=\"'DejaVu Sans', Verdana, Arial, sans-serif\"><g font-size=\"7\" text-anchor=\"middle\">",
+        s = n(size),
+        o = n(-size / 2.0),
+    );
+    counter(&mut out, board, piece, 0.0, 0.0);
+    out.push_str("</g></svg>\n");
+    out
+}
+
 fn outward(edge: Edge) -> (f64, f64) {
     match edge {
         Edge::North => (0.0, -1.0),

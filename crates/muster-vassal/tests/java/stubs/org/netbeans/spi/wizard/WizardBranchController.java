@@ -1,0 +1,17 @@
+// An empty stand-in for the NetBeans wizard library VASSAL links against and Debian does
+// not ship. Loading a module and its set-ups never opens a wizard; these only let the
+// classes that mention it load.
+package org.netbeans.spi.wizard;
+
+public abstract class WizardBranchController {
+  protected WizardBranchController(WizardPanelProvider base) {
+  }
+
+  protected Wizard getWizardForStep(String step, java.util.Map settings) {
+    return null;
+  }
+
+  public Wizard createWizard() {
+    return null;
+  }
+}

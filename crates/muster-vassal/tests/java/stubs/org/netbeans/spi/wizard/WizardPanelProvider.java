@@ -1,0 +1,19 @@
+// An empty stand-in for the NetBeans wizard library VASSAL links against and Debian does
+// not ship. Loading a module and its set-ups never opens a wizard; these only let the
+// classes that mention it load.
+package org.netbeans.spi.wizard;
+
+public abstract class WizardPanelProvider {
+  protected WizardPanelProvider(String title, String step, String description) {
+  }
+
+  protected WizardPanelProvider(String title, String[] steps, String[] descriptions) {
+  }
+
+  protected WizardPanelProvider(String[] steps, String[] descriptions) {
+  }
+
+  public Wizard createWizard() {
+    return new Wizard();
+  }
+}
