@@ -113,6 +113,7 @@ pub fn from_scenario(cx: &ScenarioCx, turn: u8) -> Position {
         .and_then(|l| l.levels.first())
         .map(|l| l.id.clone());
     let mut units: Vec<Unit> = Vec::new();
+    let mut copies: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for piece in &board.pieces {
         let kind = cx.unit_kind(&piece.kind);
         let stats = kind.and_then(|k| k.stats.as_ref());
@@ -153,10 +154,10 @@ pub fn from_scenario(cx: &ScenarioCx, turn: u8) -> Position {
             }
             (None, _) => (0.0, 0.0, None, None),
         };
-        let copies = units
-            .iter()
-            .filter(|u| u.id == piece.counter || u.id.starts_with(&format!("{}#", piece.counter)))
-            .count();
+        // Copies of a counter so far, counted as they come: the n-th copy is `id#n`.
+        let seen = copies.entry(piece.counter.as_str()).or_insert(0);
+        *seen += 1;
+        let copies = *seen - 1;
         let id = if copies == 0 {
             piece.counter.clone()
         } else {

@@ -47,12 +47,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     else {
         return;
     };
-    let position = from_scenario(cx, 1);
+    let mut position = from_scenario(cx, 1);
+    let units = std::mem::take(&mut position.units);
     let mut seen = HashSet::new();
-    for unit in &position.units {
-        if !seen.insert((unit.hex.clone(), unit.kind.clone())) {
+    for unit in &units {
+        if !seen.insert((unit.hex.as_str(), unit.kind.as_str())) {
             continue;
         }
+        // The unit alone on the board: the rest of the position once per kind and hex,
+        // never its whole list of units again.
         let alone = Position {
             units: vec![unit.clone()],
             ..position.clone()
