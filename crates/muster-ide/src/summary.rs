@@ -778,20 +778,29 @@ fn deployment_text(cx: &ScenarioCx, d: &Deployment) -> String {
 
 /// The units of a deployment group: those listed, else the whole force less what the
 /// other groups list.
-fn deployment_units(f: &muster_model::scenario::ZonedForces, k: usize) -> Vec<(String, u16)> {
+fn deployment_units(
+    f: &muster_model::scenario::ZonedForces,
+    k: usize,
+    rest: &std::cell::OnceCell<Vec<(String, u16)>>,
+) -> Vec<(String, u16)> {
     let d = &f.deploy[k];
     if !d.units.is_empty() {
         return d.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
     }
+    rest.get_or_init(|| rest_of(f)).clone()
+}
+
+/// The force less what the groups list (a group that lists nothing takes the rest),
+/// worked out once per force: each listed line is one look-up of its kind.
+fn rest_of(f: &muster_model::scenario::ZonedForces) -> Vec<(String, u16)> {
     let mut left: Vec<(String, u16)> = f.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
-    for (j, other) in f.deploy.iter().enumerate() {
-        if j == k {
-            continue;
-        }
-        for u in &other.units {
-            if let Some(e) = left.iter_mut().find(|e| e.0 == u.kind) {
-                e.1 = e.1.saturating_sub(u.count);
-            }
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, u) in f.units.iter().enumerate() {
+        first.entry(u.kind.as_str()).or_insert(i);
+    }
+    for u in f.deploy.iter().flat_map(|d| d.units.iter()) {
+        if let Some(&i) = first.get(u.kind.as_str()) {
+            left[i].1 = left[i].1.saturating_sub(u.count);
         }
     }
     left.retain(|e| e.1 > 0);
@@ -862,27 +871,29 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
                 placed_lines(cx, (k + 1, army), &g.units, &g.at, g.choose)
             })
             .collect(),
-        Forces::Zoned(f) => f
-            .deploy
-            .iter()
-            .enumerate()
-            .flat_map(|(k, d)| {
-                let placement = deployment_text(cx, d);
-                deployment_units(f, k)
-                    .into_iter()
-                    .map(move |(kind, count)| SetupLine {
-                        group: k + 1,
-                        name: kind_name(cx, &kind),
-                        counter: kind,
-                        count: usize::from(count),
-                        status: None,
-                        hexes: Vec::new(),
-                        placement: placement.clone(),
-                        at: None,
-                        facing: None,
-                    })
-            })
-            .collect(),
+        Forces::Zoned(f) => {
+            let rest = std::cell::OnceCell::new();
+            f.deploy
+                .iter()
+                .enumerate()
+                .flat_map(|(k, d)| {
+                    let placement = deployment_text(cx, d);
+                    deployment_units(f, k, &rest)
+                        .into_iter()
+                        .map(move |(kind, count)| SetupLine {
+                            group: k + 1,
+                            name: kind_name(cx, &kind),
+                            counter: kind,
+                            count: usize::from(count),
+                            status: None,
+                            hexes: Vec::new(),
+                            placement: placement.clone(),
+                            at: None,
+                            facing: None,
+                        })
+                })
+                .collect()
+        }
         Forces::Table(f) => {
             let units = f.units.iter().map(|u| SetupLine {
                 group: 0,
