@@ -14,6 +14,7 @@ use walkdir::WalkDir;
 
 use crate::FastMap;
 use crate::load::{Document, Loaded, load_bytes, load_overlay, load_path_known, read_path};
+use crate::source::SourceFile;
 
 /// The folders of a project that hold data files.
 pub const DATA_DIRS: [&str; 2] = ["scenarios", "maps"];
@@ -208,8 +209,10 @@ pub fn is_path_reference(reference: &str) -> bool {
 
 /// Texts that replace what is on disk, by normalised path ([`normalize`]): an editor's
 /// unsaved buffers. A path in the overlay is read from there, never from disk, and
-/// need not exist on disk.
-pub type Overlay = HashMap<PathBuf, String>;
+/// need not exist on disk. Each buffer is a shared source file, so that every database
+/// loaded from it shares one syntax tree (named as `display` names the path, or the
+/// loader makes its own copy).
+pub type Overlay = HashMap<PathBuf, Arc<SourceFile>>;
 
 impl Db {
     /// Loads `files` (in parallel), then any file they reference by path inside the root,
@@ -279,8 +282,8 @@ impl Db {
                     Reach::Outside(target) => {
                         (Arc::new(escaping_file(p, &display(p), &target)), true)
                     }
-                    Reach::Inside(_) if let Some(text) = overlay.get(p) => {
-                        (Arc::new(load_overlay(p, &display(p), text)), false)
+                    Reach::Inside(_) if let Some(buffer) = overlay.get(p) => {
+                        (Arc::new(load_overlay(p, &display(p), buffer)), false)
                     }
                     Reach::Inside(meta) => match cache {
                         Some(cache) => (cache.get_or_load_known(p, display, meta), false),
@@ -908,10 +911,18 @@ mod tests {
         let on_disk = dir.path().join("a.system.ron");
         std::fs::write(&on_disk, "System(id: \"disk\")").unwrap();
         let unsaved = normalize(&dir.path().join("b.map.ron"));
-        let mut overlay = Overlay::new();
-        overlay.insert(normalize(&on_disk), "System(id: \"buffer\")".to_string());
-        overlay.insert(unsaved.clone(), "Map(id: \"m\")".to_string());
         let name = |p: &Path| p.display().to_string();
+        let buffer = |p: &Path, text: &str| Arc::new(SourceFile::new(p, name(p), text.into()));
+        let mut overlay = Overlay::new();
+        let system = normalize(&on_disk);
+        overlay.insert(system.clone(), buffer(&system, "System(id: \"buffer\")"));
+        // Named otherwise than the loader names it: loaded from a copy of its text.
+        let map = Arc::new(SourceFile::new(
+            &unsaved,
+            "b.map.ron",
+            "Map(id: \"m\")".into(),
+        ));
+        overlay.insert(unsaved.clone(), Arc::clone(&map));
         let db = Db::load_with(
             dir.path(),
             &[on_disk.clone(), unsaved.clone()],
@@ -921,11 +932,16 @@ mod tests {
         );
         let a = db.index_of(&on_disk).unwrap();
         assert!(db.files[a].file.text.contains("buffer"));
-        assert!(db.index_of(&unsaved).is_some());
+        // The buffer's source file itself, so its tree is parsed once for every load.
+        assert!(Arc::ptr_eq(&db.files[a].file, &overlay[&system]));
+        let b = db.index_of(&unsaved).unwrap();
+        assert!(!Arc::ptr_eq(&db.files[b].file, &map));
+        assert_eq!(db.files[b].file.name, name(&unsaved));
+        assert_eq!(db.files[b].file.text, map.text);
         // Leaves come and go; the project is the same after.
         let mut db = db;
         let leaf = normalize(&dir.path().join("s.scenario.ron"));
-        overlay.insert(leaf.clone(), "Scenario(id: \"s\")".to_string());
+        overlay.insert(leaf.clone(), buffer(&leaf, "Scenario(id: \"s\")"));
         let before = db.files.len();
         let seen = db.with_leaves(std::slice::from_ref(&leaf), &name, &overlay, |db, ix| {
             ix.iter()

@@ -58,8 +58,11 @@ impl Doc {
         }
     }
 
+    /// The buffer as its project's loader names it, so that the databases loaded from
+    /// the overlay share this source file and its tree ([`Workspace::overlay`]).
     fn source_of(path: &Path, text: &str) -> std::sync::Arc<SourceFile> {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let root = project_root(path);
+        let name = display(&root)(path);
         std::sync::Arc::new(SourceFile::new(path, name, text.to_string()))
     }
 
@@ -219,11 +222,11 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The overlay of every open buffer.
+    /// The overlay of every open buffer: their shared source files, not copies.
     pub fn overlay(&self) -> Overlay {
         self.docs
             .iter()
-            .map(|(p, d)| (p.clone(), d.text().to_string()))
+            .map(|(p, d)| (p.clone(), std::sync::Arc::clone(d.source())))
             .collect()
     }
 

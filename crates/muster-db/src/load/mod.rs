@@ -119,8 +119,12 @@ impl IdIndex {
 
 impl Loaded {
     fn new(file: SourceFile) -> Self {
+        Self::shared(Arc::new(file))
+    }
+
+    fn shared(file: Arc<SourceFile>) -> Self {
         Self {
-            file: Arc::new(file),
+            file,
             kind: None,
             doc: None,
             diagnostics: Vec::new(),
@@ -232,7 +236,8 @@ pub fn read_path(
 
 /// Parses the text of an editor's buffer as the file at `path` (the language server's
 /// overlay), with the same size limit as a file read from disk.
-pub fn load_overlay(path: &Path, name: &str, text: &str) -> Loaded {
+pub fn load_overlay(path: &Path, name: &str, buffer: &Arc<SourceFile>) -> Loaded {
+    let text = buffer.text.as_str();
     if text.len() as u64 > MAX_FILE_BYTES {
         let mut loaded = Loaded::new(SourceFile::new(path, name, String::new()));
         let mut sink = Sink::new(&loaded.file);
@@ -240,7 +245,11 @@ pub fn load_overlay(path: &Path, name: &str, text: &str) -> Loaded {
         loaded.diagnostics = sink.finish();
         return loaded;
     }
-    load_text(SourceFile::new(path, name, text.to_string()))
+    if buffer.name == name && buffer.path == path {
+        load_shared(Arc::clone(buffer))
+    } else {
+        load_text(SourceFile::new(path, name, text.to_string()))
+    }
 }
 
 /// The bytes of `path`, or `None` when it yields more than `limit` bytes (at most
@@ -322,7 +331,13 @@ pub fn load_bytes(path: &Path, name: &str, bytes: Vec<u8>) -> Loaded {
 }
 
 pub fn load_text(file: SourceFile) -> Loaded {
-    let mut loaded = Loaded::new(file);
+    load_shared(Arc::new(file))
+}
+
+/// [`load_text`] of a source file that others hold too (an editor's buffer): its tree is
+/// parsed once for all of them.
+pub fn load_shared(file: Arc<SourceFile>) -> Loaded {
+    let mut loaded = Loaded::shared(file);
     let kind = detect_kind(&loaded);
     loaded.kind = kind;
     let mut sink = Sink::new(&loaded.file);
