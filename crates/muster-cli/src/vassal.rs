@@ -122,7 +122,32 @@ pub fn run(
             "muster: warning: exporting despite {errors} error(s) (`--allow-errors`): a counter the errors concern may be missing or misplaced"
         );
     }
-    let old = match &into {
+    write_modules(
+        &project.root,
+        &db,
+        &by_system,
+        &output,
+        into.as_deref(),
+        &name,
+    )?;
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes the module of each system of `by_system` (its scenarios, indexes into `db`),
+/// into the module at `into` when given.
+fn write_modules(
+    root: &Path,
+    db: &muster_db::project::Db,
+    by_system: &std::collections::BTreeMap<String, Vec<usize>>,
+    output: &Path,
+    into: Option<&Path>,
+    name: &dyn Fn(&Path) -> String,
+) -> Result<(), String> {
+    let old = match into {
         Some(path) => Some(
             std::fs::read(path)
                 .map_err(|e| format!("cannot read `{}`: {e}", muster_db::text::path(path)))?,
@@ -131,14 +156,14 @@ pub fn run(
     };
     let several = by_system.len() > 1;
     let mut written = 0;
-    for (system, scenarios) in &by_system {
-        let path = module_path(&output, system, several);
+    for (system, scenarios) in by_system {
+        let path = module_path(output, system, several);
         if let Some(why) = scenarios.first().and_then(|&i| {
-            crate::project::overwrites_input(&project.root, &db, &db.files[i].file.path, &path)
+            crate::project::overwrites_input(root, db, &db.files[i].file.path, &path)
         }) {
             return Err(why);
         }
-        let module = match muster_vassal::export(&db, scenarios, old.as_deref()) {
+        let module = match muster_vassal::export(db, scenarios, old.as_deref()) {
             Ok(module) => module,
             // With several systems, one without a hex map does not stop the others.
             Err(e) if several => {
@@ -149,7 +174,7 @@ pub fn run(
                 continue;
             }
             Err(e) => {
-                return Err(match &into {
+                return Err(match into {
                     Some(path) => format!("cannot update `{}`: {e}", muster_db::text::path(path)),
                     None => e,
                 });
@@ -173,11 +198,7 @@ pub fn run(
             "no module written: no rules system given has a scenario on a hex map".to_string(),
         );
     }
-    Ok(if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
 }
 
 /// Where the module of `system` goes: into `output` when it is a folder
