@@ -72,6 +72,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-model",
             "muster-semantic",
             "muster-syntax",
+            "muster-tiled",
         ],
     ),
     (

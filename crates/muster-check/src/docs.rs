@@ -16,22 +16,38 @@ pub fn checks_markdown() -> String {
         ));
     }
     for c in REGISTRY {
+        section(&mut out, c.meta);
+    }
+    // The importer's codes: `muster import tiled` reports them on a TMX file.
+    out.push_str("\n# Tiled import (`muster import tiled`)\n\n| code | severity | what it flags |\n|---|---|---|\n");
+    for c in muster_tiled::codes::CHECKS {
         out.push_str(&format!(
-            "\n## `{}`\n\nSeverity: {}. {}.\n\n",
-            c.meta.code, c.meta.severity, c.meta.summary
+            "| `{}` | {} | {} |\n",
+            c.code, c.severity, c.summary
         ));
-        out.push_str(
-            format!("\n{}", c.meta.doc())
-                .replace("\n## ", "\n### ")
-                .trim_start(),
-        );
-        out.push('\n');
+    }
+    for c in muster_tiled::codes::CHECKS {
+        section(&mut out, c);
     }
     out.push_str("\n# Special-rule hooks\n\n| hook | what it declares |\n|---|---|\n");
     for h in HOOKS {
         out.push_str(&format!("| `{}` | {} |\n", h.id, h.summary));
     }
     out
+}
+
+/// A code's section: its heading, severity and summary, then its documentation.
+fn section(out: &mut String, meta: &muster_db::CheckMeta) {
+    out.push_str(&format!(
+        "\n## `{}`\n\nSeverity: {}. {}.\n\n",
+        meta.code, meta.severity, meta.summary
+    ));
+    out.push_str(
+        format!("\n{}", meta.doc())
+            .replace("\n## ", "\n### ")
+            .trim_start(),
+    );
+    out.push('\n');
 }
 
 /// A hook's page, as `muster explain HOOK` prints it: what it declares, its systems,

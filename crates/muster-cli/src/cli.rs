@@ -168,16 +168,18 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum ExportWhat {
-    /// A VASSAL module (`.vmod`) for the scenarios of one rules system: a board per map
-    /// with a hex grid that names every hex with muster's id, every counter as a piece,
-    /// one predefined set-up per scenario, and the combat results and terrain effects
-    /// as charts. The same project gives the same bytes. Scenarios with errors are
-    /// refused (their diagnostics are shown) unless `--allow-errors` is given.
+    /// A VASSAL module (`.vmod`) per rules system: a board per map with a hex grid that
+    /// names every hex with muster's id, every counter as a piece, one predefined set-up
+    /// per scenario (owner's choices in a "To place" window), and the combat results and
+    /// terrain effects as charts. The same project gives the same bytes. Scenarios with
+    /// errors are refused (their diagnostics are shown) unless `--allow-errors` is given.
     Vassal {
         /// A `*.system.ron` (all its scenarios in the project) or `*.scenario.ron`
-        /// files. Default: every scenario of the project (of one system).
+        /// files. Default: every scenario of the project.
         inputs: Vec<PathBuf>,
-        /// The module to write (atomically). Default with `--into`: that module.
+        /// The module to write (atomically). Default with `--into`: that module. With
+        /// scenarios of several systems, one module each: `NAME-<system>.vmod` beside it,
+        /// or `DIR/<system>.vmod` when it is a folder.
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Update this module: its own components and files stay; muster's set-ups,

@@ -402,7 +402,8 @@ fn summary(
 }
 
 fn explain(code: &str) -> Result<ExitCode, String> {
-    if let Some(meta) = registry::find(code) {
+    // The validator's checks, then the codes `muster import tiled` reports.
+    if let Some(meta) = registry::find(code).or_else(|| muster_tiled::codes::find(code)) {
         outln!("# {} ({})\n\n{}", meta.code, meta.severity, meta.doc());
         return Ok(ExitCode::SUCCESS);
     }
@@ -435,6 +436,7 @@ fn explain(code: &str) -> Result<ExitCode, String> {
     let codes = registry::REGISTRY
         .iter()
         .map(|c| c.meta.code)
+        .chain(muster_tiled::codes::CHECKS.iter().map(|c| c.code))
         .chain(hooks::HOOKS.iter().map(|h| h.id));
     let hint = muster_db::suggest::did_you_mean(code, codes)
         .map(|h| format!("; {h}"))

@@ -1,5 +1,7 @@
-//! `muster export vassal`: the scenarios of one rules system as a VASSAL module, checked
-//! first (refused with their diagnostics when they have errors, unless asked).
+//! `muster export vassal`: the scenarios of each rules system as a VASSAL module (one
+//! module per system, `NAME-<system>.vmod` or `DIR/<system>.vmod` when there are
+//! several), checked first (refused with their diagnostics when they have errors,
+//! unless asked).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -75,20 +77,18 @@ pub fn run(
     if scenarios.is_empty() {
         return Err("no scenario to export: give a `*.system.ron` or `*.scenario.ron`".to_string());
     }
-    let mut ids: Vec<&str> = scenarios
-        .iter()
-        .filter_map(|&i| match db.doc(i) {
-            Some(Document::Scenario(s)) => Some(s.system.as_str()),
-            _ => None,
-        })
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.len() > 1 {
+    // One module per rules system, in the order of their ids.
+    let mut by_system: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for &i in &scenarios {
+        if let Some(Document::Scenario(s)) = db.doc(i) {
+            by_system.entry(s.system.clone()).or_default().push(i);
+        }
+    }
+    if by_system.len() > 1 && into.is_some() {
         return Err(format!(
-            "these scenarios belong to {} rules systems ({}): a module holds one; give one system's scenarios",
-            ids.len(),
-            ids.join(", ")
+            "these scenarios belong to {} rules systems ({}): `--into` updates one module; give one system's scenarios",
+            by_system.len(),
+            by_system.keys().cloned().collect::<Vec<_>>().join(", ")
         ));
     }
     // The scenarios and every file they read: their problems are the module's.
@@ -118,38 +118,115 @@ pub fn run(
             );
             return Ok(ExitCode::from(1));
         }
+        errln!(
+            "muster: warning: exporting despite {errors} error(s) (`--allow-errors`): a counter the errors concern may be missing or misplaced"
+        );
     }
-    let old = match &into {
+    write_modules(
+        &project.root,
+        &db,
+        &by_system,
+        &output,
+        into.as_deref(),
+        &name,
+    )?;
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes the module of each system of `by_system` (its scenarios, indexes into `db`),
+/// into the module at `into` when given.
+fn write_modules(
+    root: &Path,
+    db: &muster_db::project::Db,
+    by_system: &std::collections::BTreeMap<String, Vec<usize>>,
+    output: &Path,
+    into: Option<&Path>,
+    name: &dyn Fn(&Path) -> String,
+) -> Result<(), String> {
+    let old = match into {
         Some(path) => Some(
             std::fs::read(path)
                 .map_err(|e| format!("cannot read `{}`: {e}", muster_db::text::path(path)))?,
         ),
         None => None,
     };
-    if let Some(why) = scenarios.first().and_then(|&i| {
-        crate::project::overwrites_input(&project.root, &db, &db.files[i].file.path, &output)
-    }) {
-        return Err(why);
+    let several = by_system.len() > 1;
+    let mut written = 0;
+    for (system, scenarios) in by_system {
+        let path = module_path(output, system, several);
+        if let Some(why) = scenarios.first().and_then(|&i| {
+            crate::project::overwrites_input(root, db, &db.files[i].file.path, &path)
+        }) {
+            return Err(why);
+        }
+        let module = match muster_vassal::export(db, scenarios, old.as_deref()) {
+            Ok(module) => module,
+            // With several systems, one without a hex map does not stop the others.
+            Err(e) if several => {
+                errln!(
+                    "muster: no module for `{system}`: {}",
+                    muster_db::text::escape(&e)
+                );
+                continue;
+            }
+            Err(e) => {
+                return Err(match into {
+                    Some(path) => format!("cannot update `{}`: {e}", muster_db::text::path(path)),
+                    None => e,
+                });
+            }
+        };
+        write_bytes(&module.bytes, &path)?;
+        written += 1;
+        for why in &module.skipped {
+            errln!("muster: no set-up for {}", muster_db::text::escape(why));
+        }
+        outln!(
+            "wrote {} ({}): {} set-up(s): {}",
+            name(&path),
+            muster_db::text::escape(&module.system),
+            module.setups.len(),
+            muster_db::text::escape(&module.setups.join(", "))
+        );
     }
-    let module =
-        muster_vassal::export(&db, &scenarios, old.as_deref()).map_err(|e| match &into {
-            Some(path) => format!("cannot update `{}`: {e}", muster_db::text::path(path)),
-            None => e,
-        })?;
-    write_bytes(&module.bytes, &output)?;
-    for why in &module.skipped {
-        errln!("muster: no set-up for {}", muster_db::text::escape(why));
+    if written == 0 {
+        return Err(
+            "no module written: no rules system given has a scenario on a hex map".to_string(),
+        );
     }
-    outln!(
-        "wrote {} ({}): {} set-up(s): {}",
-        name(&output),
-        muster_db::text::escape(&module.system),
-        module.setups.len(),
-        muster_db::text::escape(&module.setups.join(", "))
-    );
-    Ok(if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(())
+}
+
+/// Where the module of `system` goes: into `output` when it is a folder
+/// (`DIR/<system>.vmod`), else `output` itself for one system, or `NAME-<system>.vmod`
+/// beside it when the scenarios are of several systems.
+fn module_path(output: &Path, system: &str, several: bool) -> PathBuf {
+    let slug: String = system
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if output.is_dir() || output.as_os_str().to_string_lossy().ends_with(['/', '\\']) {
+        return output.join(format!("{slug}.vmod"));
+    }
+    if !several {
+        return output.to_path_buf();
+    }
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "module".to_string());
+    let ext = output
+        .extension()
+        .map_or_else(|| "vmod".to_string(), |e| e.to_string_lossy().into_owned());
+    output.with_file_name(format!("{stem}-{slug}.{ext}"))
 }

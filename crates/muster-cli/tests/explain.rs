@@ -205,3 +205,26 @@ fn checks_lists_every_registered_code() {
         );
     }
 }
+
+/// Every code `muster import tiled` reports is explained by `muster explain`, with the
+/// sections of a check's page.
+#[test]
+fn explain_knows_every_tiled_import_code() {
+    assert!(!muster_tiled::codes::CHECKS.is_empty());
+    for c in muster_tiled::codes::CHECKS {
+        let (text, _, code) = stdout_of(&["explain", c.code]);
+        assert_eq!(code, 0, "{}", c.code);
+        assert!(
+            text.starts_with(&format!("# {} ({})", c.code, c.severity)),
+            "{text}"
+        );
+        for section in [
+            "## What it does",
+            "## Why is this bad?",
+            "## Example",
+            "Use instead:",
+        ] {
+            assert!(text.contains(section), "`{}` lacks `{section}`", c.code);
+        }
+    }
+}

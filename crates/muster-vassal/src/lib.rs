@@ -4,13 +4,14 @@
 //! names every hex with muster's id ([`grid`]); every counter is a piece drawn by
 //! muster's counter art, with a layer for its reduced side and a prototype per unit
 //! kind; every scenario is a predefined set-up (a `.vsav`, [`savefile`]): its counters on
-//! their hexes, the owner's choices marked, its reinforcements in a holding window by
+//! their hexes, the owner's choices in a "To place" window with their hexes ([`choice`]), its reinforcements in a holding window by
 //! turn with their entry hexes, under a turn track with the turn marker on turn 1; the combat results and terrain effects as charts.
 //!
 //! The same project gives the same bytes (fixed zip dates, order and key). [`read`]
 //! reads a module and its set-ups back, for tests and for `--into`.
 
 pub mod charts;
+pub mod choice;
 pub mod grid;
 mod module;
 pub mod pieces;
@@ -51,3 +52,5 @@ pub const SCALE: f64 = 1.0;
 pub const BATTLEFIELD: &str = "Battlefield";
 /// The map window holding reinforcements by turn.
 pub const HOLDING: &str = "Reinforcements";
+/// The map window holding each set-up's owner's choices, to be placed by their owner.
+pub const TO_PLACE: &str = "To place";

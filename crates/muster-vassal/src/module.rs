@@ -14,7 +14,7 @@ use muster_semantic::{FileCx, ScenarioCx};
 
 use crate::grid::Grid;
 use crate::pieces::{PieceDef, Standing};
-use crate::{BATTLEFIELD, HOLDING, SCALE, charts, savefile, zipfile};
+use crate::{BATTLEFIELD, HOLDING, SCALE, TO_PLACE, charts, choice, savefile, zipfile};
 
 /// A written module.
 #[derive(Debug, Clone)]
@@ -271,7 +271,7 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
     let mut boards: BTreeMap<String, BoardOut> = BTreeMap::new();
     let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
     let mut setups = Vec::new();
-    let mut holding_boards = Vec::new();
+    let (mut holding_boards, mut place_boards) = (Vec::new(), Vec::new());
     let mut skipped = Vec::new();
     for cx in &cxs {
         let index = cx.file.index;
@@ -312,11 +312,16 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
             );
         }
         let grid = boards[&board_name].grid;
-        let (setup, holding) = setup(cx, system, &mut palette, &board_name, &grid)?;
-        let (holding_image, bytes) =
-            image(&format!("holding-{}", slug(&cx.scenario.id)), &holding.svg)?;
-        palette.images.insert(holding_image.clone(), bytes);
-        holding_boards.push((holding.board.clone(), holding_image));
+        let (setup, holding, area) = setup(cx, system, &mut palette, &board_name, &grid)?;
+        for (stem, drawn, list) in [
+            ("holding", holding, &mut holding_boards),
+            ("to-place", area, &mut place_boards),
+        ] {
+            let (drawn_image, bytes) =
+                image(&format!("{stem}-{}", slug(&cx.scenario.id)), &drawn.svg)?;
+            palette.images.insert(drawn_image.clone(), bytes);
+            list.push((drawn.board, drawn_image));
+        }
         let file = format!("{OWN_PREFIX}{}.vsav", slug(&cx.scenario.id));
         entries.push((file.clone(), setup));
         setups.push((cx.scenario.name.clone(), file));
@@ -343,6 +348,7 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
         palette: &palette,
         boards: boards.values().collect(),
         holding: &holding_boards,
+        to_place: &place_boards,
         setups: &setups,
         charts: &chart_list,
     };
@@ -425,30 +431,21 @@ fn setup(
     palette: &mut Palette,
     board_name: &str,
     grid: &Grid,
-) -> Result<(Vec<u8>, Holding), String> {
+) -> Result<(Vec<u8>, Holding, Holding), String> {
     let first = cx.board(1);
-    let neutral = BoardSide {
-        id: "neutral".to_string(),
-        name: "Neutral".to_string(),
-        colour: None,
-    };
-    let side_of = |board: &Board, p: &Piece| {
-        p.side
-            .and_then(|i| board.sides.get(i))
-            .cloned()
-            .unwrap_or_else(|| neutral.clone())
-    };
     let mut commands = vec!["begin_save".to_string()];
     let mut n = 0usize;
-    for p in &first.pieces {
+    let choices = choice::groups(cx, &first);
+    let area = to_place(cx, system, palette, &first, &choices, &mut commands, &mut n)?;
+    for (i, p) in first.pieces.iter().enumerate() {
+        if choices.iter().any(|g| g.pieces.contains(&i)) {
+            continue;
+        }
         let side = side_of(&first, p);
         let def = palette.def(system, &side, p, None)?;
         let standing = match p.state {
-            PieceState::Placed => Standing::default(),
-            PieceState::Chosen | PieceState::Choice => Standing {
-                placement: "owner's choice".to_string(),
-                ..Standing::default()
-            },
+            // Every owner's choice is in a group, in the "To place" window.
+            PieceState::Placed | PieceState::Chosen | PieceState::Choice => Standing::default(),
             PieceState::Arrived { turn } => Standing {
                 placement: "reinforcement".to_string(),
                 hexes: hex_list(&entry_hexes(&first, p.side, turn, p.hex)),
@@ -545,6 +542,7 @@ fn setup(
     svg.push_str("</svg>\n");
     commands.push(savefile::board_choice(BATTLEFIELD, board_name));
     commands.push(savefile::board_choice(HOLDING, &holding_name));
+    commands.push(savefile::board_choice(TO_PLACE, &area.board));
     commands.push("end_save".to_string());
     let text = commands.join(&savefile::SEPARATOR.to_string());
     let vsav = zipfile::write(&[
@@ -564,7 +562,87 @@ fn setup(
             board: holding_name,
             svg,
         },
+        area,
     ))
+}
+
+/// The side of piece `p` on `board` (a neutral side for neutrals).
+fn side_of(board: &Board, p: &Piece) -> BoardSide {
+    p.side
+        .and_then(|i| board.sides.get(i))
+        .cloned()
+        .unwrap_or_else(|| BoardSide {
+            id: "neutral".to_string(),
+            name: "Neutral".to_string(),
+            colour: None,
+        })
+}
+
+/// The "To place" board of a set-up: one box per owner's-choice group, naming the side,
+/// how the owner places them and the hexes they may go to, with the group's counters in
+/// it (their `Hexes` property the same list). Their commands go into `commands`.
+fn to_place(
+    cx: &ScenarioCx<'_>,
+    system: &RulesSystem,
+    palette: &mut Palette,
+    first: &Board,
+    groups: &[choice::ChoiceGroup],
+    commands: &mut Vec<String>,
+    n: &mut usize,
+) -> Result<Holding, String> {
+    let name = format!("{TO_PLACE}: {}", cx.scenario.name);
+    let width = groups
+        .iter()
+        .map(|g| LABEL_W + SLOT * g.pieces.len() as f64 + 20.0)
+        .fold(640.0, f64::max)
+        .ceil();
+    let height = (TOP - 40.0 + BOX_H * groups.len().max(1) as f64 + 10.0).ceil();
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"'DejaVu Sans', Verdana, Arial, sans-serif\" font-size=\"12\"><rect width=\"{width}\" height=\"{height}\" fill=\"#f6f3ea\"/><text x=\"12\" y=\"30\" font-size=\"16\" font-weight=\"bold\">{}</text>",
+        esc(&format!("{name} (owner's choice)"))
+    );
+    if groups.is_empty() {
+        svg.push_str(
+            "<text x=\"12\" y=\"70\">Nothing to place: every counter starts on its hex.</text>",
+        );
+    }
+    for (b, group) in groups.iter().enumerate() {
+        let y = TOP - 40.0 + BOX_H * b as f64;
+        let side = group
+            .pieces
+            .first()
+            .map(|&i| side_of(first, &first.pieces[i]).name)
+            .unwrap_or_default();
+        let hexes = hex_list(&group.hexes);
+        svg.push_str(&format!(
+            "<rect x=\"6\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#555\"/><text x=\"12\" y=\"{}\">{}</text><text x=\"12\" y=\"{}\" font-size=\"10\">{} {}</text>",
+            width - 12.0,
+            BOX_H - 4.0,
+            y + 20.0,
+            esc(&side),
+            y + 38.0,
+            esc(&group.rule),
+            esc(&hexes)
+        ));
+        for (k, &i) in group.pieces.iter().enumerate() {
+            let p = &first.pieces[i];
+            let def = palette.def(system, &side_of(first, p), p, None)?;
+            let at = (
+                (LABEL_W + SLOT * k as f64 + SLOT / 2.0) as i32,
+                (y + BOX_H / 2.0) as i32,
+            );
+            let standing = Standing {
+                placement: "owner's choice".to_string(),
+                hexes: hexes.clone(),
+                turn: String::new(),
+            };
+            let (ty, state) = def.encode(TO_PLACE, at, &standing);
+            *n += 1;
+            commands.push(savefile::add_piece(&format!("muster{n}"), &ty, &state));
+        }
+    }
+    svg.push_str("</svg>\n");
+    Ok(Holding { board: name, svg })
 }
 
 /// What `buildFile.xml` is made of.
@@ -573,6 +651,8 @@ pub(crate) struct Parts<'a> {
     palette: &'a Palette,
     boards: Vec<&'a BoardOut>,
     holding: &'a [(String, String)],
+    /// The "To place" boards of owner's choices, one per set-up.
+    to_place: &'a [(String, String)],
     setups: &'a [(String, String)],
     charts: &'a [(String, String)],
 }
@@ -619,19 +699,21 @@ impl Parts<'_> {
             BATTLEFIELD.to_string(),
             map_xml(BATTLEFIELD, &boards, false),
         ));
-        let mut holding = String::new();
-        for (name, image) in self.holding {
-            holding.push_str(&format!(
-                "<VASSAL.build.module.map.boardPicker.Board image=\"{}\" name=\"{}\" reversible=\"false\"/>\n",
-                esc(image),
-                esc(name)
+        for (map, drawn) in [(HOLDING, self.holding), (TO_PLACE, self.to_place)] {
+            let mut list = String::new();
+            for (name, image) in drawn {
+                list.push_str(&format!(
+                    "<VASSAL.build.module.map.boardPicker.Board image=\"{}\" name=\"{}\" reversible=\"false\"/>\n",
+                    esc(image),
+                    esc(name)
+                ));
+            }
+            out.push((
+                "VASSAL.build.module.Map".to_string(),
+                map.to_string(),
+                map_xml(map, &list, true),
             ));
         }
-        out.push((
-            "VASSAL.build.module.Map".to_string(),
-            HOLDING.to_string(),
-            map_xml(HOLDING, &holding, true),
-        ));
         let mut slots = String::new();
         let mut by_side: BTreeMap<&str, Vec<&PieceDef>> = BTreeMap::new();
         for key in &self.palette.order {

@@ -15,7 +15,7 @@ use muster_db::project::{Db, Resolution};
 use muster_model::FileKind;
 use muster_semantic::board::PieceState;
 use muster_semantic::{FileCx, ScenarioCx};
-use muster_vassal::{BATTLEFIELD, HOLDING};
+use muster_vassal::{BATTLEFIELD, HOLDING, TO_PLACE};
 
 fn java_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/java")
@@ -109,12 +109,21 @@ fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
             "turn 1 at none".to_string(),
         ]);
         for p in &first.pieces {
-            out.push([
-                name.clone(),
-                BATTLEFIELD.to_string(),
-                p.counter.clone(),
-                p.hex.to_string(),
-            ]);
+            out.push(match p.state {
+                // An owner's choice waits off the map, its hexes named.
+                PieceState::Chosen | PieceState::Choice => [
+                    name.clone(),
+                    TO_PLACE.to_string(),
+                    p.counter.clone(),
+                    format!("owner's choice, one of its hexes {}", p.hex),
+                ],
+                _ => [
+                    name.clone(),
+                    BATTLEFIELD.to_string(),
+                    p.counter.clone(),
+                    p.hex.to_string(),
+                ],
+            });
         }
         for p in &cx.board(first.last_turn.max(1)).pieces {
             if let PieceState::Arrived { turn } = p.state
@@ -202,6 +211,7 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
         assert_eq!(centres, all, "{system}: a centre for every hex");
         // Every piece of every set-up where muster puts it.
         let want = muster_pieces(&db, scenarios);
+        let mut taken = std::collections::BTreeSet::new();
         let mut got: Vec<[String; 4]> = lines
             .iter()
             .filter(|l| l[0] == "piece")
@@ -216,6 +226,19 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
                 );
                 let place = if map == BATTLEFIELD {
                     location.to_string()
+                } else if map == TO_PLACE {
+                    // Its named hexes hold the one muster's board picks for it; alike
+                    // counters of a group share the list, so each takes the first
+                    // such hex not yet taken.
+                    let named: Vec<&str> = hexes.split(' ').collect();
+                    let at = want
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, w)| w[0] == setup && w[1] == TO_PLACE && w[2] == counter)
+                        .filter_map(|(i, w)| w[3].rsplit_once(' ').map(|(_, h)| (i, h)))
+                        .find(|(i, h)| named.contains(h) && taken.insert(*i))
+                        .map_or_else(|| "none".to_string(), |(_, h)| h.to_string());
+                    format!("owner's choice, one of its hexes {at}")
                 } else {
                     // The holding window has no grid: the entry is the one of the piece's
                     // named hexes muster's board gives it.
@@ -238,6 +261,21 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
             .collect();
         got.sort();
         assert_eq!(got, want, "{system}");
+        if system == "lrf" {
+            // Fontenoy's Neustrie infantry, one on 0903 and one on 0913 as the owner
+            // assigns them, wait in the "To place" window with both hexes named.
+            for counter in [
+                "fontenoy-neustrie-infantry-3",
+                "fontenoy-neustrie-infantry-2",
+            ] {
+                let seen: Vec<(&str, &str)> = lines
+                    .iter()
+                    .filter(|l| l[0] == "piece" && l[1] == "Fontenoy en Puisaye" && l[4] == counter)
+                    .map(|l| (l[2], l.get(6).copied().unwrap_or("")))
+                    .collect();
+                assert_eq!(seen, [(TO_PLACE, "0903 0913")], "{counter}");
+            }
+        }
         set_ups += lines.iter().filter(|l| l[0] == "loaded").count();
     }
     assert!(set_ups >= 23, "only {set_ups} set-ups loaded");

@@ -12,7 +12,7 @@ use muster_semantic::board::PieceState;
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::db::bundled;
 use muster_vassal::read::{ReadModule, module};
-use muster_vassal::{BATTLEFIELD, HOLDING, export};
+use muster_vassal::{BATTLEFIELD, HOLDING, TO_PLACE, export};
 
 /// The scenarios of each rules system of the bundled project, by system id.
 fn by_system(db: &Db) -> BTreeMap<String, Vec<usize>> {
@@ -111,18 +111,24 @@ fn exporting_twice_gives_the_same_bytes() {
 }
 
 /// Each scenario's counters as muster places them: (map, counter, where) where `where`
-/// is the hex on the battlefield, or `turn N at HEXES` for a later reinforcement.
+/// is the hex on the battlefield, `turn N at HEXES` for a later reinforcement, or
+/// `owner's choice` for a counter the owner places (its hexes are checked apart).
 fn expected(cx: &ScenarioCx<'_>) -> Vec<(String, String, String)> {
     let first = cx.board(1);
     let mut out: Vec<(String, String, String)> = first
         .pieces
         .iter()
-        .map(|p| {
-            (
+        .map(|p| match p.state {
+            PieceState::Chosen | PieceState::Choice => (
+                TO_PLACE.to_string(),
+                p.counter.clone(),
+                "owner's choice".to_string(),
+            ),
+            _ => (
                 BATTLEFIELD.to_string(),
                 p.counter.clone(),
                 p.hex.to_string(),
-            )
+            ),
         })
         .collect();
     out.push((
@@ -169,6 +175,8 @@ fn decoded(
             let counter = p.get("Counter").to_string();
             if p.map == BATTLEFIELD {
                 (p.map.clone(), counter, grid.location_name(p.at))
+            } else if p.map == TO_PLACE {
+                (p.map.clone(), counter, p.get("Placement").to_string())
             } else {
                 let hexes: Vec<&str> = p.get("Hexes").split(' ').collect();
                 // The hex muster's board gives it, when it is one of the named ones.
@@ -214,6 +222,26 @@ fn every_set_up_puts_every_counter_where_the_scenario_does() {
                 "{system}: {}",
                 cx.scenario.id
             );
+            // Each owner's choice waits with a list of hexes that holds the one
+            // muster's board picks for it.
+            let setup = m
+                .setups
+                .iter()
+                .find(|s| s.name == cx.scenario.name)
+                .unwrap();
+            for p in &cx.board(1).pieces {
+                if matches!(p.state, PieceState::Chosen | PieceState::Choice) {
+                    let hex = p.hex.to_string();
+                    assert!(
+                        setup.pieces.iter().any(|q| q.map == TO_PLACE
+                            && q.get("Counter") == p.counter
+                            && q.get("Hexes").split(' ').any(|h| h == hex)),
+                        "{}: {} may not go to {hex}",
+                        cx.scenario.id,
+                        p.counter
+                    );
+                }
+            }
             checked += 1;
         }
     }
@@ -230,7 +258,11 @@ fn owner_choices_are_marked_and_reinforcements_name_their_entry_hexes() {
         for setup in &m.setups {
             for p in &setup.pieces {
                 match p.get("Placement") {
-                    "owner's choice" => choices += 1,
+                    "owner's choice" => {
+                        choices += 1;
+                        assert_eq!(p.map, TO_PLACE);
+                        assert!(!p.get("Hexes").is_empty());
+                    }
                     "reinforcement" => {
                         reinforcements += 1;
                         assert!(!p.get("Hexes").is_empty() && !p.get("Turn").is_empty());
@@ -299,4 +331,47 @@ fn write_zip(entries: &[(String, Vec<u8>)]) -> Vec<u8> {
         zip.write_all(bytes).unwrap();
     }
     zip.finish().unwrap().into_inner()
+}
+
+/// Fontenoy's two Neustrie infantry (Force 3 and 2) go one on 0903 and one on 0913, the
+/// owner deciding which: they wait in the "To place" window under a box naming both
+/// hexes, not on either hex.
+#[test]
+fn an_owners_choice_group_waits_in_the_to_place_window_with_its_hexes() {
+    let db = &fixture().0;
+    let (_, _, e) = exported(db).iter().find(|(s, _, _)| s == "lrf").unwrap();
+    let m = module(&e.bytes).unwrap();
+    let setup = m
+        .setups
+        .iter()
+        .find(|s| s.name == "Fontenoy en Puisaye")
+        .unwrap();
+    assert!(setup.boards.contains(&(
+        TO_PLACE.to_string(),
+        format!("{TO_PLACE}: Fontenoy en Puisaye")
+    )));
+    for counter in [
+        "fontenoy-neustrie-infantry-3",
+        "fontenoy-neustrie-infantry-2",
+    ] {
+        let placed: Vec<_> = setup
+            .pieces
+            .iter()
+            .filter(|p| p.get("Counter") == counter)
+            .collect();
+        assert_eq!(placed.len(), 1, "{counter}");
+        let p = placed[0];
+        assert_eq!(
+            (p.map.as_str(), p.get("Placement"), p.get("Hexes")),
+            (TO_PLACE, "owner's choice", "0903 0913"),
+            "{counter}"
+        );
+    }
+    // The rest of the allies' set-up stands on its hexes.
+    assert!(
+        setup
+            .pieces
+            .iter()
+            .any(|p| p.get("Counter") == "baviere-cavalry" && p.map == BATTLEFIELD)
+    );
 }
