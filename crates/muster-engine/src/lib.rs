@@ -23,13 +23,17 @@ use serde::{Deserialize, Serialize};
 
 mod combat;
 mod cond;
+mod march;
+mod plan;
 mod position;
 mod reach;
 mod sight;
 mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
-pub use position::{Position, PositionSide, Unit, from_scenario};
+pub use march::March;
+pub use plan::{Hemmed, SideMarch, hemmed_in, side_march};
+pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
 pub use reach::{Reach, ReachHex};
 pub use sight::{Blocker, Range, Sight};
 pub use supply::{Retreat, RetreatHex, Supply};

@@ -5,7 +5,8 @@
 //! on movement (`MoveCost`, `MayNot(Enter)`, `MayNot(Move)`).
 //!
 //! Not read: leaders' movement control (PRESTAGS 10.2) and a movement mode's capacity
-//! per turn; a reinforcement's entry is [`Engine::reach_from`] with the entry cost.
+//! per turn. A reinforcement's entry is [`Engine::entry_cost`]; moves over several turns
+//! are [`Engine::march`].
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
