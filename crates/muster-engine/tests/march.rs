@@ -30,8 +30,8 @@ fn turn_by_turn(base: &Position, cx: &ScenarioCx, id: &str, turns: u32) -> BTree
             let reach = Engine::new(system, map, &alone).reach(id).unwrap();
             for h in reach.hexes {
                 let h = HexId::parse(&h.hex).unwrap();
-                if !first.contains_key(&h) {
-                    first.insert(h, turn);
+                if let std::collections::btree_map::Entry::Vacant(e) = first.entry(h) {
+                    e.insert(turn);
                     next.push(h);
                 }
             }
