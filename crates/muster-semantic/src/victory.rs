@@ -106,7 +106,7 @@ impl crate::ScenarioCx<'_> {
     /// edge to exit through (by the condition's turn, else the last). Places the map does
     /// not resolve (an unknown label) are left out: other checks report them.
     pub fn objectives(&self) -> Vec<Objective> {
-        use muster_model::scenario::{ExitThrough, Goal};
+        use muster_model::scenario::Goal;
         let Some(map) = self.map else {
             return Vec::new();
         };
@@ -244,6 +244,37 @@ impl crate::ScenarioCx<'_> {
                 _ => {}
             }
         }
+        self.test_objectives(map, &mut out);
+        out
+    }
+
+    /// The places the composed tests (`Achieves`, `FirstTo`) ask for: labels to
+    /// control, an edge or hexes to exit through.
+    fn test_objectives(&self, map: &muster_map::TerrainMap, out: &mut Vec<Objective>) {
+        use muster_model::scenario::ExitThrough;
+        let grid = map.grid();
+        let turns = self.scenario.turns.max(1);
+        let side_of = |id: &str| self.scenario.sides.iter().position(|s| s.id == id);
+        let edge = |e: muster_hex::Edge| -> Vec<muster_hex::HexId> {
+            grid.hexes()
+                .filter(|h| grid.edges_of(*h).contains(&e))
+                .collect()
+        };
+        let all = || vec!["*".to_string()];
+        let mut push =
+            |side, at, what: String, hexes: Vec<muster_hex::HexId>, by_turn, troops, excluding| {
+                if !hexes.is_empty() {
+                    out.push(Objective {
+                        side,
+                        at,
+                        what,
+                        hexes,
+                        by_turn,
+                        troops,
+                        excluding,
+                    });
+                }
+            };
         for t in victory_tests(self.scenario) {
             let Some(side) = side_of(t.side) else {
                 continue;
@@ -289,6 +320,5 @@ impl crate::ScenarioCx<'_> {
                 _ => {}
             }
         }
-        out
     }
 }
