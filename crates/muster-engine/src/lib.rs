@@ -23,13 +23,17 @@ use serde::{Deserialize, Serialize};
 
 mod combat;
 mod cond;
+mod march;
+mod plan;
 mod position;
 mod reach;
 mod sight;
 mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
-pub use position::{Position, PositionSide, Unit, from_scenario};
+pub use march::March;
+pub use plan::{Hemmed, SideMarch, hemmed_in, side_march};
+pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
 pub use reach::{Reach, ReachHex};
 pub use sight::{Blocker, Range, Sight};
 pub use supply::{Retreat, RetreatHex, Supply};
@@ -120,7 +124,15 @@ pub struct Engine<'a> {
     /// Those of them that say anything about movement (a cost, a hex not to enter), the
     /// only ones a step of a move asks about.
     pub(crate) move_rules: Vec<&'a EffectRule>,
+    /// The hexes in an enemy zone of control, by the side they are enemies of, worked
+    /// out once per engine: every search and condition asks the same.
+    zoc_cache: std::cell::RefCell<ZocCache>,
 }
+
+type ZocCache = Vec<(
+    Option<String>,
+    std::rc::Rc<std::collections::HashSet<HexId>>,
+)>;
 
 impl<'a> Engine<'a> {
     pub fn new(system: &'a RulesSystem, map: &'a TerrainMap, position: &'a Position) -> Self {
@@ -178,6 +190,7 @@ impl<'a> Engine<'a> {
             by_hex,
             effects,
             move_rules,
+            zoc_cache: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -339,7 +352,26 @@ impl<'a> Engine<'a> {
     /// The hexes in a zone of control of an enemy of side `side`: every hex next to a unit
     /// exerting one, unless a blocking hexside (not bridged) lies between or the hex's
     /// terrain keeps zones out.
-    pub(crate) fn enemy_zoc(&self, side: Option<&str>) -> std::collections::HashSet<HexId> {
+    pub(crate) fn enemy_zoc(
+        &self,
+        side: Option<&str>,
+    ) -> std::rc::Rc<std::collections::HashSet<HexId>> {
+        if let Some((_, set)) = self
+            .zoc_cache
+            .borrow()
+            .iter()
+            .find(|(s, _)| s.as_deref() == side)
+        {
+            return set.clone();
+        }
+        let set = std::rc::Rc::new(self.enemy_zoc_uncached(side));
+        self.zoc_cache
+            .borrow_mut()
+            .push((side.map(str::to_string), set.clone()));
+        set
+    }
+
+    fn enemy_zoc_uncached(&self, side: Option<&str>) -> std::collections::HashSet<HexId> {
         let mut out = std::collections::HashSet::new();
         let Some(zoc) = &self.system.rules.zones_of_control else {
             return out;

@@ -84,7 +84,13 @@ pub struct Unit {
 /// Builds the position of a scenario at the start of `turn` (`1`: its set-up), with the
 /// reinforcements arrived by then. Units the board cannot place are left out.
 pub fn from_scenario(cx: &ScenarioCx, turn: u8) -> Position {
-    let board = cx.board(turn);
+    from_board(cx, &cx.board(turn))
+}
+
+/// [`from_scenario`] from a board already drawn: its units are the board's pieces, in
+/// the same order.
+pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Position {
+    let turn = board.turn;
     let scenario = cx.scenario;
     let sides: Vec<PositionSide> = scenario
         .sides

@@ -5,7 +5,8 @@
 //! on movement (`MoveCost`, `MayNot(Enter)`, `MayNot(Move)`).
 //!
 //! Not read: leaders' movement control (PRESTAGS 10.2) and a movement mode's capacity
-//! per turn; a reinforcement's entry is [`Engine::reach_from`] with the entry cost.
+//! per turn. A reinforcement's entry is [`Engine::entry_cost`]; moves over several turns
+//! are [`Engine::march`].
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
@@ -266,11 +267,12 @@ impl<'a> Engine<'a> {
                 open.push(Open(mp, h));
             }
         }
+        let ignores = self.ignores_zoc(i);
         while let Some(Open(mp, h)) = open.pop() {
             if left.get(&h).is_some_and(|l| mp + EPS < *l) {
                 continue;
             }
-            for (n, cost) in self.moves_from(i, h, start, mode, zoc) {
+            for (n, cost) in self.moves_with(i, h, start, mode, zoc, ignores) {
                 let after = mp - cost;
                 if after < -EPS {
                     continue;
@@ -329,8 +331,21 @@ impl<'a> Engine<'a> {
         mode: Option<&MovementMode>,
         zoc: &HashSet<HexId>,
     ) -> Vec<(HexId, f64)> {
+        self.moves_with(i, h, start, mode, zoc, self.ignores_zoc(i))
+    }
+
+    /// [`Engine::moves_from`] with whether the unit ignores zones already known, as a
+    /// search asks it once and not at every hex.
+    fn moves_with(
+        &self,
+        i: usize,
+        h: HexId,
+        start: HexId,
+        mode: Option<&MovementMode>,
+        zoc: &HashSet<HexId>,
+        ignores: bool,
+    ) -> Vec<(HexId, f64)> {
         let rules = self.system.rules.zones_of_control.as_ref();
-        let ignores = self.ignores_zoc(i);
         let in_zoc = |x: HexId| !ignores && zoc.contains(&x);
         if let Some(z) = rules {
             if in_zoc(h) && h != start && z.entry == ZocEntry::Stop {
@@ -387,7 +402,7 @@ impl<'a> Engine<'a> {
 
     /// The hexes in a zone of control of the unit's enemies.
     pub fn zoc_against(&self, i: usize) -> HashSet<HexId> {
-        self.enemy_zoc(self.units[i].unit.side.as_deref())
+        (*self.enemy_zoc(self.units[i].unit.side.as_deref())).clone()
     }
 
     /// What one step from `from` into the adjacent `to` costs a unit, by terrain,

@@ -1,5 +1,6 @@
 //! Reinforcements: units arriving during play must be able to arrive.
 
+pub mod cannot_arrive;
 pub mod cannot_enter;
 pub mod entry_impassable;
 pub mod entry_not_on_edge;
