@@ -319,33 +319,6 @@ pub fn replacement_words(r: &ReplacementRules) -> String {
     format!("{text} ({})", r.section)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_rule_reads_as_its_effects_and_its_condition() {
-        let when = Condition::All(vec![
-            Condition::Defending,
-            Condition::Any(vec![
-                Condition::InTerrain("woods".into()),
-                Condition::Crossing("creek".into()),
-            ]),
-            Condition::Not(Box::new(Condition::InSupply)),
-        ]);
-        assert_eq!(
-            rule_words(
-                Some(&when),
-                &[Effect::OddsShift(-1), Effect::MayNot(Act::Retreat)],
-                Some("7.3")
-            ),
-            "odds shift -1, may not retreat: when defending and (in `woods` or across `creek`) and not in supply (7.3)"
-        );
-        assert_eq!(effect_words(&Effect::Strength(0.5)), "strength halved");
-        assert_eq!(effect_words(&Effect::Strength(1.5)), "strength x1.5");
-    }
-}
-
 /// Facing in words.
 pub fn facing_words(f: &Facing) -> String {
     let classes: Vec<String> = f
@@ -425,4 +398,31 @@ fn clash_words(c: &Clash) -> String {
         rule(c.same_hexside),
         c.section
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rule_reads_as_its_effects_and_its_condition() {
+        let when = Condition::All(vec![
+            Condition::Defending,
+            Condition::Any(vec![
+                Condition::InTerrain("woods".into()),
+                Condition::Crossing("creek".into()),
+            ]),
+            Condition::Not(Box::new(Condition::InSupply)),
+        ]);
+        assert_eq!(
+            rule_words(
+                Some(&when),
+                &[Effect::OddsShift(-1), Effect::MayNot(Act::Retreat)],
+                Some("7.3")
+            ),
+            "odds shift -1, may not retreat: when defending and (in `woods` or across `creek`) and not in supply (7.3)"
+        );
+        assert_eq!(effect_words(&Effect::Strength(0.5)), "strength halved");
+        assert_eq!(effect_words(&Effect::Strength(1.5)), "strength x1.5");
+    }
 }
