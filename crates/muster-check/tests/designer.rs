@@ -392,3 +392,71 @@ fn a_special_rule_declared_as_data_needs_no_rust() {
     );
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// Each new reference of the vocabulary (a facing side class, a kept state, a plotted
+/// task, a status a unit is put at, a kind it becomes, a rule an option switches off)
+/// is resolved: a misspelt one is `rules::unknown-name`, spanned at the name, with the
+/// right name offered.
+#[test]
+fn a_misspelt_facing_state_task_or_kind_is_caught_with_the_right_name() {
+    let dir = copy_project();
+    let prestags = dir.path().join("scenarios/prestags/prestags.system.ron");
+    let raid = dir.path().join("scenarios/raid/raid.system.ron");
+    replace(
+        &prestags,
+        "AttackedThrough(\"flank\")",
+        "AttackedThrough(\"flnak\")",
+    );
+    replace(&prestags, "InState(\"contact\")", "InState(\"contcat\")");
+    replace(
+        &prestags,
+        "Plotted(\"mv\"), Phase",
+        "Plotted(\"mw\"), Phase",
+    );
+    replace(
+        &prestags,
+        "switches_off: [\"flank-attack\"]",
+        "switches_off: [\"flank-atack\"]",
+    );
+    replace(
+        &raid,
+        "Becomes(\"heavy-infantry\")",
+        "Becomes(\"heavy-infnatry\")",
+    );
+    replace(
+        &raid,
+        "ToStatus(\"marked\"), Becomes(\"light",
+        "ToStatus(\"marekd\"), Becomes(\"light",
+    );
+    let found = validate(
+        dir.path(),
+        &[
+            "scenarios/prestags/prestags.system.ron",
+            "scenarios/raid/raid.system.ron",
+        ],
+    );
+    let mut unknown: Vec<(String, String)> = found
+        .iter()
+        .filter(|d| d.code == "rules::unknown-name")
+        .map(|d| {
+            (
+                d.file.text[d.span.clone()].to_string(),
+                d.help.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    unknown.sort();
+    let expected = [
+        ("\"contcat\"", "`contact`"),
+        ("\"flank-atack\"", "`flank-attack`"),
+        ("\"flnak\"", "`flank`"),
+        ("\"heavy-infnatry\"", "`heavy-infantry`"),
+        ("\"marekd\"", "`marked`"),
+        ("\"mw\"", "plotted tasks: of, df, ml, mv"),
+    ];
+    assert_eq!(unknown.len(), expected.len(), "{found:#?}");
+    for ((text, help), (name, offered)) in unknown.iter().zip(expected) {
+        assert_eq!(text, name);
+        assert!(help.contains(offered), "{text}: {help}");
+    }
+}

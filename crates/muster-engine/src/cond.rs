@@ -36,7 +36,7 @@ impl Facts<'_> {
 }
 
 /// Whether `c` holds. Facts the position does not hold (supply, losses, a flank
-/// attack) are taken as false.
+/// attack, a unit's history, facing, kept states, plots and events) are taken as false.
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
     let pos = engine.position;
@@ -85,7 +85,13 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
         Condition::InSupply
         | Condition::Surrounded
         | Condition::OwnSide(_)
-        | Condition::EnemySide(_) => false,
+        | Condition::EnemySide(_)
+        | Condition::Did { .. }
+        | Condition::Through(_)
+        | Condition::AttackedThrough(_)
+        | Condition::InState(_)
+        | Condition::Plotted(_)
+        | Condition::Event(_) => false,
     }
 }
 

@@ -426,5 +426,11 @@ pub fn unknown_condition(c: &Condition) -> bool {
             | Condition::Surrounded
             | Condition::OwnSide(_)
             | Condition::EnemySide(_)
+            | Condition::Did { .. }
+            | Condition::Through(_)
+            | Condition::AttackedThrough(_)
+            | Condition::InState(_)
+            | Condition::Plotted(_)
+            | Condition::Event(_)
     )
 }

@@ -7,8 +7,8 @@ mod combat;
 mod vocab;
 pub use combat::combat_words;
 pub use vocab::{
-    arrival_words, condition_words, effect_rule_words, effect_words, mode_words, replacement_words,
-    rule_words, supply_words, zoc_words,
+    arrival_words, condition_words, effect_rule_words, effect_words, facing_words, mode_words,
+    orders_words, replacement_words, rule_words, state_words, supply_words, zoc_words,
 };
 
 use muster_model::rules::{
@@ -122,7 +122,11 @@ pub fn terrain_combine_words(rule: &TerrainCombine) -> String {
 
 /// The sequence of play in words.
 pub fn sequence_words(rules: &Rules) -> Option<String> {
-    let seq = rules.sequence.as_ref()?;
+    rules.sequence.as_ref().map(play_words)
+}
+
+/// A sequence of play in words, phase by phase.
+pub fn play_words(seq: &muster_model::rules::SequenceOfPlay) -> String {
     let phases = |list: &[muster_model::rules::Phase]| {
         list.iter()
             .map(|p| {
@@ -136,10 +140,23 @@ pub fn sequence_words(rules: &Rules) -> Option<String> {
                     })
                     .collect::<Vec<_>>()
                     .join(", ");
-                if p.sides.is_empty() {
+                let mut more = Vec::new();
+                if !p.sides.is_empty() {
+                    more.push(format!("{} only", p.sides.join(", ")));
+                }
+                if p.plots {
+                    more.push("orders plotted".to_string());
+                }
+                if !p.executes.is_empty() {
+                    more.push(format!("carries out {}", p.executes.join(", ")));
+                }
+                if p.simultaneous {
+                    more.push("simultaneous".to_string());
+                }
+                if more.is_empty() {
                     format!("{} ({who})", p.name)
                 } else {
-                    format!("{} ({who}; {} only)", p.name, p.sides.join(", "))
+                    format!("{} ({who}; {})", p.name, more.join("; "))
                 }
             })
             .collect::<Vec<_>>()
@@ -155,7 +172,7 @@ pub fn sequence_words(rules: &Rules) -> Option<String> {
     if !seq.end_of_turn.is_empty() {
         parts.push(format!("then {}", phases(&seq.end_of_turn)));
     }
-    Some(parts.join("; "))
+    parts.join("; ")
 }
 
 #[cfg(test)]
@@ -168,6 +185,9 @@ mod tests {
             name: id.into(),
             acts: vec![Actor::Phasing],
             sides: sides.iter().map(|s| s.to_string()).collect(),
+            plots: false,
+            executes: Vec::new(),
+            simultaneous: false,
             note: None,
         }
     }

@@ -145,6 +145,12 @@ pub struct Rules {
     /// be held back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrivals: Option<vocab::ArrivalRules>,
+    /// Facing: the front, flank or rear hexsides of a unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<vocab::Facing>,
+    /// States a unit keeps from one game turn to the next (contact).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<vocab::KeptState>,
     /// Values of this block that the rulebook does not print: path inside the block
     /// (`status.recovery`) -> the reason.
     #[serde(default, skip_serializing_if = "Assumed::is_empty")]
@@ -225,8 +231,22 @@ pub struct Phase {
     /// in their own player-turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sides: Vec<String>,
+    /// Orders are plotted in this phase, secretly and by both sides at once.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub plots: bool,
+    /// The plotted tasks carried out in this phase (ids of an optional rule's `orders`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub executes: Vec<String>,
+    /// Everything done in this phase happens at once: a unit acts before it suffers what
+    /// others do to it in the same phase.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub simultaneous: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Who acts in a phase.
@@ -676,6 +696,8 @@ pub enum MoraleEvent {
     CombatResult(String),
     /// Displaced by a retreating friend (LRF 9.8).
     DisplacedByRetreat,
+    /// The unit's mount is killed under it.
+    MountKilled,
 }
 
 impl MoraleEvent {
@@ -693,6 +715,7 @@ impl MoraleEvent {
             MoraleEvent::PassedThroughByFriends => "friends fleeing or charging through".into(),
             MoraleEvent::CombatResult(code) => format!("combat result `{code}`"),
             MoraleEvent::DisplacedByRetreat => "displaced by a retreating friend".into(),
+            MoraleEvent::MountKilled => "its mount killed under it".into(),
         }
     }
 }

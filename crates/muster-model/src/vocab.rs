@@ -96,6 +96,31 @@ pub enum Condition {
     OwnSide(SideFact),
     /// A fact about the opposing side.
     EnemySide(SideFact),
+    /// The unit did this act earlier (PRESTAGS 6.5: fired this player-turn).
+    Did { act: Act, when: Past },
+    /// The unit moves, attacks or fires through a hexside of this class of its own
+    /// facing (the system's `facing`).
+    Through(String),
+    /// At least one unit attacking this one attacks through a hexside of this class of
+    /// its facing.
+    AttackedThrough(String),
+    /// The unit is in this kept state (the system's `states`).
+    InState(String),
+    /// The unit's plotted task this turn (a task of an optional rule's `orders`).
+    Plotted(String),
+    /// The moment this event befalls the unit.
+    Event(crate::rules::MoraleEvent),
+}
+
+/// When, before now, a unit did an act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum Past {
+    /// Earlier in the current player-turn.
+    ThisPlayerTurn,
+    /// In the player-turn before the current one.
+    LastPlayerTurn,
+    /// Earlier in the current game turn.
+    ThisTurn,
 }
 
 /// A fact about a side as play goes on.
@@ -141,6 +166,18 @@ pub enum Effect {
     /// Units attacking this unit gain no charge bonus (LRF 10.2: a charge counts only
     /// against a unit that cannot charge itself).
     NoChargeBonus,
+    /// The unit is put at this level of the status ladder.
+    ToStatus(String),
+    /// The unit becomes a unit of this kind (a rider whose mount is killed fights on
+    /// foot).
+    Becomes(String),
+    /// A loss suffered by several units fighting together is shared among them.
+    ShareLosses {
+        /// The first level lost goes to the acting or target unit.
+        first_to_principal: bool,
+        /// No unit loses more levels than the acting or target unit.
+        none_above_principal: bool,
+    },
 }
 
 /// An effect on zones of control.
@@ -166,6 +203,12 @@ pub enum Act {
     Retreat,
     Advance,
     Charge,
+    /// Attack in melee, where a system tells it from fire.
+    Melee,
+    /// Evade a charge.
+    Evade,
+    /// Change facing.
+    Face,
 }
 
 /// An optional rule: a named set of rules that applies only where a scenario switches
@@ -179,6 +222,128 @@ pub struct OptionalRule {
     pub section: String,
     /// What applies while the option is on.
     pub effects: Vec<EffectRule>,
+    /// Ids of the system's `effects` that do not apply while the option is on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches_off: Vec<String>,
+    /// A sequence of play that replaces the system's while the option is on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<crate::rules::SequenceOfPlay>,
+    /// Orders plotted in advance, the tasks they give and how they bind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orders: Option<Orders>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Plotted orders: each unit is given a task in a plot phase (a phase with `plots`), and
+/// executes it in the phase that `executes` it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Orders {
+    pub section: String,
+    /// The tasks a unit may be given.
+    pub tasks: Vec<Task>,
+    /// At most one task per unit in a game turn.
+    #[serde(default)]
+    pub one_per_turn: bool,
+    /// A plot may not be changed once written; a plot that cannot be carried out leaves
+    /// the unit where it stands.
+    #[serde(default)]
+    pub binding: bool,
+    /// Opposing units whose plotted moves meet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clash: Option<Clash>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A task of plotted orders.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// Stable id (`"mv"`), what `Plotted(...)` and a phase's `executes` name.
+    pub id: String,
+    /// The code written on the plot (`"MV"`).
+    pub code: String,
+    pub name: String,
+    /// Who may be given it; every unit, when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub who: Option<Condition>,
+    /// Result codes that, suffered in an earlier phase of the turn, cancel the task.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interrupted_by: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What happens when opposing plotted moves meet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Clash {
+    pub section: String,
+    /// Opposing units entering the same hex.
+    pub same_hex: ClashRule,
+    /// Opposing units crossing the same hexside.
+    pub same_hexside: ClashRule,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// How a clash of plotted moves is settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum ClashRule {
+    /// The force with more melee attack strength goes first; a tie goes to the higher
+    /// die roll.
+    StrongerFirst,
+    /// Both stop where they are, without combat.
+    BothStop,
+}
+
+/// Facing: which hexsides around a unit are its front, flank or rear. Hexside 0 is the
+/// one the unit faces; the others are numbered clockwise from it, 0 to 5.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Facing {
+    pub section: String,
+    /// The classes of hexside, each with the hexsides it holds.
+    pub classes: Vec<SideClass>,
+    /// Movement points to change facing in place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0))]
+    pub turn_cost: Option<f64>,
+    /// The most hexsides a unit turns for one `turn_cost` (3: up to 180 degrees).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_up_to: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A class of hexside relative to a unit's facing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SideClass {
+    /// Stable id (`"front"`), what `Through(...)` and `AttackedThrough(...)` name.
+    pub id: String,
+    pub name: String,
+    /// The hexsides of the class, 0 (faced) to 5, clockwise.
+    pub hexsides: Vec<u8>,
+}
+
+/// A state a unit keeps from one game turn to the next until cleared (PRESTAGS 18.0:
+/// contact), which `InState(...)` names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeptState {
+    pub id: String,
+    pub name: String,
+    pub section: String,
+    /// The acts that put the units taking part (both sides) into the state.
+    pub set_by: Vec<Act>,
+    /// Result codes that, when the act brings them to either side, leave the state unset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unless: Vec<String>,
+    /// Result codes that end the state for both sides when either suffers one.
+    pub cleared_by: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -4,9 +4,9 @@
 
 use muster_model::system::MoveCost;
 use muster_model::vocab::{
-    Act, ArrivalRules, BlockedEntry, Condition, Effect, EffectRule, MovementMode, ReplacementGives,
-    ReplacementPlace, ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving,
-    ZoneOfControl,
+    Act, ArrivalRules, BlockedEntry, Clash, ClashRule, Condition, Effect, EffectRule, Facing,
+    KeptState, MovementMode, Orders, Past, ReplacementGives, ReplacementPlace, ReplacementRules,
+    SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
 };
 
 /// A number without a needless `.0`.
@@ -55,6 +55,37 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Moving(m) => format!("moving by `{m}`"),
         Condition::OwnSide(f) => format!("once their side {}", fact_words(f)),
         Condition::EnemySide(f) => format!("once the enemy {}", fact_words(f)),
+        Condition::Did { act, when } => {
+            format!("having {} {}", done_words(*act), past_words(*when))
+        }
+        Condition::Through(x) => format!("through a `{x}` hexside"),
+        Condition::AttackedThrough(x) => format!("when attacked through a `{x}` hexside"),
+        Condition::InState(x) => format!("in `{x}`"),
+        Condition::Plotted(x) => format!("when plotted to `{x}`"),
+        Condition::Event(e) => format!("on {}", e.words()),
+    }
+}
+
+fn done_words(a: Act) -> &'static str {
+    match a {
+        Act::Move => "moved",
+        Act::Enter => "entered",
+        Act::Attack => "attacked",
+        Act::Fire => "fired",
+        Act::Retreat => "retreated",
+        Act::Advance => "advanced",
+        Act::Charge => "charged",
+        Act::Melee => "meleed",
+        Act::Evade => "evaded",
+        Act::Face => "changed facing",
+    }
+}
+
+fn past_words(p: Past) -> &'static str {
+    match p {
+        Past::ThisPlayerTurn => "this player-turn",
+        Past::LastPlayerTurn => "in the last player-turn",
+        Past::ThisTurn => "this turn",
     }
 }
 
@@ -75,6 +106,9 @@ fn act_words(a: Act) -> &'static str {
         Act::Retreat => "retreat",
         Act::Advance => "advance",
         Act::Charge => "charge",
+        Act::Melee => "attack in melee",
+        Act::Evade => "evade",
+        Act::Face => "change facing",
     }
 }
 
@@ -107,6 +141,21 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Must(a) => format!("must {}", act_words(*a)),
         Effect::VictoryPoints(n) => format!("{n:+} victory points"),
         Effect::NoChargeBonus => "its attackers gain no charge bonus".to_string(),
+        Effect::ToStatus(l) => format!("put at status `{l}`"),
+        Effect::Becomes(k) => format!("becomes a `{k}`"),
+        Effect::ShareLosses {
+            first_to_principal,
+            none_above_principal,
+        } => {
+            let mut text = "losses shared among the units fighting".to_string();
+            if *first_to_principal {
+                text += ", the first to the acting or target unit";
+            }
+            if *none_above_principal {
+                text += ", none more than it";
+            }
+            text
+        }
     }
 }
 
@@ -268,6 +317,87 @@ pub fn replacement_words(r: &ReplacementRules) -> String {
         text += &format!("; for {}", condition_words(who));
     }
     format!("{text} ({})", r.section)
+}
+
+/// Facing in words.
+pub fn facing_words(f: &Facing) -> String {
+    let classes: Vec<String> = f
+        .classes
+        .iter()
+        .map(|c| {
+            let sides: Vec<String> = c.hexsides.iter().map(u8::to_string).collect();
+            format!("{} (`{}`): hexsides {}", c.name, c.id, sides.join(", "))
+        })
+        .collect();
+    let mut text = format!("hexside 0 faced, clockwise; {}", classes.join("; "));
+    if let Some(cost) = f.turn_cost {
+        text += &format!("; turning costs {} MP", number(cost));
+        if let Some(n) = f.turn_up_to {
+            text += &format!(" for up to {n} hexsides");
+        }
+    }
+    format!("{text} ({})", f.section)
+}
+
+/// A kept state in words.
+pub fn state_words(s: &KeptState) -> String {
+    let acts: Vec<&str> = s.set_by.iter().map(|a| done_words(*a)).collect();
+    let mut text = format!(
+        "{} (`{}`): set on units that {}",
+        s.name,
+        s.id,
+        acts.join(" or ")
+    );
+    if !s.unless.is_empty() {
+        text += &format!(" unless either side suffers {}", s.unless.join(", "));
+    }
+    text += &format!(
+        "; kept from turn to turn until either side suffers {}",
+        s.cleared_by.join(", ")
+    );
+    format!("{text} ({})", s.section)
+}
+
+/// Plotted orders in words.
+pub fn orders_words(o: &Orders) -> String {
+    let tasks: Vec<String> = o
+        .tasks
+        .iter()
+        .map(|t| {
+            let mut text = format!("{} {}", t.code, t.name);
+            if let Some(who) = &t.who {
+                text += &format!(" (for {})", condition_words(who));
+            }
+            if !t.interrupted_by.is_empty() {
+                text += &format!(", cancelled by an earlier {}", t.interrupted_by.join(", "));
+            }
+            text
+        })
+        .collect();
+    let mut text = format!("tasks {}", tasks.join("; "));
+    if o.one_per_turn {
+        text += "; one task a unit each turn";
+    }
+    if o.binding {
+        text += "; a plot is never changed";
+    }
+    if let Some(c) = &o.clash {
+        text += &format!("; {}", clash_words(c));
+    }
+    format!("{text} ({})", o.section)
+}
+
+fn clash_words(c: &Clash) -> String {
+    let rule = |r: ClashRule| match r {
+        ClashRule::StrongerFirst => "the stronger in melee attack goes first (a die on a tie)",
+        ClashRule::BothStop => "both stop, without combat",
+    };
+    format!(
+        "entering one hex: {}; crossing one hexside: {} ({})",
+        rule(c.same_hex),
+        rule(c.same_hexside),
+        c.section
+    )
 }
 
 #[cfg(test)]

@@ -40,6 +40,20 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             line("reinforcements", w::arrival_words(a));
         }
     }
+    let (facing_used, states_used) = used_in_play(cx);
+    if let Some(system) = cx.system {
+        let r = &system.rules;
+        if let Some(f) = r.facing.as_ref().filter(|_| facing_used) {
+            line("facing", w::facing_words(f));
+        }
+        for st in r
+            .states
+            .iter()
+            .filter(|st| states_used.contains(&st.id.as_str()))
+        {
+            line("kept state", w::state_words(st));
+        }
+    }
     let s = cx.scenario;
     let options = cx
         .system
@@ -50,10 +64,23 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             continue;
         };
         let by = if on.by_project { " (muster.toml)" } else { "" };
+        let topic = format!("optional rule {}{by}", o.name);
         for e in &o.effects {
+            line(&topic, w::effect_rule_words(e));
+        }
+        if !o.switches_off.is_empty() {
             line(
-                &format!("optional rule {}{by}", o.name),
-                w::effect_rule_words(e),
+                &topic,
+                format!("switches off {}", o.switches_off.join(", ")),
+            );
+        }
+        if let Some(seq) = &o.sequence {
+            line(&topic, format!("sequence of play: {}", w::play_words(seq)));
+        }
+        if let Some(orders) = &o.orders {
+            line(
+                &topic,
+                format!("plotted orders: {}", w::orders_words(orders)),
             );
         }
     }
@@ -124,6 +151,38 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         line("supply sources", sources.join("; "));
     }
     out
+}
+
+/// Whether the rules in play (the system's effects and special rules, and the rules
+/// of the optional rules switched on) name a facing side class, and which kept states
+/// they name: the summary words facing and states only where play uses them.
+fn used_in_play<'a>(cx: &ScenarioCx<'a>) -> (bool, Vec<&'a str>) {
+    use muster_semantic::rules::names::NameKind;
+    let Some(system) = cx.system else {
+        return (false, Vec::new());
+    };
+    let r = &system.rules;
+    let on = muster_semantic::rules::optional_rules_on(cx);
+    let mut walk = muster_semantic::rules::vocab::Walk::default();
+    let in_play = r.effects.iter().chain(&r.special_rules).chain(
+        r.optional_rules
+            .iter()
+            .filter(|o| on.iter().any(|x| x.id == o.id))
+            .flat_map(|o| &o.effects),
+    );
+    for rule in in_play {
+        if let Some(c) = &rule.when {
+            walk.condition(c, &muster_db::place::Place::rules(), NameKind::Faction);
+        }
+    }
+    let facing = walk.names.iter().any(|n| n.kind == NameKind::SideClass);
+    let states = walk
+        .names
+        .iter()
+        .filter(|n| n.kind == NameKind::State)
+        .map(|n| n.name)
+        .collect();
+    (facing, states)
 }
 
 /// A special rule stated as data, in words: its own `when`/`then`, or the system's

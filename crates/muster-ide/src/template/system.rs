@@ -186,6 +186,10 @@ System(
         //~ supply: Some((section: "10", trace_length: 5, blocked_by_terrain: ["woods"])),
         // Reinforcements: what coming onto the map costs, and whether they may be held back.
         //~ arrivals: Some((section: "9", entry_cost: 1.0, may_delay: false, blocked: NextTurn)),
+        // Facing: which hexsides around a unit are its front or rear (0 is the faced hexside, clockwise).
+        //~ facing: Some((section: "13", classes: [(id: "front", name: "Front", hexsides: [5, 0, 1]), (id: "rear", name: "Rear", hexsides: [2, 3, 4])], turn_cost: Some(1.0))),
+        // States a unit keeps from one turn to the next (contact), set by acts and cleared by results.
+        //~ states: [(id: "engaged", name: "Engaged", section: "14", set_by: [Melee], cleared_by: ["DR"])],
         // Values of this block the rulebook does not print: path -> the reason.
         //~ assumed: {"morale": "the rulebook does not say who tests morale; taken from the examples"},
     ),

@@ -43,6 +43,16 @@ pub enum NameKind {
     Hook,
     /// An optional rule of the system.
     Optional,
+    /// A unit kind id (no class, no `"*"`).
+    Kind,
+    /// A class of hexside of the system's `facing`.
+    SideClass,
+    /// A kept state of the system's `states`.
+    State,
+    /// A task of an optional rule's plotted `orders`.
+    Task,
+    /// An id of the system's `effects`.
+    Rule,
 }
 
 /// A name the rules refer to, at its place in the system file.
@@ -372,9 +382,15 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
             .collect(),
         NameKind::Phase => rules
             .sequence
-            .as_ref()
-            .map(|s| s.phases().iter().map(|(_, _, p)| p.id.as_str()).collect())
-            .unwrap_or_default(),
+            .iter()
+            .chain(
+                rules
+                    .optional_rules
+                    .iter()
+                    .filter_map(|o| o.sequence.as_ref()),
+            )
+            .flat_map(|s| s.phases().into_iter().map(|(_, _, p)| p.id.as_str()))
+            .collect(),
         NameKind::Feature => system
             .hexside_features
             .iter()
@@ -390,6 +406,20 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
         NameKind::Mode => rules.movement_modes.iter().map(|m| m.id.as_str()).collect(),
         NameKind::Hook => crate::hooks::HOOKS.iter().map(|h| h.id).collect(),
         NameKind::Optional => rules.optional_rules.iter().map(|o| o.id.as_str()).collect(),
+        NameKind::Kind => system.unit_kinds.iter().map(|k| k.id.as_str()).collect(),
+        NameKind::SideClass => rules
+            .facing
+            .iter()
+            .flat_map(|f| f.classes.iter().map(|c| c.id.as_str()))
+            .collect(),
+        NameKind::State => rules.states.iter().map(|s| s.id.as_str()).collect(),
+        NameKind::Task => rules
+            .optional_rules
+            .iter()
+            .filter_map(|o| o.orders.as_ref())
+            .flat_map(|o| o.tasks.iter().map(|t| t.id.as_str()))
+            .collect(),
+        NameKind::Rule => rules.effects.iter().map(|r| r.id.as_str()).collect(),
     }
 }
 

@@ -8,6 +8,7 @@
 //! Nothing here judges: the `rules::*` checks hold the findings.
 
 use muster_db::place::Place;
+use muster_model::rules::{MoraleEvent, SequenceOfPlay};
 use muster_model::scenario::{Scenario, SourceAt, VictoryTest};
 use muster_model::system::{RulesSystem, UnitKind};
 use muster_model::vocab::{Condition, Effect, EffectRule, ReplacementPlace, SideFact};
@@ -60,6 +61,17 @@ impl<'a> Walk<'a> {
                 self.name(at.variant("AllAttackersAcross"), NameKind::Feature, f)
             }
             Condition::Moving(m) => self.name(at.variant("Moving"), NameKind::Mode, m),
+            Condition::Through(x) => self.name(at.variant("Through"), NameKind::SideClass, x),
+            Condition::AttackedThrough(x) => {
+                self.name(at.variant("AttackedThrough"), NameKind::SideClass, x)
+            }
+            Condition::InState(x) => self.name(at.variant("InState"), NameKind::State, x),
+            Condition::Plotted(x) => self.name(at.variant("Plotted"), NameKind::Task, x),
+            Condition::Event(MoraleEvent::CombatResult(code)) => self.name(
+                at.variant("Event").variant("CombatResult"),
+                NameKind::Code,
+                code,
+            ),
             Condition::OwnSide(SideFact::Controls(l)) => self
                 .labels
                 .push((at.variant("OwnSide").variant("Controls"), l)),
@@ -76,7 +88,9 @@ impl<'a> Walk<'a> {
             | Condition::InSupply
             | Condition::Surrounded
             | Condition::Higher
-            | Condition::Lower => {}
+            | Condition::Lower
+            | Condition::Did { .. }
+            | Condition::Event(_) => {}
         }
     }
 
@@ -91,6 +105,8 @@ impl<'a> Walk<'a> {
                     self.name(v.field("from"), NameKind::Code, from);
                     self.name(v.field("to"), NameKind::Code, to);
                 }
+                Effect::ToStatus(s) => self.name(at.variant("ToStatus"), NameKind::Level, s),
+                Effect::Becomes(k) => self.name(at.variant("Becomes"), NameKind::Kind, k),
                 Effect::MoveCost(_)
                 | Effect::OddsShift(_)
                 | Effect::DieModifier(_)
@@ -102,8 +118,19 @@ impl<'a> Walk<'a> {
                 | Effect::MayNot(_)
                 | Effect::Must(_)
                 | Effect::VictoryPoints(_)
-                | Effect::NoChargeBonus => {}
+                | Effect::NoChargeBonus
+                | Effect::ShareLosses { .. } => {}
             }
+        }
+    }
+
+    /// The names of a sequence of play at `at`: the factions of its phases and the
+    /// tasks they execute.
+    fn sequence(&mut self, seq: &'a SequenceOfPlay, at: &Place) {
+        for (part, i, phase) in seq.phases() {
+            let p = at.field(part.field()).index(i);
+            self.each(p.field("sides"), NameKind::Faction, &phase.sides);
+            self.each(p.field("executes"), NameKind::Task, &phase.executes);
         }
     }
 
@@ -238,11 +265,30 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
         }
     }
     if let Some(seq) = &rules.sequence {
-        let at = base.field("sequence");
-        for (part, i, phase) in seq.phases() {
-            let sides = at.field(part.field()).index(i).field("sides");
-            w.each(sides, NameKind::Faction, &phase.sides);
+        w.sequence(seq, &base.field("sequence"));
+    }
+    for (i, o) in rules.optional_rules.iter().enumerate() {
+        let at = base.field("optional_rules").index(i);
+        w.each(at.field("switches_off"), NameKind::Rule, &o.switches_off);
+        if let Some(seq) = &o.sequence {
+            w.sequence(seq, &at.field("sequence"));
         }
+        for (k, task) in o.orders.iter().flat_map(|o| o.tasks.iter().enumerate()) {
+            let t = at.field("orders").field("tasks").index(k);
+            if let Some(c) = &task.who {
+                w.condition(c, &t.field("who"), NameKind::Faction);
+            }
+            w.each(
+                t.field("interrupted_by"),
+                NameKind::Code,
+                &task.interrupted_by,
+            );
+        }
+    }
+    for (i, st) in rules.states.iter().enumerate() {
+        let at = base.field("states").index(i);
+        w.each(at.field("unless"), NameKind::Code, &st.unless);
+        w.each(at.field("cleared_by"), NameKind::Code, &st.cleared_by);
     }
     w.each(base.field("hooks"), NameKind::Hook, &rules.hooks);
     w
@@ -484,6 +530,7 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
             })
         }
         (C::Moving(x), C::Moving(y)) => two("movement mode", x, y),
+        (C::Plotted(x), C::Plotted(y)) if one_task_per_turn(system) => two("plotted task", x, y),
         (C::Troop(x), C::Troop(y)) => {
             let both = system.unit_kinds.iter().any(|k| {
                 specificity(system, x, &k.id).is_some() && specificity(system, y, &k.id).is_some()
@@ -509,6 +556,15 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
     }
 }
 
+/// Whether an optional rule's orders give a unit one task per turn.
+fn one_task_per_turn(system: &RulesSystem) -> bool {
+    system
+        .rules
+        .optional_rules
+        .iter()
+        .any(|o| o.orders.as_ref().is_some_and(|x| x.one_per_turn))
+}
+
 /// Whether two effects of the same kind give different answers: may, may not and must
 /// for the same act; two stacking limits, fixed strengths, movement costs or zone of
 /// control effects that differ. Shifts, modifiers and multipliers add up, so they never
@@ -521,6 +577,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
         (E::Zoc(x), E::Zoc(y)) => x != y,
+        (E::ToStatus(x), E::ToStatus(y)) | (E::Becomes(x), E::Becomes(y)) => x != y,
         _ => false,
     }
 }

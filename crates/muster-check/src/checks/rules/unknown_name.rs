@@ -13,8 +13,9 @@ declare_check! {
     /// types (a unit kind id, a class, or `"*"`), status levels of its ladder, its
     /// result tables, its terrain and feature kinds, codes of its combat results
     /// table, and in the vocabulary's conditions and effects its hexside features,
-    /// weather kinds, factions and movement modes; `hooks` must name muster's built-in
-    /// hooks.
+    /// weather kinds, factions, movement modes, facing side classes, kept states,
+    /// plotted tasks and unit kinds; an optional rule's `switches_off` names rules of
+    /// `effects`; `hooks` must name muster's built-in hooks.
     ///
     /// ## Why is this bad?
     /// A permission or morale trigger naming a troop type that does not exist applies to
@@ -147,6 +148,38 @@ pub fn unknown(meta: &'static CheckMeta, system: &RulesSystem, name: &NameRef) -
                 "the system has no `optional_rules`",
                 "optional rules",
             ),
+        ),
+        NameKind::Kind => (
+            format!("unknown unit kind `{n}`"),
+            format!("unit kinds of system `{}`: {}", system.id, known.join(", ")),
+        ),
+        NameKind::SideClass => (
+            format!("unknown facing side class `{n}`"),
+            listed(
+                &known,
+                "the system has no `facing`: give it in `rules: (facing: (classes: [...]))`",
+                "side classes",
+            ),
+        ),
+        NameKind::State => (
+            format!("unknown kept state `{n}`"),
+            listed(
+                &known,
+                "give the states in `rules: (states: [(id: ..., ...)])`",
+                "kept states",
+            ),
+        ),
+        NameKind::Task => (
+            format!("unknown plotted task `{n}`"),
+            listed(
+                &known,
+                "no optional rule gives plotted `orders` with tasks",
+                "plotted tasks",
+            ),
+        ),
+        NameKind::Rule => (
+            format!("unknown rule `{n}`"),
+            listed(&known, "the system has no `effects`", "rules of `effects`"),
         ),
         NameKind::Hook => (
             format!("muster has no built-in hook `{n}`"),
