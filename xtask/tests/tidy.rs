@@ -153,6 +153,7 @@ const CRATES: &[(&str, &[&str])] = &[
             "muster-semantic",
             "muster-syntax",
             "muster-testkit",
+            "muster-vassal",
         ],
     ),
 ];

