@@ -489,6 +489,8 @@ struct Single {
 struct EngineFigures {
     units: usize,
     reach_all_ms: f64,
+    /// One `muster validate` of the same scenario, in process.
+    validate_ms: f64,
     combat_us: f64,
 }
 
@@ -591,6 +593,11 @@ impl Single {
             self.engine.units, self.engine.reach_all_ms
         );
         println!(
+            "| engine: one validate of Hastings (in process, median of 20) | {:.1} | | | reach-all / validate = {:.2} (target below 1) |",
+            self.engine.validate_ms,
+            self.engine.reach_all_ms / self.engine.validate_ms
+        );
+        println!(
             "| engine: one `combat` (median of 20 runs of 1,000 calls) | {:.4} | | | target 0.010 ms |",
             self.engine.combat_us / 1000.0
         );
@@ -641,6 +648,10 @@ fn engine_figures(root: &Path) -> Result<EngineFigures, String> {
         }
         Ok(())
     })?;
+    let validate_ms = median_ms(20, || {
+        muster_check::validate_paths(root, &[root.join(DRAWN)], &config, &name);
+        Ok(())
+    })?;
     let first = position
         .units
         .first()
@@ -673,6 +684,7 @@ fn engine_figures(root: &Path) -> Result<EngineFigures, String> {
     Ok(EngineFigures {
         units: ids.len(),
         reach_all_ms,
+        validate_ms,
         combat_us: combat_ms,
     })
 }

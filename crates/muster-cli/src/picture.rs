@@ -218,15 +218,20 @@ fn shade_reach(
     let reach = engine
         .reach(unit)
         .map_err(|e| format!("`--reach`: {}", muster_db::text::escape(&e.to_string())))?;
+    let shade = reach_shade(&reach).ok_or("`--reach`: the unit's hex is not a hex id")?;
+    Ok(muster_render::with_reach(svg, map, &shade))
+}
+
+/// The engine's reach as the board shades it; `None` if its start is not a hex id.
+pub(crate) fn reach_shade(reach: &muster_engine::Reach) -> Option<muster_render::ReachShade> {
     let hex = |h: &str| muster_hex::HexId::parse(h).ok();
-    let shade = muster_render::ReachShade {
+    Some(muster_render::ReachShade {
         unit: reach.unit.clone(),
-        from: hex(&reach.from).ok_or("`--reach`: the unit's hex is not a hex id")?,
+        from: hex(&reach.from)?,
         hexes: reach
             .hexes
             .iter()
             .filter_map(|h| Some((hex(&h.hex)?, h.mp_left)))
             .collect(),
-    };
-    Ok(muster_render::with_reach(svg, map, &shade))
+    })
 }

@@ -17,10 +17,10 @@ use crate::cli::{ListFormat, QueryWhat};
 use crate::io::out;
 
 /// The system, the map and the position a question is asked of.
-struct Asked<'a> {
-    system: &'a RulesSystem,
-    map: &'a TerrainMap,
-    position: Position,
+pub(crate) struct Asked<'a> {
+    pub(crate) system: &'a RulesSystem,
+    pub(crate) map: &'a TerrainMap,
+    pub(crate) position: Position,
     /// Counter ids of the scenario's sheet, to tell a unit not on the map from a typo.
     counters: Vec<String>,
 }
@@ -117,7 +117,7 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
 
 /// An engine error in words, telling a counter that is not on the map at this turn
 /// from a name the scenario does not have.
-fn explain(e: QueryError, asked: &Asked, turn: u8) -> String {
+pub(crate) fn explain(e: QueryError, asked: &Asked, turn: u8) -> String {
     match &e {
         QueryError::UnknownUnit { id, .. } if asked.counters.iter().any(|c| c == id) => {
             format!(
@@ -139,29 +139,7 @@ fn asked<'a>(db: &'a Db, path: &Path, shown: &Path, turn: u8) -> Result<Asked<'a
                 "`{name}` is not a scenario; give a scenario or a position file (JSON)"
             ));
         };
-        let cx = FileCx::new(db, index)
-            .and_then(ScenarioCx::new)
-            .ok_or_else(|| {
-                format!("`{name}` could not be resolved; run `muster validate` on it")
-            })?;
-        let (system, map) = cx.system.zip(cx.map).ok_or_else(|| {
-            format!("`{name}`: its system or map could not be loaded; run `muster validate` on it")
-        })?;
-        let counters = cx
-            .counters
-            .map(|s| {
-                s.armies
-                    .iter()
-                    .flat_map(|a| a.counters.iter().map(|c| c.id.clone()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        return Ok(Asked {
-            system,
-            map,
-            position: from_scenario(&cx, turn),
-            counters,
-        });
+        return of_scenario(db, index, &name, turn);
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{name}`: {e}"))?;
     let position: Position = serde_json::from_str(&text).map_err(|e| {
@@ -195,6 +173,37 @@ fn asked<'a>(db: &'a Db, path: &Path, shown: &Path, turn: u8) -> Result<Asked<'a
         map,
         position,
         counters: Vec::new(),
+    })
+}
+
+/// The board of the scenario at `index` at the start of `turn`, with its system and map;
+/// `name` is how the scenario is named in errors.
+pub(crate) fn of_scenario<'a>(
+    db: &'a Db,
+    index: usize,
+    name: &str,
+    turn: u8,
+) -> Result<Asked<'a>, String> {
+    let cx = FileCx::new(db, index)
+        .and_then(ScenarioCx::new)
+        .ok_or_else(|| format!("`{name}` could not be resolved; run `muster validate` on it"))?;
+    let (system, map) = cx.system.zip(cx.map).ok_or_else(|| {
+        format!("`{name}`: its system or map could not be loaded; run `muster validate` on it")
+    })?;
+    let counters = cx
+        .counters
+        .map(|s| {
+            s.armies
+                .iter()
+                .flat_map(|a| a.counters.iter().map(|c| c.id.clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Asked {
+        system,
+        map,
+        position: from_scenario(&cx, turn),
+        counters,
     })
 }
 

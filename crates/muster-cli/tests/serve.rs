@@ -667,3 +667,259 @@ fn the_preview_survives_hostile_local_clients() {
     assert!(peak < 100 * 1024, "at most {peak} kB resident");
     eprintln!("the preview held at most {peak} kB resident");
 }
+
+/// The jengland set-up with the Rennes militia moved next to Saxe (0903), so that an
+/// attack can be asked about.
+fn with_enemy_next_to_saxe(root: &Path) {
+    let file = root.join(SCENARIO);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let placed = "at: Hexes([\"1408\", \"1509\"])";
+    assert!(text.contains(placed), "the militia's hexes changed");
+    std::fs::write(
+        &file,
+        text.replace(placed, "at: Hexes([\"0904\", \"1509\"])"),
+    )
+    .unwrap();
+}
+
+/// `muster query ... --format json` in the project: the engine's answer.
+fn query_json(root: &Path, args: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .arg("query")
+        .args(args)
+        .args(["--format", "json"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "muster query {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_rules_endpoints_answer_as_muster_query_does() {
+    let project = common::copy_project();
+    with_enemy_next_to_saxe(project.path());
+    let (_watch, port) = start_preview(project.path());
+    let ask = |target: &str| {
+        let (status, body) = get(port, target);
+        let value: Value = serde_json::from_str(&body)
+            .unwrap_or_else(|e| panic!("{target}: not JSON ({e}): {body}"));
+        (status, value)
+    };
+    let (status, reach) = ask(&format!("/reach?file={SCENARIO}&unit=saxe"));
+    assert_eq!(status, 200, "{reach}");
+    let expected = query_json(project.path(), &["reach", SCENARIO, "saxe"]);
+    assert_eq!(reach["reach"], expected);
+    assert_eq!(reach["targets"], json!(["milice-de-rennes"]));
+    let shade = reach["shade"].as_str().unwrap();
+    let shaded: Vec<&str> = shade
+        .split("class=\"reach\" data-hex=\"")
+        .skip(1)
+        .map(|rest| &rest[..4])
+        .collect();
+    let hexes: Vec<&str> = (expected["hexes"].as_array().unwrap().iter())
+        .map(|h| h["hex"].as_str().unwrap())
+        .collect();
+    assert_eq!(shaded, hexes);
+
+    let (status, combat) = ask(&format!(
+        "/combat?file={SCENARIO}&attacker=saxe&defender=milice-de-rennes&turn=1"
+    ));
+    assert_eq!(status, 200, "{combat}");
+    let expected = query_json(
+        project.path(),
+        &["combat", SCENARIO, "saxe", "--defender", "milice-de-rennes"],
+    );
+    assert_eq!(combat["combat"], expected);
+    let panel = combat["panel"].as_str().unwrap();
+    let ratio = expected["ratio"].as_str().unwrap();
+    assert!(
+        panel.contains(&format!("data-ratio=\"{ratio}\"")),
+        "{panel}"
+    );
+
+    // Questions that cannot be answered: a status and a message, never a panic.
+    for (target, status, says) in [
+        (
+            format!("/reach?file={SCENARIO}&unit=nobody"),
+            404,
+            "no unit `nobody`",
+        ),
+        (format!("/reach?file={SCENARIO}"), 400, "give `unit=`"),
+        (
+            format!("/reach?file={SCENARIO}&unit=saxe&unit=ecuyers"),
+            400,
+            "once",
+        ),
+        (
+            format!("/reach?file={SCENARIO}&unit=saxe&turn=0"),
+            400,
+            "turn",
+        ),
+        (
+            format!("/reach?file={SCENARIO}&unit=saxe&turn=x"),
+            400,
+            "turn",
+        ),
+        (
+            "/reach?file=maps/lrf/jengland.map.ron&unit=saxe".to_string(),
+            404,
+            "is a map",
+        ),
+        (
+            "/reach?file=../Cargo.toml&unit=saxe".to_string(),
+            404,
+            "no scenario",
+        ),
+        ("/reach?file=%ff&unit=saxe".to_string(), 400, "UTF-8"),
+        (
+            format!("/combat?file={SCENARIO}&defender=saxe"),
+            400,
+            "attacker",
+        ),
+        (
+            format!("/combat?file={SCENARIO}&attacker=saxe&defender=ecuyers"),
+            400,
+            "not enemies",
+        ),
+        (
+            format!("/combat?file={SCENARIO}&attacker=saxe&defender=erispoe"),
+            400,
+            "neither next to",
+        ),
+        (
+            format!("/reach?file={SCENARIO}&unit=%3Cb%3E"),
+            404,
+            "no unit `<b>`",
+        ),
+    ] {
+        let (got, answer) = ask(&target);
+        assert_eq!(got, status, "{target}: {answer}");
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert!(error.contains(says), "{target}: {answer}");
+    }
+}
+
+impl Cdp {
+    /// A real click (press and release) at the centre of the element `selector` finds,
+    /// scrolled into view; the element must be the one a person's click reaches there.
+    fn click(&mut self, selector: &str) {
+        let found = self.eval(&format!(
+            "(() => {{ const e = document.querySelector({s}); if (!e) return null; e.scrollIntoView({{block: 'center', inline: 'center'}}); const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2; const hit = document.elementFromPoint(x, y); return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()",
+            s = json!(selector)
+        ));
+        let at = found
+            .as_array()
+            .unwrap_or_else(|| panic!("nothing matches `{selector}`"));
+        assert_eq!(at[2], json!(true), "`{selector}` is covered at its centre");
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": at[0], "y": at[1], "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs chromium: run by .ci/run"]
+fn clicks_show_reach_and_odds_in_chromium() {
+    let chromium = find_chromium().expect("chromium is not installed; .ci/run installs it");
+    let project = common::copy_project();
+    with_enemy_next_to_saxe(project.path());
+    let reach = query_json(project.path(), &["reach", SCENARIO, "saxe"]);
+    let combat = query_json(
+        project.path(),
+        &["combat", SCENARIO, "saxe", "--defender", "milice-de-rennes"],
+    );
+    let (_watch, port) = start_preview(project.path());
+    let profile = tempfile::tempdir().unwrap();
+    let (_browser, mut cdp) = Cdp::launch(&chromium, profile.path());
+    cdp.call("Page.enable", json!({}));
+    cdp.call("Runtime.enable", json!({}));
+    let url = format!("http://127.0.0.1:{port}/view/{SCENARIO}");
+    cdp.call("Page.navigate", json!({"url": url}));
+    cdp.wait_until(
+        "document.readyState === 'complete' && !!document.querySelector('#board svg g.counter[data-unit=\"saxe\"]')",
+        DESCRIBE,
+    );
+
+    // Saxe's reach: the shaded hexes and the MP left in each are the engine's.
+    cdp.click("#board svg g.counter[data-unit=\"saxe\"]");
+    cdp.wait_until("document.body.dataset.rules === 'reach:saxe'", DESCRIBE);
+    let shaded = cdp.eval(
+        "[...document.querySelectorAll('#board svg #reach g.reach')].map(g => [g.dataset.hex, parseFloat(g.dataset.mpLeft)])",
+    );
+    let pairs = |list: &Value, hex: &str, left: &str| -> Vec<(String, f64)> {
+        (list.as_array().unwrap().iter())
+            .map(|h| {
+                (
+                    h[hex].as_str().unwrap().to_string(),
+                    h[left].as_f64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let shaded: Vec<Value> = shaded
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!({"hex": p[0], "left": p[1]}))
+        .collect();
+    assert_eq!(
+        pairs(&Value::Array(shaded), "hex", "left"),
+        pairs(&reach["hexes"], "hex", "mp_left")
+    );
+    let panel = cdp.eval("document.getElementById('rules').innerText");
+    assert!(
+        panel
+            .as_str()
+            .unwrap_or_default()
+            .contains("milice-de-rennes"),
+        "{panel}"
+    );
+
+    // The militia next to it: the odds, the modifiers and the rules are the engine's.
+    cdp.click("#board svg g.counter[data-unit=\"milice-de-rennes\"]");
+    cdp.wait_until(
+        "document.body.dataset.rules === 'combat:saxe>milice-de-rennes'",
+        DESCRIBE,
+    );
+    let odds = cdp.eval(
+        "(() => { const s = document.querySelector('#rules section.odds'); return {ratio: s.dataset.ratio, column: s.dataset.column, attack: parseFloat(s.dataset.attack), defence: parseFloat(s.dataset.defence), text: s.innerText}; })()",
+    );
+    assert_eq!(odds["ratio"], combat["ratio"]);
+    assert_eq!(odds["column"], combat["column"]);
+    assert_eq!(odds["attack"].as_f64(), combat["attack"].as_f64());
+    assert_eq!(odds["defence"].as_f64(), combat["defence"].as_f64());
+    let text = odds["text"].as_str().unwrap_or_default();
+    let modifiers = (combat["die_modifiers"].as_array().unwrap().iter())
+        .chain(combat["shifts"].as_array().unwrap());
+    for m in modifiers {
+        assert!(text.contains(m["what"].as_str().unwrap()), "{m} in {text}");
+    }
+    for r in combat["rules"].as_array().unwrap() {
+        assert!(text.contains(r["rule"].as_str().unwrap()), "{r} in {text}");
+        if let Some(section) = r["section"].as_str() {
+            assert!(text.contains(&format!("({section})")), "{r} in {text}");
+        }
+    }
+    assert_eq!(
+        cdp.eval("document.querySelector('#board svg #attack').dataset.hex"),
+        json!("0904")
+    );
+
+    // Escape clears it all.
+    cdp.call(
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyDown", "key": "Escape", "code": "Escape", "windowsVirtualKeyCode": 27}),
+    );
+    cdp.wait_until(
+        "document.getElementById('rules').hidden && !document.querySelector('#board svg #reach, #board svg #attack')",
+        DESCRIBE,
+    );
+}

@@ -333,6 +333,17 @@ impl Engine<'_> {
         Ok(atk)
     }
 
+    /// The units unit `id` may attack from where it stands, as [`Engine::combat`] judges
+    /// a lone attacker: enemies next to it, or within its range for a missile unit.
+    pub fn targets(&self, id: &str) -> Result<Vec<String>, QueryError> {
+        self.unit(id)?;
+        Ok((0..self.units.len())
+            .filter(|&d| self.units[d].hex.is_some())
+            .filter(|&d| self.attackers_of(&[id], d, &self.units[d].unit.id).is_ok())
+            .map(|d| self.units[d].unit.id.clone())
+            .collect())
+    }
+
     /// The units that defend with `d`: its hex's for systems that attack a hex, else the
     /// unit and the non-combat units stacked with it (a commander adds his strength).
     fn defenders_of(&self, d: usize) -> Vec<usize> {

@@ -119,8 +119,7 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
         .and_then(|l| l.levels.first())
         .map(|l| l.id.clone());
     let mut units: Vec<Unit> = Vec::new();
-    let mut copies: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for piece in &board.pieces {
+    for (piece, id) in board.pieces.iter().zip(board.unit_ids()) {
         let kind = cx.unit_kind(&piece.kind);
         let stats = kind.and_then(|k| k.stats.as_ref());
         let counter = piece
@@ -159,15 +158,6 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
                 (0.0, *movement, None, None)
             }
             (None, _) => (0.0, 0.0, None, None),
-        };
-        // Copies of a counter so far, counted as they come: the n-th copy is `id#n`.
-        let seen = copies.entry(piece.counter.as_str()).or_insert(0);
-        *seen += 1;
-        let copies = *seen - 1;
-        let id = if copies == 0 {
-            piece.counter.clone()
-        } else {
-            format!("{}#{}", piece.counter, copies + 1)
         };
         units.push(Unit {
             id,

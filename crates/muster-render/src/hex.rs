@@ -99,7 +99,7 @@ pub fn counter_alone(board: &Board, piece: &Piece) -> String {
         s = n(size),
         o = n(-size / 2.0),
     );
-    counter(&mut out, board, piece, 0.0, 0.0);
+    counter(&mut out, board, piece, &piece.counter, 0.0, 0.0);
     out.push_str("</g></svg>\n");
     out
 }
@@ -838,6 +838,7 @@ fn counters(out: &mut String, board: &Board, geo: &Geometry) -> Vec<Option<(f64,
         by_hex.entry(piece.hex).or_default().push(i);
     }
     let mut positions = vec![None; board.pieces.len()];
+    let ids = board.unit_ids();
     out.push_str("<g id=\"counters\" font-size=\"7\" text-anchor=\"middle\">\n");
     for (hex, stack) in &by_hex {
         let (cx, cy) = geo.centre(*hex);
@@ -847,7 +848,7 @@ fn counters(out: &mut String, board: &Board, geo: &Geometry) -> Vec<Option<(f64,
             let step = k.min(5) as f64 * 5.0;
             let (x, y) = (cx - spread + step, cy + spread - step);
             positions[i] = Some((x, y));
-            counter(out, board, &board.pieces[i], x, y);
+            counter(out, board, &board.pieces[i], &ids[i], x, y);
         }
         // The units the stack stands for (a piece may stand for many).
         let units: u32 = stack
@@ -873,7 +874,7 @@ fn counters(out: &mut String, board: &Board, geo: &Geometry) -> Vec<Option<(f64,
     positions
 }
 
-fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
+fn counter(out: &mut String, board: &Board, piece: &Piece, unit: &str, x: f64, y: f64) {
     let fill = side_colour(board, piece.side);
     let ink = if palette::dark_text_on(&fill) {
         "#1a1a1a"
@@ -934,8 +935,9 @@ fn counter(out: &mut String, board: &Board, piece: &Piece, x: f64, y: f64) {
     };
     let _ = write!(
         out,
-        "<g class=\"counter\" data-counter=\"{c}\" data-side=\"{s}\" data-hex=\"{hex}\" data-role=\"{role}\" data-state=\"{state}\" transform=\"translate({x},{y})\"><title>{tip}</title><rect x=\"{m}\" y=\"{m}\" width=\"{w}\" height=\"{w}\" rx=\"2.5\" fill=\"{fill}\" stroke=\"#1a1a1a\" stroke-width=\"1\"{dash}/>",
+        "<g class=\"counter\" data-counter=\"{c}\" data-unit=\"{u}\" data-side=\"{s}\" data-hex=\"{hex}\" data-role=\"{role}\" data-state=\"{state}\" transform=\"translate({x},{y})\"><title>{tip}</title><rect x=\"{m}\" y=\"{m}\" width=\"{w}\" height=\"{w}\" rx=\"2.5\" fill=\"{fill}\" stroke=\"#1a1a1a\" stroke-width=\"1\"{dash}/>",
         c = esc(&piece.counter),
+        u = esc(unit),
         s = esc(&side_key(Some(board), piece.side)),
         hex = piece.hex,
         x = n(x),

@@ -34,10 +34,14 @@ pub fn page(
     }
     out.push_str("</nav>\n<div id=\"content\">\n");
     out.push_str(&content(rendered, diagnostics, name_of, live.is_some()));
-    out.push_str("</div>\n<script>\n");
+    out.push_str("</div>\n");
+    if live.is_some() {
+        out.push_str("<aside id=\"rules\" hidden></aside>\n");
+    }
+    out.push_str("<script>\n");
     out.push_str(SCRIPT);
     if let Some(url) = live {
-        let _ = write!(out, "{LIVE}\nlisten({});\n", json_string(url));
+        let _ = write!(out, "{LIVE}\n{RULES}\nlisten({});\n", json_string(url));
     }
     out.push_str("</script>\n</body>\n</html>\n");
     out
@@ -358,6 +362,10 @@ li.diagnostic .sev{font-weight:bold}li.diagnostic .where{color:#666}
 .flash{animation:flash 1.2s ease-in-out 2}
 @keyframes flash{0%,100%{opacity:1}50%{opacity:.15}}
 g.diagnostic.selected polygon,g.diagnostic.selected rect,g.diagnostic.selected circle{stroke-width:6}
+#rules{position:fixed;right:12px;bottom:12px;z-index:3;max-width:440px;max-height:60vh;overflow:auto;background:#fff;border:1px solid #cfc8b4;box-shadow:0 2px 8px rgba(0,0,0,.2);padding:6px 10px;font-size:13px}
+#rules h2{font-size:15px;margin:4px 0}#rules table{border-collapse:collapse}#rules td{padding:2px 6px;vertical-align:top}
+#rules ul{margin:0;padding-left:14px}#rules .rules,#rules .hint{color:#555}#rules .error{color:#d0021b}
+body.live g.counter{cursor:pointer}
 ";
 
 const SCRIPT: &str = r#"
@@ -417,10 +425,101 @@ function listen(url) {
       const again = document.getElementById('board');
       if (again) { again.scrollLeft = left; again.scrollTop = top; }
       window.scrollTo(x, y);
+      reapplyRules();
       document.body.dataset.updates = String((parseInt(document.body.dataset.updates || '0', 10)) + 1);
     } catch (err) {
       status.textContent = 'update failed: ' + err;
     }
   });
 }
+"#;
+
+/// Clicking a counter on a served page: its reach (`/reach`), then the odds of an attack
+/// on an enemy it may attack (`/combat`), drawn from the server's escaped answers.
+const RULES: &str = r#"
+document.body.classList.add('live');
+let selected = null, attacked = null, asked = 0;
+function rulesPanel() { return document.getElementById('rules'); }
+function dropLayers() {
+  document.querySelectorAll('#board svg #reach, #board svg #attack').forEach(g => g.remove());
+}
+function clearRules() {
+  selected = null; attacked = null; asked++;
+  dropLayers();
+  const panel = rulesPanel();
+  panel.hidden = true; panel.innerHTML = '';
+  document.body.dataset.rules = '';
+}
+function rulesError(message) {
+  dropLayers();
+  selected = null; attacked = null;
+  const panel = rulesPanel();
+  panel.innerHTML = '';
+  const p = document.createElement('p');
+  p.className = 'error';
+  p.textContent = message;
+  panel.appendChild(p);
+  panel.hidden = false;
+  document.body.dataset.rules = 'error';
+}
+async function askRules(path, params) {
+  const query = new URLSearchParams(params);
+  query.set('file', decodeURIComponent(location.pathname.replace(/^\/view\//, '')));
+  const turn = document.getElementById('turn');
+  query.set('turn', turn ? turn.dataset.turn : '1');
+  const response = await fetch(path + '?' + query, {cache: 'no-store'});
+  let answer = null;
+  try { answer = await response.json(); } catch (err) { answer = null; }
+  if (!response.ok || !answer || answer.error) {
+    throw new Error(answer && answer.error ? answer.error : 'the server answered ' + response.status);
+  }
+  return answer;
+}
+async function showReach(unit) {
+  const mine = ++asked;
+  try {
+    const answer = await askRules('/reach', {unit});
+    if (mine !== asked) return;
+    dropLayers();
+    const svg = document.querySelector('#board svg');
+    if (svg) svg.insertAdjacentHTML('beforeend', answer.shade);
+    selected = {unit, targets: answer.targets}; attacked = null;
+    const panel = rulesPanel();
+    panel.innerHTML = answer.panel; panel.hidden = false;
+    document.body.dataset.rules = 'reach:' + unit;
+  } catch (err) {
+    if (mine === asked) rulesError(err.message);
+  }
+}
+async function showCombat(defender) {
+  const mine = ++asked;
+  try {
+    const answer = await askRules('/combat', {attacker: selected.unit, defender});
+    if (mine !== asked) return;
+    document.querySelectorAll('#board svg #attack').forEach(g => g.remove());
+    const svg = document.querySelector('#board svg');
+    if (svg) svg.insertAdjacentHTML('beforeend', answer.shade);
+    attacked = defender;
+    const panel = rulesPanel();
+    panel.innerHTML = answer.panel; panel.hidden = false;
+    document.body.dataset.rules = 'combat:' + selected.unit + '>' + defender;
+  } catch (err) {
+    if (mine === asked) rulesError(err.message);
+  }
+}
+async function reapplyRules() {
+  if (!selected) return;
+  const unit = selected.unit, defender = attacked;
+  await showReach(unit);
+  if (defender && selected && selected.targets.includes(defender)) await showCombat(defender);
+}
+document.addEventListener('click', e => {
+  if (e.target.closest('#rules, #tools, a, button, li.diagnostic')) return;
+  const counter = e.target.closest('#board g.counter[data-unit]');
+  if (!counter) { if (selected || !rulesPanel().hidden) clearRules(); return; }
+  const unit = counter.dataset.unit;
+  if (selected && selected.unit !== unit && selected.targets.includes(unit)) showCombat(unit);
+  else showReach(unit);
+});
+document.addEventListener('keydown', e => { if (e.key === 'Escape') clearRules(); });
 "#;

@@ -4,7 +4,8 @@
 //!
 //! The SVG is written by hand (it is text) and is meant to be read by programs too:
 //! every hex carries `data-hex` and `data-terrain`, every counter `data-counter`,
-//! `data-side` and `data-hex`, every diagnostic mark `data-code`.
+//! `data-unit` (the rules engine's id of the unit), `data-side` and `data-hex`, every
+//! diagnostic mark `data-code`.
 
 mod hex;
 pub mod html;
@@ -27,7 +28,7 @@ use muster_semantic::board::Board;
 use muster_semantic::{FileCx, ScenarioCx};
 
 pub use marks::{Mark, MarkTarget, spans_examined};
-pub use reach::{ReachShade, with_reach};
+pub use reach::{AttackShade, ReachShade, attack_layer, reach_layer, with_reach};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]

@@ -20,14 +20,38 @@ pub struct ReachShade {
     pub hexes: Vec<(HexId, f64)>,
 }
 
-/// `svg` (a board drawn by [`crate::render`] on `map`) with the reach layer on top.
-pub fn with_reach(svg: &str, map: &TerrainMap, shade: &ReachShade) -> String {
+/// An attack as the board shows it: the attackers' hexes and the defender's, with the
+/// column of the results table it is read in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttackShade {
+    pub defender: String,
+    pub at: HexId,
+    pub attackers: Vec<HexId>,
+    /// The column read (`3/1`), or why the attack may not be made.
+    pub label: String,
+}
+
+fn geometry(map: &TerrainMap) -> Geometry {
     let grid = map.grid();
-    let geo = Geometry {
+    Geometry {
         layout: grid.layout,
         columns: grid.columns,
         rows: grid.rows,
-    };
+    }
+}
+
+/// `svg` (a board drawn by [`crate::render`] on `map`) with the reach layer on top.
+pub fn with_reach(svg: &str, map: &TerrainMap, shade: &ReachShade) -> String {
+    let layer = reach_layer(map, shade);
+    match svg.rfind("</svg>") {
+        Some(at) => format!("{}{layer}{}", &svg[..at], &svg[at..]),
+        None => format!("{svg}{layer}"),
+    }
+}
+
+/// The reach layer alone (`<g id="reach">`), to lay over a board of `map`.
+pub fn reach_layer(map: &TerrainMap, shade: &ReachShade) -> String {
+    let geo = geometry(map);
     let mut layer = String::new();
     let _ = writeln!(
         layer,
@@ -55,8 +79,42 @@ pub fn with_reach(svg: &str, map: &TerrainMap, shade: &ReachShade) -> String {
         points(&geo.corners(shade.from, radius))
     );
     layer.push_str("</g>\n");
-    match svg.rfind("</svg>") {
-        Some(at) => format!("{}{layer}{}", &svg[..at], &svg[at..]),
-        None => format!("{svg}{layer}"),
+    layer
+}
+
+/// An attack's layer (`<g id="attack">`): the defender's hex ringed in red with the
+/// column read, a line from each attacker's hex to it.
+pub fn attack_layer(map: &TerrainMap, shade: &AttackShade) -> String {
+    let geo = geometry(map);
+    let radius = crate::hex::h() / 3f64.sqrt() - 2.0;
+    let (x, y) = geo.centre(shade.at);
+    let mut layer = String::new();
+    let _ = writeln!(
+        layer,
+        "<g id=\"attack\" data-defender=\"{}\" data-hex=\"{}\" pointer-events=\"none\"><title>an attack on {}: {}</title>",
+        esc(&shade.defender),
+        shade.at,
+        esc(&shade.defender),
+        esc(&shade.label)
+    );
+    for from in &shade.attackers {
+        let (ax, ay) = geo.centre(*from);
+        let _ = writeln!(
+            layer,
+            "<line class=\"attacker\" data-hex=\"{from}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#b3261e\" stroke-width=\"3\" stroke-dasharray=\"5 3\"/>",
+            n(ax),
+            n(ay),
+            n(x),
+            n(y)
+        );
     }
+    let _ = writeln!(
+        layer,
+        "<polygon class=\"defender\" points=\"{}\" fill=\"#b3261e\" fill-opacity=\"0.2\" stroke=\"#b3261e\" stroke-width=\"3\"/><text x=\"{}\" y=\"{}\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#b3261e\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">{}</text></g>",
+        points(&geo.corners(shade.at, radius)),
+        n(x),
+        n(y - 14.0),
+        esc(&shade.label)
+    );
+    layer
 }

@@ -53,6 +53,25 @@ pub struct Board {
     pub weather: TurnWeather,
 }
 
+impl Board {
+    /// The id a rules engine gives each piece, in the order of [`Board::pieces`]: its
+    /// counter id, then `id#2`, `id#3`... for further copies of the same counter.
+    pub fn unit_ids(&self) -> Vec<String> {
+        let mut copies: HashMap<&str, usize> = HashMap::new();
+        self.pieces
+            .iter()
+            .map(|piece| {
+                let seen = copies.entry(piece.counter.as_str()).or_insert(0);
+                *seen += 1;
+                match *seen {
+                    1 => piece.counter.clone(),
+                    n => format!("{}#{n}", piece.counter),
+                }
+            })
+            .collect()
+    }
+}
+
 /// A supply source on the board.
 #[derive(Debug, Clone)]
 pub struct SupplyMark {

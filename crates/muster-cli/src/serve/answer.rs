@@ -39,6 +39,7 @@ pub(super) fn linger(socket: &mut TcpStream) {
 /// A whole answer: status, head and body (not for `HEAD`).
 pub(super) struct Page {
     status: u16,
+    content_type: &'static str,
     body: String,
 }
 
@@ -51,6 +52,7 @@ fn reason(status: u16) -> &'static str {
         408 => "Request Timeout",
         414 => "URI Too Long",
         421 => "Misdirected Request",
+        422 => "Unprocessable Content",
         431 => "Request Header Fields Too Large",
         500 => "Internal Server Error",
         503 => "Service Unavailable",
@@ -60,9 +62,10 @@ fn reason(status: u16) -> &'static str {
 
 pub(super) fn answer(mut socket: &TcpStream, page: &Page, head_only: bool) -> std::io::Result<()> {
     let mut out = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n",
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n",
         page.status,
         reason(page.status),
+        page.content_type,
         page.body.len()
     );
     if page.status == 405 {
@@ -88,7 +91,20 @@ pub(super) fn message(status: u16, body: &str) -> Page {
 
 /// HTML as it is: a whole page or the fragment a live page swaps in.
 pub(super) fn html(status: u16, body: String) -> Page {
-    Page { status, body }
+    Page {
+        status,
+        content_type: "text/html; charset=utf-8",
+        body,
+    }
+}
+
+/// A JSON document (the rules engine's answers).
+pub(super) fn json(status: u16, body: String) -> Page {
+    Page {
+        status,
+        content_type: "application/json",
+        body,
+    }
 }
 
 pub(super) fn not_found() -> Page {

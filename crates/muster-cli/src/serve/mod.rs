@@ -13,6 +13,10 @@
 //! not this server's gets 421 (DNS rebinding), and event streams are capped per client
 //! and overall (503), each polling its socket so that a closed page frees its place
 //! within [`events::POLL`].
+//!
+//! Beside the pages, `/reach` and `/combat` give the rules engine's answers about a
+//! scenario's board as JSON ([`rules`]): the live page asks them when a counter is
+//! clicked.
 
 mod answer;
 mod connection;
@@ -20,6 +24,7 @@ mod events;
 mod head;
 mod pages;
 mod places;
+mod rules;
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};

@@ -18,6 +18,9 @@ pub(super) fn respond(site: &Site, path: &str, query: &str) -> Page {
     let Some(path) = percent_decode(path) else {
         return not_found();
     };
+    if path == "/reach" || path == "/combat" {
+        return super::rules::respond(site, &path, query);
+    }
     if path == "/" || path == "/index.html" {
         let Some(round) = site.published.current() else {
             return message(503, "<p>The project has not been checked yet.</p>");
@@ -48,7 +51,7 @@ pub(super) fn respond(site: &Site, path: &str, query: &str) -> Page {
 }
 
 /// A project file named by a relative path: no `..`, nothing absolute, inside the root.
-fn inside(root: &Path, rel: &str) -> Option<PathBuf> {
+pub(super) fn inside(root: &Path, rel: &str) -> Option<PathBuf> {
     if rel.is_empty() || rel.contains('\\') || rel.contains('\0') {
         return None;
     }
@@ -61,7 +64,7 @@ fn inside(root: &Path, rel: &str) -> Option<PathBuf> {
 }
 
 /// Maps and scenarios inside the project are drawn.
-fn drawable(db: &Db, root: &Path, index: usize) -> bool {
+pub(super) fn drawable(db: &Db, root: &Path, index: usize) -> bool {
     let loaded = &db.files[index];
     matches!(loaded.kind, Some(FileKind::Map | FileKind::Scenario))
         && normalize(&loaded.file.path).starts_with(root)
@@ -170,7 +173,7 @@ fn project_name(root: &Path) -> String {
 }
 
 /// `%20` and the like; `None` when the result is not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
+pub(super) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
