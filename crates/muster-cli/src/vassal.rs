@@ -185,6 +185,9 @@ fn write_modules(
         for why in &module.skipped {
             errln!("muster: no set-up for {}", muster_db::text::escape(why));
         }
+        for what in &module.left_out {
+            errln!("muster: warning: {}", muster_db::text::escape(what));
+        }
         outln!(
             "wrote {} ({}): {} set-up(s): {}",
             name(&path),

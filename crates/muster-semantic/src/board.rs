@@ -416,7 +416,9 @@ impl ScenarioCx<'_> {
         }
     }
 
-    fn piece_of_counter(
+    /// What the board draws for counter `counter_id` of `army`: its name, unit kind,
+    /// role and printed strength (the id alone when the sheet has no such counter).
+    pub fn piece_of_counter(
         &self,
         army: Option<&muster_model::counters::Army>,
         counter_id: &str,

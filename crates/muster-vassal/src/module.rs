@@ -9,7 +9,7 @@ use muster_db::project::{Db, Resolution};
 use muster_hex::HexId;
 use muster_model::FileKind;
 use muster_model::system::{RulesSystem, UnitRole};
-use muster_semantic::board::{Board, BoardSide, EntryAt, Piece, PieceRole, PieceState};
+use muster_semantic::board::{Board, BoardSide, EntryAt, Piece, PieceRole, PieceState, Unplaced};
 use muster_semantic::{FileCx, ScenarioCx};
 
 use crate::grid::Grid;
@@ -26,6 +26,10 @@ pub struct Export {
     pub setups: Vec<String>,
     /// Scenarios left out, each with the reason.
     pub skipped: Vec<String>,
+    /// Counters left out of a set-up, each with the scenario and the reason: an error in
+    /// the scenario (a hex off the map, too few hexes, no unit to stack on), or a start
+    /// in a holding box.
+    pub left_out: Vec<String>,
 }
 
 /// Prefix of every image and set-up muster writes: what `--into` replaces.
@@ -273,6 +277,7 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
     let mut setups = Vec::new();
     let (mut holding_boards, mut place_boards) = (Vec::new(), Vec::new());
     let mut skipped = Vec::new();
+    let mut left_out = Vec::new();
     for cx in &cxs {
         let index = cx.file.index;
         let map_index = match db.resolve(index, &cx.scenario.map, FileKind::Map) {
@@ -313,6 +318,7 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
         }
         let grid = boards[&board_name].grid;
         let (setup, holding, area) = setup(cx, system, &mut palette, &board_name, &grid)?;
+        left_out.extend(left_out_of(cx));
         for (stem, drawn, list) in [
             ("holding", holding, &mut holding_boards),
             ("to-place", area, &mut place_boards),
@@ -381,7 +387,49 @@ pub fn export(db: &Db, scenarios: &[usize], into: Option<&[u8]>) -> Result<Expor
         system: system.name.clone(),
         setups: setups.into_iter().map(|(name, _)| name).collect(),
         skipped,
+        left_out,
     })
+}
+
+/// The counters the set-up of `cx` leaves out, in words: those its boards could not
+/// place, but for the spare counters of the owner's choices (in the "To place" window),
+/// and those that start in a holding box.
+fn left_out_of(cx: &ScenarioCx<'_>) -> Vec<String> {
+    let first = cx.board(1);
+    // The later board holds the set-up's unplaced counters again, then reinforcements'.
+    let last = cx.board(first.last_turn.max(1));
+    let mut spare: Vec<&Unplaced> = choice::groups(cx, &first)
+        .iter()
+        .flat_map(|g| g.spare.iter().map(|(j, _)| &first.unplaced[*j]))
+        .collect();
+    let mut out = Vec::new();
+    for u in &last.unplaced {
+        let same = |s: &&Unplaced| {
+            (s.side, &s.what, &s.span, &s.reason) == (u.side, &u.what, &u.span, &u.reason)
+        };
+        if let Some(k) = spare.iter().position(same) {
+            spare.swap_remove(k);
+            continue;
+        }
+        out.push(format!(
+            "`{}`: `{}` is not in its set-up: {}",
+            cx.scenario.name, u.what, u.reason
+        ));
+    }
+    // Units in a holding box stand on no hex and in no window of the module yet.
+    for g in &cx.groups {
+        if let muster_model::scenario::Placement::Box(b) = g.at {
+            for u in &g.units {
+                out.push(format!(
+                    "`{}`: `{}` is not in its set-up: it starts in the {}",
+                    cx.scenario.name,
+                    u.counter_id,
+                    b.name()
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The holding board of a scenario's reinforcements.
@@ -593,7 +641,7 @@ fn to_place(
     let name = format!("{TO_PLACE}: {}", cx.scenario.name);
     let width = groups
         .iter()
-        .map(|g| LABEL_W + SLOT * g.pieces.len() as f64 + 20.0)
+        .map(|g| LABEL_W + SLOT * g.len() as f64 + 20.0)
         .fold(640.0, f64::max)
         .ceil();
     let height = (TOP - 40.0 + BOX_H * groups.len().max(1) as f64 + 10.0).ceil();
@@ -609,9 +657,9 @@ fn to_place(
     for (b, group) in groups.iter().enumerate() {
         let y = TOP - 40.0 + BOX_H * b as f64;
         let side = group
-            .pieces
-            .first()
-            .map(|&i| side_of(first, &first.pieces[i]).name)
+            .members(first)
+            .next()
+            .map(|p| side_of(first, p).name)
             .unwrap_or_default();
         let hexes = hex_list(&group.hexes);
         svg.push_str(&format!(
@@ -624,8 +672,7 @@ fn to_place(
             esc(&group.rule),
             esc(&hexes)
         ));
-        for (k, &i) in group.pieces.iter().enumerate() {
-            let p = &first.pieces[i];
+        for (k, p) in group.members(first).enumerate() {
             let def = palette.def(system, &side_of(first, p), p, None)?;
             let at = (
                 (LABEL_W + SLOT * k as f64 + SLOT / 2.0) as i32,
@@ -805,3 +852,6 @@ impl Parts<'_> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -33,8 +33,33 @@ fn boards_of(db: &Db, scenarios: &[usize]) -> BTreeMap<String, muster_hex::HexGr
     out
 }
 
+/// The counters of a group whose owner sets up only some of them (`choose: N` of more)
+/// that muster's set-up board leaves off its hexes, each with the group's hexes.
+fn spare(cx: &ScenarioCx<'_>, board: &muster_semantic::board::Board) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for g in &cx.groups {
+        if g.choose.is_none_or(|n| usize::from(n) >= g.units.len()) {
+            continue;
+        }
+        let spans: Vec<_> = g
+            .units
+            .iter()
+            .filter_map(|u| cx.file.loaded.file.find(&u.place))
+            .map(|found| found.node.range())
+            .collect();
+        let hexes: Vec<String> = g.hexes.iter().map(|(h, _)| h.to_string()).collect();
+        for u in &board.unplaced {
+            if u.side == g.side && spans.contains(&u.span) {
+                out.push((u.what.clone(), hexes.join(" ")));
+            }
+        }
+    }
+    out
+}
+
 /// What muster says each set-up holds: (set-up, map, counter, place), the place a hex
-/// on the battlefield or `turn N at HEX` for a later reinforcement.
+/// on the battlefield, `turn N at HEX` for a later reinforcement, or the hexes of a
+/// counter the owner may leave out.
 fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
     let mut out = Vec::new();
     for &i in scenarios {
@@ -69,6 +94,14 @@ fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
                 ],
             });
         }
+        for (counter, hexes) in spare(&cx, &first) {
+            out.push([
+                name.clone(),
+                TO_PLACE.to_string(),
+                counter,
+                format!("owner's choice, spare of {hexes}"),
+            ]);
+        }
         for p in &cx.board(first.last_turn.max(1)).pieces {
             if let PieceState::Arrived { turn } = p.state
                 && turn > 1
@@ -91,21 +124,31 @@ fn muster_pieces(db: &Db, scenarios: &[usize]) -> Vec<[String; 4]> {
 fn the_vassal_engine_reads_every_module_and_set_up() {
     let temp = tempfile::tempdir().unwrap();
     let engine = Engine::compile(temp.path()).unwrap_or_else(|e| panic!("{e}"));
-    let db = muster_testkit::db::bundled();
-    let mut systems: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for i in 0..db.files.len() {
-        if let Some(Document::Scenario(s)) = db.doc(i) {
-            systems.entry(s.system.clone()).or_default().push(i);
+    // The bundled systems, and the example game whose Crown picks 2 of 3 units.
+    let bundled = muster_testkit::db::bundled();
+    let harrow = muster_testkit::db::load(&muster_testkit::repo().join("examples/harrow-ford"));
+    let mut systems: BTreeMap<String, (&Db, Vec<usize>)> = BTreeMap::new();
+    for db in [&bundled, &harrow] {
+        for i in 0..db.files.len() {
+            if let Some(Document::Scenario(s)) = db.doc(i) {
+                systems
+                    .entry(s.system.clone())
+                    .or_insert((db, Vec::new()))
+                    .1
+                    .push(i);
+            }
         }
     }
+    assert!(systems.contains_key("harrow"));
     let mut set_ups = 0;
-    for (system, scenarios) in &systems {
-        let Ok(module) = muster_vassal::export(&db, scenarios, None) else {
+    for (system, (db, scenarios)) in &systems {
+        let db: &Db = db;
+        let Ok(module) = muster_vassal::export(db, scenarios, None) else {
             continue;
         };
         let vmod = temp.path().join(format!("{system}.vmod"));
         std::fs::write(&vmod, &module.bytes).unwrap();
-        let boards = boards_of(&db, scenarios);
+        let boards = boards_of(db, scenarios);
         let mut asked = String::new();
         for (name, grid) in &boards {
             for hex in grid.hexes() {
@@ -138,7 +181,7 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
         let all: usize = boards.values().map(|g| g.hexes().count()).sum();
         assert_eq!(centres, all, "{system}: a centre for every hex");
         // Every piece of every set-up where muster puts it.
-        let want = muster_pieces(&db, scenarios);
+        let want = muster_pieces(db, scenarios);
         let mut taken = std::collections::BTreeSet::new();
         let mut got: Vec<[String; 4]> = lines
             .iter()
@@ -163,20 +206,28 @@ fn the_vassal_engine_reads_every_module_and_set_up() {
                         .iter()
                         .enumerate()
                         .filter(|(_, w)| w[0] == setup && w[1] == TO_PLACE && w[2] == counter)
-                        .filter_map(|(i, w)| w[3].rsplit_once(' ').map(|(_, h)| (i, h)))
-                        .find(|(i, h)| named.contains(h) && taken.insert(*i))
-                        .map_or_else(|| "none".to_string(), |(_, h)| h.to_string());
-                    format!("owner's choice, one of its hexes {at}")
+                        .filter_map(|(i, w)| {
+                            w[3].strip_prefix("owner's choice, one of its hexes ")
+                                .map(|h| (i, h))
+                        })
+                        .find(|(i, h)| named.contains(h) && taken.insert(*i));
+                    match at {
+                        Some((_, h)) => format!("owner's choice, one of its hexes {h}"),
+                        // A counter the owner may leave out stands on no hex.
+                        None => format!("owner's choice, spare of {hexes}"),
+                    }
                 } else {
                     // The holding window has no grid: the entry is the one of the piece's
-                    // named hexes muster's board gives it.
+                    // named hexes muster's board gives it (alike counters of one box
+                    // each take the first not yet taken, as above).
                     let named: Vec<&str> = hexes.split(' ').collect();
                     let at = want
                         .iter()
-                        .filter(|w| w[0] == setup && w[1] == HOLDING && w[2] == counter)
-                        .filter_map(|w| w[3].rsplit_once(' ').map(|(_, h)| h.to_string()))
-                        .find(|h| named.contains(&h.as_str()))
-                        .unwrap_or_else(|| "none".to_string());
+                        .enumerate()
+                        .filter(|(_, w)| w[0] == setup && w[1] == HOLDING && w[2] == counter)
+                        .filter_map(|(i, w)| w[3].rsplit_once(' ').map(|(_, h)| (i, h)))
+                        .find(|(i, h)| named.contains(h) && taken.insert(*i))
+                        .map_or("none", |(_, h)| h);
                     format!("turn {turn} at {at}")
                 };
                 [
