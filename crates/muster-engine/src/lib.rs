@@ -14,6 +14,9 @@
 
 use std::collections::HashMap;
 
+/// A hash map with a fast hasher, for the lookups a search makes at every step.
+pub(crate) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 use muster_hex::HexId;
 use muster_map::TerrainMap;
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
@@ -32,7 +35,7 @@ mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
 pub use march::March;
-pub use plan::{Hemmed, SideMarch, hemmed_in, side_march};
+pub use plan::{Hemmed, SideReach, Target, hemmed_in, side_reach};
 pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
 pub use reach::{Reach, ReachHex};
 pub use sight::{Blocker, Range, Sight};
@@ -103,6 +106,9 @@ pub(crate) struct Placed<'a> {
     pub hex: Option<HexId>,
     pub kind: Option<&'a UnitKind>,
     pub class: Option<&'a str>,
+    /// Units of one kind, status and side move alike: they share step costs
+    /// ([`Engine::step_cost`]).
+    pub profile: u32,
 }
 
 impl Placed<'_> {
@@ -117,7 +123,7 @@ pub struct Engine<'a> {
     pub map: &'a TerrainMap,
     pub position: &'a Position,
     pub(crate) units: Vec<Placed<'a>>,
-    pub(crate) by_hex: HashMap<HexId, Vec<usize>>,
+    pub(crate) by_hex: FastMap<HexId, Vec<usize>>,
     /// The effect rules in force: the system's, and its optional and special rules the
     /// position switches on.
     pub(crate) effects: Vec<&'a EffectRule>,
@@ -127,7 +133,14 @@ pub struct Engine<'a> {
     /// The hexes in an enemy zone of control, by the side they are enemies of, worked
     /// out once per engine: every search and condition asks the same.
     zoc_cache: std::cell::RefCell<ZocCache>,
+    /// Step costs already worked out, by the unit's profile, the step and the movement
+    /// mode: units that move alike ask the same steps again and again.
+    pub(crate) step_memo: std::cell::RefCell<FastMap<StepKey, Option<f64>>>,
 }
+
+/// A step asked of a profile of units: profile, from, to and the movement mode (its
+/// index in the system's modes, 0 for ordinary movement).
+pub(crate) type StepKey = (u32, HexId, HexId, usize);
 
 type ZocCache = Vec<(
     Option<String>,
@@ -136,6 +149,7 @@ type ZocCache = Vec<(
 
 impl<'a> Engine<'a> {
     pub fn new(system: &'a RulesSystem, map: &'a TerrainMap, position: &'a Position) -> Self {
+        let mut profiles: FastMap<(&str, Option<&str>, Option<&str>), u32> = FastMap::default();
         let units: Vec<Placed<'a>> = position
             .units
             .iter()
@@ -148,15 +162,22 @@ impl<'a> Engine<'a> {
                     }
                     _ => None,
                 });
+                let key = (
+                    unit.kind.as_str(),
+                    unit.status.as_deref(),
+                    unit.side.as_deref(),
+                );
+                let next = u32::try_from(profiles.len()).unwrap_or(u32::MAX);
                 Placed {
                     unit,
                     hex: HexId::parse(&unit.hex).ok().filter(|h| map.contains(*h)),
                     kind,
                     class,
+                    profile: *profiles.entry(key).or_insert(next),
                 }
             })
             .collect();
-        let mut by_hex: HashMap<HexId, Vec<usize>> = HashMap::new();
+        let mut by_hex: FastMap<HexId, Vec<usize>> = FastMap::default();
         for (i, p) in units.iter().enumerate() {
             if let Some(h) = p.hex {
                 by_hex.entry(h).or_default().push(i);
@@ -191,6 +212,7 @@ impl<'a> Engine<'a> {
             effects,
             move_rules,
             zoc_cache: std::cell::RefCell::new(Vec::new()),
+            step_memo: Default::default(),
         }
     }
 

@@ -53,9 +53,11 @@ impl March {
     }
 }
 
-/// A search state: earlier turn first, then most MP left, then hex order.
+/// A search state: least priority first (0 in a plain march; the MP spent plus the
+/// guide in a guided one, see [`Engine::first_turn_at`]), then earlier turn, then most
+/// MP left, then hex order.
 #[derive(PartialEq)]
-struct Open(u32, f64, HexId);
+struct Open(f64, u32, f64, HexId);
 
 impl Eq for Open {}
 
@@ -69,13 +71,38 @@ impl Ord for Open {
     fn cmp(&self, other: &Self) -> Ordering {
         other
             .0
-            .cmp(&self.0)
-            .then_with(|| self.1.total_cmp(&other.1))
-            .then_with(|| other.2.cmp(&self.2))
+            .total_cmp(&self.0)
+            .then_with(|| other.1.cmp(&self.1))
+            .then_with(|| self.2.total_cmp(&other.2))
+            .then_with(|| other.3.cmp(&self.3))
     }
 }
 
 const EPS: f64 = 1e-9;
+
+/// The label (turn, MP left) after a step costing `cost` from label `(t, left)`, for a
+/// unit of allowance `mp`: in the same turn if it can pay, else in the next (up to turn
+/// `last`) from a whole allowance, and by the minimum move where `min_move` and the
+/// step costs more than a whole allowance; `None` where the step cannot be made.
+fn step(
+    (t, left): (u32, f64),
+    cost: f64,
+    mp: f64,
+    min_move: bool,
+    last: u32,
+) -> Option<(u32, f64)> {
+    if cost <= left + EPS {
+        Some((t, (left - cost).max(0.0)))
+    } else if min_move && left + EPS >= mp {
+        Some((t, 0.0))
+    } else if t >= last {
+        None
+    } else if cost <= mp + EPS {
+        Some((t + 1, (mp - cost).max(0.0)))
+    } else {
+        min_move.then_some((t + 1, 0.0))
+    }
+}
 
 /// Whether label `a` (turn, MP left) is at least as good as `b`.
 fn no_worse(a: (u32, f64), b: (u32, f64)) -> bool {
@@ -93,6 +120,33 @@ impl Engine<'_> {
         id: &str,
         seeds: &[(HexId, u32, f64)],
         last: u32,
+    ) -> Result<March, QueryError> {
+        self.march_until(id, seeds, last, |_, _| false)
+    }
+
+    /// [`Engine::march`] that ends early: `stop` is told each hex as it is settled, with
+    /// the first turn the unit can stand there (hexes come in order of turn), and the
+    /// search ends when it says so. The march then holds the hexes settled so far, and
+    /// possibly some hexes seen but not yet settled.
+    pub fn march_until(
+        &self,
+        id: &str,
+        seeds: &[(HexId, u32, f64)],
+        last: u32,
+        stop: impl FnMut(HexId, u32) -> bool,
+    ) -> Result<March, QueryError> {
+        self.search_turns(id, seeds, last, |_, _| 0.0, stop)
+    }
+
+    /// The march's search: labels settle in order of `priority` (given a hex and its
+    /// label), then turn, then MP left; `stop` as in [`Engine::march_until`].
+    fn search_turns(
+        &self,
+        id: &str,
+        seeds: &[(HexId, u32, f64)],
+        last: u32,
+        mut priority: impl FnMut(HexId, (u32, f64)) -> f64,
+        mut stop: impl FnMut(HexId, u32) -> bool,
     ) -> Result<March, QueryError> {
         let i = self.unit(id)?;
         let (mp, _) = self.allowance_of(i);
@@ -117,10 +171,10 @@ impl Engine<'_> {
             };
             if t <= last && march.best[k].is_none_or(|b| !no_worse(b, (t, left))) {
                 march.best[k] = Some((t, left));
-                open.push(Open(t, left, h));
+                open.push(Open(priority(h, (t, left)), t, left, h));
             }
         }
-        while let Some(Open(t, left, h)) = open.pop() {
+        while let Some(Open(_, t, left, h)) = open.pop() {
             let Some(k) = March::index(columns, rows, h) else {
                 continue;
             };
@@ -128,21 +182,14 @@ impl Engine<'_> {
                 continue;
             }
             march.settled += 1;
-            for n in self.map.neighbours(h) {
+            if stop(h, t) {
+                break;
+            }
+            for n in grid.neighbour_iter(h) {
                 let Some(cost) = self.step_cost(i, h, n, None) else {
                     continue;
                 };
-                let next = if cost <= left + EPS {
-                    (t, (left - cost).max(0.0))
-                } else if min_move && left + EPS >= mp {
-                    (t, 0.0)
-                } else if t >= last {
-                    continue;
-                } else if cost <= mp + EPS {
-                    (t + 1, (mp - cost).max(0.0))
-                } else if min_move {
-                    (t + 1, 0.0)
-                } else {
+                let Some(next) = step((t, left), cost, mp, min_move, last) else {
                     continue;
                 };
                 let Some(nk) = March::index(columns, rows, n) else {
@@ -150,7 +197,7 @@ impl Engine<'_> {
                 };
                 if march.best[nk].is_none_or(|b| !no_worse(b, next)) {
                     march.best[nk] = Some(next);
-                    open.push(Open(next.0, next.1, n));
+                    open.push(Open(priority(n, next), next.0, next.1, n));
                 }
             }
         }
@@ -198,5 +245,110 @@ impl Engine<'_> {
             .and_then(|a| a.entry_cost)
             .unwrap_or(0.0);
         Ok(Some(cost.max(0.0) + extra))
+    }
+}
+
+/// What a guided march found: the first turn on a target, and the work it did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Toward {
+    /// The first turn the unit can stand on one of the targets, if it can by the
+    /// march's last turn.
+    pub first: Option<u32>,
+    /// Hexes settled, for work-counting tests.
+    pub settled: usize,
+}
+
+impl Engine<'_> {
+    /// The first turn unit `id` can stand on any hex of `targets`, marching from `seeds`
+    /// as [`Engine::march`] does up to turn `last`.
+    ///
+    /// The search is guided towards the targets (A*). A label's cost is the MP spent
+    /// since turn 0, counting what each turn left unspent (`turn x allowance - MP
+    /// left`), which orders labels as the march does; its guide is the hex distance to
+    /// the nearest target times the least a step can cost
+    /// ([`Engine::least_step`]). The guide never overestimates and drops by at most one
+    /// step's cost per step, so the first target settled is reached on the first turn
+    /// possible, and the search settles the hexes towards the targets rather than every
+    /// hex nearer than they are.
+    pub fn first_turn_at(
+        &self,
+        id: &str,
+        seeds: &[(HexId, u32, f64)],
+        last: u32,
+        targets: &[HexId],
+    ) -> Result<Toward, QueryError> {
+        let i = self.unit(id)?;
+        let (mp, _) = self.allowance_of(i);
+        let grid = self.map.grid();
+        let (columns, rows) = (grid.columns, grid.rows);
+        let cells = usize::from(columns) * usize::from(rows);
+        let mut target = vec![false; cells];
+        for h in targets {
+            if let Some(k) = March::index(columns, rows, *h) {
+                target[k] = true;
+            }
+        }
+        // A step moves the cost on by at least the least step cost, or by the whole
+        // allowance for a minimum move (less a hair for the searches' rounding).
+        let per_step = (self.least_step().min(mp) - 1e-6).max(0.0);
+        let mut guide_of = vec![f64::NAN; cells];
+        let priority = |h: HexId, (t, left): (u32, f64)| {
+            let Some(k) = March::index(columns, rows, h) else {
+                return f64::INFINITY;
+            };
+            if guide_of[k].is_nan() {
+                let d = targets.iter().map(|t| grid.distance(h, *t)).min();
+                guide_of[k] = f64::from(d.unwrap_or(0)) * per_step;
+            }
+            f64::from(t) * mp - left + guide_of[k]
+        };
+        let mut first = None;
+        let march = self.search_turns(id, seeds, last, priority, |h, t| {
+            let on = March::index(columns, rows, h).is_some_and(|k| target[k]);
+            if on {
+                first = Some(t);
+            }
+            on
+        })?;
+        Ok(Toward {
+            first,
+            settled: march.settled,
+        })
+    }
+
+    /// The least one step in ordinary movement can cost any unit: the lowest of every
+    /// cost the map's table gives (terrain, along a road, across a hexside) and every
+    /// cost a movement rule in force sets, 0 where a negative cost or a rule that
+    /// lowers a cost could take a step below them.
+    pub fn least_step(&self) -> f64 {
+        use muster_model::system::MoveCost;
+        use muster_model::vocab::Effect;
+        let table = self.map.table();
+        let mut least = f64::INFINITY;
+        for t in &table.terrain {
+            for c in [t.move_cost, t.along_road].into_iter().flatten() {
+                least = least.min(c);
+            }
+        }
+        for s in &table.hexsides {
+            if let Some(c) = s.cost_override {
+                least = least.min(c);
+            }
+            if s.extra_cost.is_some_and(|x| x < 0.0) {
+                least = 0.0;
+            }
+        }
+        for e in self.move_rules.iter().flat_map(|r| r.then.iter()) {
+            match e {
+                Effect::MoveCost(MoveCost::Points(x)) => least = least.min(*x),
+                Effect::MoveCost(MoveCost::Extra(x)) if *x < 0.0 => least = 0.0,
+                _ => {}
+            }
+        }
+        if least.is_finite() {
+            least.max(0.0)
+        } else {
+            0.0
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! What a designer asks of a scenario before anyone plays it: can each reinforcement
-//! get on into the battle ([`arrival`]), and from which turn can some unit of a side
-//! stand on each hex ([`side_march`]). Both are [`Engine::march`]es of one unit alone on
-//! the map: the other units are not read (enemies move, friends make way), the terrain
-//! and the movement rules in force are.
+//! get on into the battle ([`hemmed_in`]), and can some unit of a side get to the
+//! places its victory asks for in time ([`side_reach`]). Both march one unit alone on
+//! the map ([`Engine::march_until`], [`Engine::first_turn_at`]): the other units are
+//! not read (enemies move, friends make way), the terrain and the movement rules in
+//! force are.
 //!
 //! Units that share a side, a kind, a status and an allowance move alike, so they march
 //! together: one search from all their hexes at once, never one per unit.
@@ -12,43 +13,62 @@ use std::collections::HashMap;
 use muster_hex::HexId;
 use muster_model::scenario::Arrive;
 use muster_semantic::ScenarioCx;
-use muster_semantic::board::PieceState;
+use muster_semantic::board::{Board, PieceState};
 
 use crate::{Engine, Position, Unit, from_board};
 
-/// The first turn some unit of a side can stand on each hex.
+/// A place a side is asked to get a unit to: any one of `hexes`, by a unit of the troop
+/// types `troops` (kind ids, classes or `"*"`) not of the kinds `excluding`, by turn
+/// `by_turn`.
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'t> {
+    pub hexes: &'t [HexId],
+    pub troops: &'t [String],
+    pub excluding: &'t [String],
+    pub by_turn: u32,
+}
+
+impl Target<'_> {
+    fn counts(&self, kind: &str, class: Option<&str>) -> bool {
+        let is = |t: &String| t == "*" || t == kind || class == Some(t.as_str());
+        self.troops.iter().any(is) && !self.excluding.iter().any(|k| k == kind)
+    }
+}
+
+/// What a side's march found for each of its targets.
 #[derive(Debug, Clone)]
-pub struct SideMarch {
-    /// One march per group of units that move alike: their kind, class and the first
-    /// turn on each hex they reach.
-    groups: Vec<(String, Option<String>, HashMap<HexId, u32>)>,
+pub struct SideReach {
+    /// By target: a turn some unit that counts can stand on one of its hexes. A target
+    /// met by its turn holds the first turn of the first group that met it (another
+    /// group may be sooner); a target not met holds the first turn any unit that counts
+    /// gets there up to the march's last turn, or `None`.
+    pub first: Vec<Option<u32>>,
     /// Some unit of the side starts aboard a carrier: where it lands is a move the march
     /// does not make (sailing), so what the side can reach is not known.
     pub carried: bool,
-    /// Searches run (one per group of units that move alike), for work-counting tests.
+    /// The side has units on the map.
+    pub fielded: bool,
+    /// Searches run (at most one per group of units that move alike and target), for
+    /// work-counting tests.
     pub searches: usize,
     /// Hexes settled over all searches.
     pub settled: usize,
 }
 
-impl SideMarch {
-    /// The first turn some unit of the side of these troop types (kind ids, classes or
-    /// `"*"`), not of the kinds `excluding`, can stand on `hex`.
-    pub fn turn_at(&self, hex: HexId, troops: &[String], excluding: &[String]) -> Option<u32> {
-        self.groups
-            .iter()
-            .filter(|(kind, class, _)| {
-                let is = |t: &String| t == "*" || t == kind || class.as_ref() == Some(t);
-                troops.iter().any(is) && !excluding.contains(kind)
-            })
-            .filter_map(|(_, _, first)| first.get(&hex).copied())
-            .min()
-    }
-
+impl SideReach {
     /// Whether the march says what the side can reach: it has units on the map and
     /// none of them starts aboard a carrier.
     pub fn judged(&self) -> bool {
-        !self.groups.is_empty() && !self.carried
+        self.fielded && !self.carried
+    }
+
+    /// Whether target `t` is met by its turn.
+    pub fn met(&self, t: usize, target: &Target) -> bool {
+        self.first
+            .get(t)
+            .copied()
+            .flatten()
+            .is_some_and(|turn| turn <= target.by_turn)
     }
 }
 
@@ -112,19 +132,32 @@ fn entries_of(cx: &ScenarioCx, side: &str, turn: u8, counter: &str) -> Vec<(Vec<
         .collect()
 }
 
-/// The first turn some unit of side `side` (an index of the scenario's sides) can stand
-/// on each hex, moving every turn from its set-up hex (or, for a reinforcement, from its
-/// entry in its turn) up to turn `last`. `None` without a system and a map.
-pub fn side_march(cx: &ScenarioCx, side: usize, last: u8) -> Option<SideMarch> {
+/// Whether some unit of side `side` (an index of the scenario's sides) can get to each
+/// of `targets`, moving every turn from its set-up hex (or, for a reinforcement, from
+/// its entry in its turn) up to the turn of `board` (the scenario's board at that turn,
+/// laid out once for all sides). `None` without a system and a map.
+///
+/// Units that move alike march together, one guided march
+/// ([`Engine::first_turn_at`]) per target their units count for that no group before
+/// them has met: a scenario whose targets are all in reach settles the hexes between
+/// its units and them, not the whole map once per group.
+pub fn side_reach(
+    cx: &ScenarioCx,
+    board: &Board,
+    side: usize,
+    targets: &[Target],
+) -> Option<SideReach> {
     let (system, map) = (cx.system?, cx.map?);
     let side_id = &cx.scenario.sides.get(side)?.id;
-    let board = cx.board(last);
-    let mut position = from_board(cx, &board);
-    let units = std::mem::take(&mut position.units);
-    // Units that move alike, by side, kind, status and allowance, with their seeds.
-    let mut groups: Vec<(&Unit, Vec<Seed>)> = Vec::new();
+    let last = board.turn;
+    // The rest of the position, with one unit at a time in it.
+    let mut alone = from_board(cx, board);
+    let units = std::mem::take(&mut alone.units);
+    // Units that move alike, by side, kind, status and allowance: the first of each
+    // stands for the others, and the group's seeds are theirs together.
+    let mut groups: Vec<(&Unit, Vec<usize>)> = Vec::new();
     let mut index: HashMap<(&str, Option<&str>, u64), usize> = HashMap::new();
-    for (unit, piece) in units.iter().zip(&board.pieces) {
+    for (k, unit) in units.iter().enumerate() {
         if unit.side.as_ref() != Some(side_id) {
             continue;
         }
@@ -137,38 +170,46 @@ pub fn side_march(cx: &ScenarioCx, side: usize, last: u8) -> Option<SideMarch> {
             groups.push((unit, Vec::new()));
             groups.len() - 1
         });
-        let alone = Position {
-            units: vec![unit.clone()],
-            ..position.clone()
-        };
-        let engine = Engine::new(system, map, &alone);
-        let seeds = seeds_of(cx, &engine, unit, piece);
-        groups[g].1.extend(seeds);
+        groups[g].1.push(k);
     }
-    let carried = board
-        .pieces
-        .iter()
-        .any(|p| p.side == Some(side) && !p.aboard.is_empty());
-    let mut out = SideMarch {
-        carried,
-        groups: Vec::new(),
+    let mut out = SideReach {
+        first: vec![None; targets.len()],
+        carried: board
+            .pieces
+            .iter()
+            .any(|p| p.side == Some(side) && !p.aboard.is_empty()),
+        fielded: !groups.is_empty(),
         searches: 0,
         settled: 0,
     };
-    for (unit, seeds) in &groups {
-        let alone = Position {
-            units: vec![(*unit).clone()],
-            ..position.clone()
-        };
+    for (unit, members) in &groups {
+        alone.units = vec![(*unit).clone()];
         let engine = Engine::new(system, map, &alone);
-        let Ok(march) = engine.march(&unit.id, seeds, u32::from(last)) else {
-            continue;
-        };
-        out.searches += 1;
-        out.settled += march.settled;
-        let class = engine.units[0].class.map(str::to_string);
-        out.groups
-            .push((unit.kind.clone(), class, march.reached().collect()));
+        let class = engine.units[0].class;
+        let mut seeds: Vec<Seed> = members
+            .iter()
+            .filter_map(|&k| board.pieces.get(k))
+            .flat_map(|piece| seeds_of(cx, &engine, unit, piece))
+            .collect();
+        seeds.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
+        seeds.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        let seeds = &seeds;
+        for (t, target) in targets.iter().enumerate() {
+            if !target.counts(&unit.kind, class) || out.met(t, target) {
+                continue;
+            }
+            let Ok(toward) = engine.first_turn_at(&unit.id, seeds, u32::from(last), target.hexes)
+            else {
+                continue;
+            };
+            out.searches += 1;
+            out.settled += toward.settled;
+            if let Some(turn) = toward.first
+                && out.first[t].is_none_or(|f| turn < f)
+            {
+                out.first[t] = Some(turn);
+            }
+        }
     }
     Some(out)
 }
@@ -259,7 +300,9 @@ pub fn hemmed_in(cx: &ScenarioCx, r: usize) -> Vec<Hemmed> {
         }
         // No turn limit: the question is whether any way on exists at all, and the search
         // ends once no hex can be reached sooner.
-        let Ok(march) = engine.march(&unit.id, &seeds, u32::MAX - 1) else {
+        let Ok(march) =
+            engine.march_until(&unit.id, &seeds, u32::MAX - 1, |h, _| !entries.contains(&h))
+        else {
             continue;
         };
         if march.reached().any(|(h, _)| !entries.contains(&h)) {

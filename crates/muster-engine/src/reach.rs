@@ -84,6 +84,30 @@ impl Ord for Open {
 
 const EPS: f64 = 1e-9;
 
+/// What one search found: the most MP left on each hex reached, and the hex each was
+/// entered from.
+struct Search {
+    left: crate::FastMap<HexId, f64>,
+    parent: crate::FastMap<HexId, HexId>,
+}
+
+impl Search {
+    /// The path to `h`, `start` first.
+    fn path_to(&self, h: HexId, start: HexId) -> Vec<HexId> {
+        let mut path = vec![h];
+        let mut at = h;
+        while let Some(&p) = self.parent.get(&at) {
+            path.push(p);
+            at = p;
+            if p == start {
+                break;
+            }
+        }
+        path.reverse();
+        path
+    }
+}
+
 impl<'a> Engine<'a> {
     /// Where unit `id` may end its move from its hex.
     pub fn reach(&self, id: &str) -> Result<Reach, QueryError> {
@@ -222,31 +246,61 @@ impl<'a> Engine<'a> {
                 return HashMap::new();
             }
         }
-        let mut best: HashMap<HexId, ReachHex> = HashMap::new();
         let zoc = self.enemy_zoc(self.units[i].unit.side.as_deref());
         if let Some(z) = &self.system.rules.zones_of_control {
             rules.push(RuleRef::new("zones of control", Some(&z.section)));
         }
-        for mode in self.modes_of(i) {
+        // Per hex, the best search that may end there: its MP left and its mode's index.
+        let modes = self.modes_of(i);
+        let mut searches = Vec::with_capacity(modes.len());
+        let mut best: crate::FastMap<HexId, (f64, usize)> = crate::FastMap::default();
+        for (k, mode) in modes.iter().enumerate() {
             if let Some(m) = mode {
                 rules.push(RuleRef::new(
                     format!("movement mode {}", m.id),
                     Some(&m.section),
                 ));
             }
-            for (hex, r) in self.search(i, seeds, start, mode, &zoc) {
-                match best.get(&hex) {
-                    Some(b) if b.mp_left + EPS >= r.mp_left => {}
+            let found = self.search(i, seeds, start, *mode, &zoc);
+            for (&h, &mp) in &found.left {
+                let mp = mp.max(0.0);
+                if h == start || !self.may_end(i, h) {
+                    continue;
+                }
+                if let Some(m) = mode
+                    && !m.end_on.is_empty()
+                    && !m.end_on.iter().any(|t| self.hex_has(h, t))
+                {
+                    continue;
+                }
+                match best.get(&h) {
+                    Some((b, _)) if b + EPS >= mp => {}
                     _ => {
-                        best.insert(hex, r);
+                        best.insert(h, (mp, k));
                     }
                 }
             }
+            searches.push(found);
         }
-        best
+        // Only the hexes kept are written out, each with its path.
+        best.into_iter()
+            .map(|(h, (mp, k))| {
+                let path = searches[k].path_to(h, start);
+                let reach = ReachHex {
+                    hex: h.to_string(),
+                    mp_left: mp,
+                    path: path.iter().map(HexId::to_string).collect(),
+                    mode: modes[k].map(|m| m.id.clone()),
+                    minimum_move: false,
+                    enemy_zoc: zoc.contains(&h),
+                };
+                (h, reach)
+            })
+            .collect()
     }
 
-    /// One search in one mode from the seeds (hex, MP left), each entered from `start`.
+    /// One search in one mode from the seeds (hex, MP left), each entered from `start`:
+    /// the most MP left on each hex reached, and the step into it.
     fn search(
         &self,
         i: usize,
@@ -254,9 +308,9 @@ impl<'a> Engine<'a> {
         start: HexId,
         mode: Option<&MovementMode>,
         zoc: &HashSet<HexId>,
-    ) -> Vec<(HexId, ReachHex)> {
-        let mut left: HashMap<HexId, f64> = HashMap::new();
-        let mut parent: HashMap<HexId, HexId> = HashMap::new();
+    ) -> Search {
+        let mut left: crate::FastMap<HexId, f64> = crate::FastMap::default();
+        let mut parent: crate::FastMap<HexId, HexId> = crate::FastMap::default();
         let mut open = BinaryHeap::new();
         for &(h, mp) in seeds {
             if left.get(&h).is_none_or(|l| mp > *l + EPS) {
@@ -284,40 +338,7 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        let mut out = Vec::new();
-        for (&h, &mp) in &left {
-            if h == start || !self.may_end(i, h) {
-                continue;
-            }
-            if let Some(m) = mode
-                && !m.end_on.is_empty()
-                && !m.end_on.iter().any(|t| self.hex_has(h, t))
-            {
-                continue;
-            }
-            let mut path = vec![h];
-            let mut at = h;
-            while let Some(&p) = parent.get(&at) {
-                path.push(p);
-                at = p;
-                if p == start {
-                    break;
-                }
-            }
-            path.reverse();
-            out.push((
-                h,
-                ReachHex {
-                    hex: h.to_string(),
-                    mp_left: mp.max(0.0),
-                    path: path.iter().map(HexId::to_string).collect(),
-                    mode: mode.map(|m| m.id.clone()),
-                    minimum_move: false,
-                    enemy_zoc: zoc.contains(&h),
-                },
-            ));
-        }
-        out
+        Search { left, parent }
     }
 
     /// The hexes a unit at `h` may step into next, with what each step costs (zones of
@@ -359,7 +380,7 @@ impl<'a> Engine<'a> {
             return Vec::new();
         }
         let mut out = Vec::new();
-        for n in self.map.neighbours(h) {
+        for n in self.map.grid().neighbour_iter(h) {
             if !self.may_pass(i, n) {
                 continue;
             }
@@ -408,7 +429,38 @@ impl<'a> Engine<'a> {
     /// What one step from `from` into the adjacent `to` costs a unit, by terrain,
     /// hexside, mode and the rules in force; `None` where it may not be made. Zones of
     /// control and the units on the hexes are not counted here.
+    ///
+    /// Worked out once per engine for all units of one kind, status and side: nothing
+    /// else about a unit enters the cost (its kind gives its class; the conditions read
+    /// its kind, class, status and side, and the position, which the engine holds
+    /// still).
     pub fn step_cost(
+        &self,
+        i: usize,
+        from: HexId,
+        to: HexId,
+        mode: Option<&MovementMode>,
+    ) -> Option<f64> {
+        let modes = &self.system.rules.movement_modes;
+        let m = mode.map_or(0, |m| {
+            modes
+                .iter()
+                .position(|x| std::ptr::eq(x, m))
+                .map_or(usize::MAX, |k| k + 1)
+        });
+        let key = (self.units.get(i)?.profile, from, to, m);
+        if let Some(cost) = self.step_memo.borrow().get(&key) {
+            return *cost;
+        }
+        let cost = self.work_out_step(i, from, to, mode);
+        // A mode that is not the system's own is not remembered.
+        if m != usize::MAX {
+            self.step_memo.borrow_mut().insert(key, cost);
+        }
+        cost
+    }
+
+    fn work_out_step(
         &self,
         i: usize,
         from: HexId,
@@ -417,7 +469,10 @@ impl<'a> Engine<'a> {
     ) -> Option<f64> {
         let p = &self.units[i];
         let side = self.map.hexside(from, to);
-        if side.is_some_and(|s| s.blocks_movement) || !self.map.grid().adjacent(from, to) {
+        if side.is_some_and(|s| s.blocks_movement)
+            || !self.map.contains(from)
+            || !self.map.grid().adjacent(from, to)
+        {
             return None;
         }
         let crossing: Vec<&str> = side.map_or(Vec::new(), |s| {
@@ -425,7 +480,10 @@ impl<'a> Engine<'a> {
         });
         let mut cost = match mode {
             None => {
-                let mut c = self.map.move_cost_for(from, to, &p.unit.kind, p.class)?;
+                if !self.map.admits(to, &p.unit.kind, p.class) {
+                    return None;
+                }
+                let mut c = self.map.cost_into(to, side)?;
                 for ex in &self.system.rules.terrain_exceptions {
                     if !ex.troops.iter().any(|t| self.is_troop(i, t))
                         || !ex.terrain.iter().any(|t| self.hex_has_own(to, t))

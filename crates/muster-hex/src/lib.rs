@@ -61,6 +61,18 @@ impl HexId {
 
 impl fmt::Display for HexId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Every hex of a search's paths is written out: the usual four digits go
+        // straight from a buffer, not through the formatting machinery.
+        if self.col < 100 && self.row < 100 {
+            let digit = |n: u16| b'0' + u8::try_from(n % 10).unwrap_or(0);
+            let text = [
+                digit(self.col / 10),
+                digit(self.col),
+                digit(self.row / 10),
+                digit(self.row),
+            ];
+            return f.write_str(std::str::from_utf8(&text).unwrap_or("????"));
+        }
         write!(f, "{:02}{:02}", self.col, self.row)
     }
 }
@@ -122,11 +134,15 @@ impl HexLayout {
 
     /// The six neighbours, leaving out those with no printable number (column or row 0).
     pub fn neighbours(self, id: HexId) -> Vec<HexId> {
+        self.neighbour_iter(id).collect()
+    }
+
+    /// [`HexLayout::neighbours`] one by one, with nothing allocated: for search loops.
+    pub fn neighbour_iter(self, id: HexId) -> impl Iterator<Item = HexId> {
         self.to_axial(id)
             .all_neighbors()
             .into_iter()
-            .filter_map(|h| self.id_of_axial(h))
-            .collect()
+            .filter_map(move |h| self.id_of_axial(h))
     }
 }
 
@@ -197,11 +213,12 @@ impl HexGrid {
 
     /// Neighbours that are on the map.
     pub fn neighbours(&self, id: HexId) -> Vec<HexId> {
-        self.layout
-            .neighbours(id)
-            .into_iter()
-            .filter(|n| self.contains(*n))
-            .collect()
+        self.neighbour_iter(id).collect()
+    }
+
+    /// [`HexGrid::neighbours`] one by one, with nothing allocated: for search loops.
+    pub fn neighbour_iter(&self, id: HexId) -> impl Iterator<Item = HexId> + '_ {
+        self.layout.neighbour_iter(id).filter(|n| self.contains(*n))
     }
 
     pub fn distance(&self, a: HexId, b: HexId) -> u32 {
@@ -328,6 +345,9 @@ mod tests {
     fn parses_and_prints_ccrr() {
         assert_eq!(h("0207"), HexId::new(2, 7));
         assert_eq!(h("1315").to_string(), "1315");
+        assert_eq!(HexId::new(1, 9).to_string(), "0109");
+        assert_eq!(HexId::new(99, 10).to_string(), "9910");
+        assert_eq!(HexId::new(123, 5).to_string(), "12305");
         assert_eq!(HexId::parse("207"), Err(HexIdError::NotFourDigits));
         assert_eq!(HexId::parse("02a7"), Err(HexIdError::NotFourDigits));
         assert_eq!(HexId::parse("0007"), Err(HexIdError::ZeroComponent));

@@ -15,6 +15,9 @@
 //! **Boundary:** no diagnostics here; the validator owns what is wrong with a source.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// A hash map with a fast hasher, for lookups made in search loops.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use std::io::Write;
 use std::path::Path;
 
@@ -751,8 +754,9 @@ pub struct TerrainMap {
     /// the table, [`NO_TERRAIN`] when the table has no entry of that id.
     terrain_of: Vec<u32>,
     /// The terrain entries of the features of each hex that has any, by hex index.
-    features_of: HashMap<usize, Vec<usize>>,
-    sides: HashMap<(HexId, HexId), usize>,
+    features_of: FastMap<usize, Vec<usize>>,
+    /// Asked at every step of a movement search, so hashed with a fast hasher.
+    sides: FastMap<(HexId, HexId), usize>,
     /// The hex of each label text (the first label with that text), for
     /// [`TerrainMap::label`].
     labels: HashMap<String, Option<HexId>>,
@@ -807,7 +811,7 @@ impl TerrainMap {
         for (i, t) in table.terrain.iter().enumerate() {
             entry_of.entry(t.id.as_str()).or_insert(i);
         }
-        let mut features_of = HashMap::new();
+        let mut features_of = FastMap::default();
         for hex in &table.hexes {
             let at = id(&hex.id)?;
             if let Some(&i) = entry_of.get(hex.terrain.as_str())
@@ -825,7 +829,7 @@ impl TerrainMap {
                 );
             }
         }
-        let mut sides = HashMap::new();
+        let mut sides = FastMap::default();
         for (i, s) in table.hexsides.iter().enumerate() {
             sides.insert(side_key(id(&s.a)?, id(&s.b)?), i);
         }
@@ -1040,8 +1044,15 @@ impl TerrainMap {
         if !self.contains(from) || !self.contains(to) || !self.grid.adjacent(from, to) {
             return None;
         }
+        self.cost_into(to, self.hexside(from, to))
+    }
+
+    /// [`TerrainMap::move_cost`] for a step its caller has already found to be between
+    /// adjacent hexes of the map, with the hexside it crosses
+    /// ([`TerrainMap::hexside`]): what a movement search asks at every step, without
+    /// looking the hexside up again.
+    pub fn cost_into(&self, to: HexId, side: Option<&HexsideEntry>) -> Option<f64> {
         let terrain = self.terrain_at(to)?;
-        let side = self.hexside(from, to);
         if side.is_some_and(|s| s.blocks_movement) {
             return None;
         }

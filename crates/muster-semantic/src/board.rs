@@ -745,6 +745,7 @@ impl ScenarioCx<'_> {
                 .map(|t| format!("{} x {}", t.count, self.kind_name(&t.kind)))
                 .collect();
             let mut first = true;
+            let hex_span = self.span_of(&base.field("hex"));
             for (u, unit) in stack.units.iter().enumerate() {
                 let span = self.span_of(&base.field("units").index(u).field("kind"));
                 let (pieces, each) = if unit.count > MAX_DRAWN_COPIES {
@@ -764,14 +765,19 @@ impl ScenarioCx<'_> {
                 let carrier = self
                     .system
                     .is_some_and(|s| s.carriers.iter().any(|c| c.kind == unit.kind));
+                let (name, role, strength) = (
+                    self.kind_name(&unit.kind),
+                    self.kind_role(&unit.kind),
+                    self.kind_strength(&unit.kind),
+                );
                 for _ in 0..pieces {
                     board.pieces.push(Piece {
                         counter: unit.kind.clone(),
-                        name: self.kind_name(&unit.kind),
+                        name: name.clone(),
                         kind: unit.kind.clone(),
-                        role: self.kind_role(&unit.kind),
+                        role,
                         side: Some(side.index),
-                        strength: self.kind_strength(&unit.kind),
+                        strength: strength.clone(),
                         hex,
                         state: PieceState::Placed,
                         count: each,
@@ -781,7 +787,7 @@ impl ScenarioCx<'_> {
                             Vec::new()
                         },
                         span: span.clone(),
-                        hex_span: Some(self.span_of(&base.field("hex"))),
+                        hex_span: Some(hex_span.clone()),
                     });
                     first &= !carrier;
                 }

@@ -3,7 +3,7 @@ use std::collections::HashSet;
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_engine::{Engine, Position, from_scenario};
+use muster_engine::{Engine, from_scenario};
 use muster_semantic::ScenarioCx;
 
 declare_check! {
@@ -47,19 +47,16 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     else {
         return;
     };
-    let mut position = from_scenario(cx, 1);
-    let units = std::mem::take(&mut position.units);
+    // The rest of the position, with one unit at a time in it: once per kind and hex,
+    // never its whole list of units again.
+    let mut alone = from_scenario(cx, 1);
+    let units = std::mem::take(&mut alone.units);
     let mut seen = HashSet::new();
     for unit in &units {
         if !seen.insert((unit.hex.as_str(), unit.kind.as_str())) {
             continue;
         }
-        // The unit alone on the board: the rest of the position once per kind and hex,
-        // never its whole list of units again.
-        let alone = Position {
-            units: vec![unit.clone()],
-            ..position.clone()
-        };
+        alone.units = vec![unit.clone()];
         let engine = Engine::new(system, map, &alone);
         let Ok(start) = engine.hex(&unit.hex) else {
             continue;

@@ -1,6 +1,6 @@
 use muster_db::declare_check;
 use muster_db::report::{Report, Sink};
-use muster_engine::side_march;
+use muster_engine::{Target, side_reach};
 use muster_semantic::ScenarioCx;
 
 declare_check! {
@@ -42,42 +42,67 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         return;
     }
     let objectives = cx.objectives();
-    let mut marches: Vec<Option<Option<muster_engine::SideMarch>>> =
-        vec![None; cx.scenario.sides.len()];
-    for o in objectives {
-        let Some(slot) = marches.get_mut(o.side) else {
-            continue;
-        };
-        let turns = cx.scenario.turns;
-        let Some(march) = slot.get_or_insert_with(|| side_march(cx, o.side, turns)) else {
-            continue;
-        };
-        if !march.judged() {
-            continue;
-        }
-        let reached = o
-            .hexes
-            .iter()
-            .filter_map(|h| march.turn_at(*h, &o.troops, &o.excluding))
-            .min();
-        if reached.is_some_and(|t| t <= u32::from(o.by_turn)) {
-            continue;
-        }
-        let side = &cx.scenario.sides[o.side].id;
-        let when = match reached {
-            Some(t) => format!("the first of them gets there on turn {t}"),
-            None => "none of them can get there at all".to_string(),
-        };
-        sink.push(
-            Report::new(
-                &META,
-                o.at.clone(),
-                format!(
-                    "no unit of `{side}` can reach {} by turn {}: {when}",
-                    o.what, o.by_turn
-                ),
-            )
-            .help("check the objective, its turn and the side's set-up against the rulebook"),
-        );
+    if objectives.is_empty() {
+        return;
     }
+    // By objective: `Some(first turn)` where no unit of its side gets there in time.
+    let mut missed: Vec<Option<Option<u32>>> = vec![None; objectives.len()];
+    let board = cx.board(cx.scenario.turns);
+    for side in 0..cx.scenario.sides.len() {
+        let mine: Vec<usize> = (0..objectives.len())
+            .filter(|&k| objectives[k].side == side)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let targets: Vec<Target> = mine
+            .iter()
+            .map(|&k| Target {
+                hexes: &objectives[k].hexes,
+                troops: &objectives[k].troops,
+                excluding: &objectives[k].excluding,
+                by_turn: u32::from(objectives[k].by_turn),
+            })
+            .collect();
+        let Some(reach) = side_reach(cx, &board, side, &targets) else {
+            continue;
+        };
+        if !reach.judged() {
+            continue;
+        }
+        for (t, &k) in mine.iter().enumerate() {
+            if !reach.met(t, &targets[t]) {
+                missed[k] = Some(reach.first[t]);
+            }
+        }
+    }
+    for (o, missed) in objectives.iter().zip(missed) {
+        if let Some(reached) = missed {
+            report(cx, sink, o, reached);
+        }
+    }
+}
+
+fn report(
+    cx: &ScenarioCx,
+    sink: &mut Sink,
+    o: &muster_semantic::victory::Objective,
+    reached: Option<u32>,
+) {
+    let side = &cx.scenario.sides[o.side].id;
+    let when = match reached {
+        Some(t) => format!("the first of them gets there on turn {t}"),
+        None => "none of them can get there at all".to_string(),
+    };
+    sink.push(
+        Report::new(
+            &META,
+            o.at.clone(),
+            format!(
+                "no unit of `{side}` can reach {} by turn {}: {when}",
+                o.what, o.by_turn
+            ),
+        )
+        .help("check the objective, its turn and the side's set-up against the rulebook"),
+    );
 }
