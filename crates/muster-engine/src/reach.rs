@@ -287,9 +287,9 @@ impl<'a> Engine<'a> {
             .map(|(h, (mp, k))| {
                 let path = searches[k].path_to(h, start);
                 let reach = ReachHex {
-                    hex: h.to_string(),
+                    hex: h.text(),
                     mp_left: mp,
-                    path: path.iter().map(HexId::to_string).collect(),
+                    path: path.into_iter().map(HexId::text).collect(),
                     mode: modes[k].map(|m| m.id.clone()),
                     minimum_move: false,
                     enemy_zoc: zoc.contains(&h),

@@ -59,21 +59,37 @@ impl HexId {
     }
 }
 
-impl fmt::Display for HexId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Every hex of a search's paths is written out: the usual four digits go
-        // straight from a buffer, not through the formatting machinery.
-        if self.col < 100 && self.row < 100 {
-            let digit = |n: u16| b'0' + u8::try_from(n % 10).unwrap_or(0);
-            let text = [
+impl HexId {
+    /// The usual four digits, when column and row are both below 100.
+    fn four_digits(self) -> Option<[u8; 4]> {
+        let digit = |n: u16| b'0' + u8::try_from(n % 10).unwrap_or(0);
+        (self.col < 100 && self.row < 100).then(|| {
+            [
                 digit(self.col / 10),
                 digit(self.col),
                 digit(self.row / 10),
                 digit(self.row),
-            ];
-            return f.write_str(std::str::from_utf8(&text).unwrap_or("????"));
+            ]
+        })
+    }
+
+    /// The id as text (`"0912"`), as [`fmt::Display`] writes it: a search writes out
+    /// every hex of its paths, so this makes one allocation of the right size and no
+    /// pass through the formatting machinery.
+    pub fn text(self) -> String {
+        match self.four_digits() {
+            Some(d) => String::from_utf8_lossy(&d).into_owned(),
+            None => self.to_string(),
         }
-        write!(f, "{:02}{:02}", self.col, self.row)
+    }
+}
+
+impl fmt::Display for HexId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.four_digits() {
+            Some(d) => f.write_str(std::str::from_utf8(&d).unwrap_or("????")),
+            None => write!(f, "{:02}{:02}", self.col, self.row),
+        }
     }
 }
 
@@ -348,6 +364,9 @@ mod tests {
         assert_eq!(HexId::new(1, 9).to_string(), "0109");
         assert_eq!(HexId::new(99, 10).to_string(), "9910");
         assert_eq!(HexId::new(123, 5).to_string(), "12305");
+        for h in [HexId::new(1, 9), HexId::new(99, 10), HexId::new(123, 5)] {
+            assert_eq!(h.text(), h.to_string());
+        }
         assert_eq!(HexId::parse("207"), Err(HexIdError::NotFourDigits));
         assert_eq!(HexId::parse("02a7"), Err(HexIdError::NotFourDigits));
         assert_eq!(HexId::parse("0007"), Err(HexIdError::ZeroComponent));
