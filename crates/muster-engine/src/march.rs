@@ -282,6 +282,11 @@ impl Engine<'_> {
         let grid = self.map.grid();
         let (columns, rows) = (grid.columns, grid.rows);
         let cells = usize::from(columns) * usize::from(rows);
+        // Each target hex once: the guide measures to every one of them.
+        let mut targets = targets.to_vec();
+        targets.sort_unstable();
+        targets.dedup();
+        let targets = &targets[..];
         let mut target = vec![false; cells];
         for h in targets {
             if let Some(k) = March::index(columns, rows, *h) {

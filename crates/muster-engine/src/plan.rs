@@ -182,6 +182,17 @@ pub fn side_reach(
         searches: 0,
         settled: 0,
     };
+    // A target asked twice (the same hexes, troops and turn) is searched for once.
+    let mut first_of: HashMap<TargetKey, usize> = HashMap::new();
+    let canon: Vec<usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(t, x)| {
+            *first_of
+                .entry((x.hexes, x.troops, x.excluding, x.by_turn))
+                .or_insert(t)
+        })
+        .collect();
     for (unit, members) in &groups {
         alone.units = vec![(*unit).clone()];
         let engine = Engine::new(system, map, &alone);
@@ -195,7 +206,7 @@ pub fn side_reach(
         seeds.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let seeds = &seeds;
         for (t, target) in targets.iter().enumerate() {
-            if !target.counts(&unit.kind, class) || out.met(t, target) {
+            if canon[t] != t || !target.counts(&unit.kind, class) || out.met(t, target) {
                 continue;
             }
             let Ok(toward) = engine.first_turn_at(&unit.id, seeds, u32::from(last), target.hexes)
@@ -211,8 +222,14 @@ pub fn side_reach(
             }
         }
     }
+    for (t, &c) in canon.iter().enumerate() {
+        out.first[t] = out.first[c];
+    }
     Some(out)
 }
+
+/// What makes two targets the same: hexes, troops, kinds left out and turn.
+type TargetKey<'t> = (&'t [HexId], &'t [String], &'t [String], u32);
 
 /// Where a unit of the board starts its march.
 fn seeds_of(

@@ -264,3 +264,25 @@ fn the_guided_march_finds_the_first_turn_the_whole_march_does_settling_less() {
         "guided {guided} settled, whole marches {whole}"
     );
 }
+
+#[test]
+fn a_target_asked_many_times_is_searched_for_once() {
+    let db = bundled();
+    let cx = scenario(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    let board = cx.board(cx.scenario.turns);
+    let all = ["*".to_string()];
+    // A hex no unit reaches on turn 1, listed many times over.
+    let far = [HexId::new(1, 1); 40];
+    let target = Target {
+        hexes: &far,
+        troops: &all,
+        excluding: &[],
+        by_turn: 1,
+    };
+    let once = side_reach(&cx, &board, 0, &[target]).unwrap();
+    let many = side_reach(&cx, &board, 0, &[target; 30]).unwrap();
+    assert!(!once.met(0, &target));
+    assert_eq!(many.first, vec![once.first[0]; 30]);
+    assert_eq!(many.searches, once.searches);
+    assert_eq!(many.settled, once.settled);
+}
