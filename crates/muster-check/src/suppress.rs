@@ -233,6 +233,9 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
     if suppressions.is_empty() {
         return;
     }
+    // What each unknown code might have meant, worked out once per spelling: a file
+    // may repeat one mistyped suppression thousands of times.
+    let mut meant: muster_db::FastMap<&str, Option<String>> = muster_db::FastMap::default();
     for s in &suppressions {
         if s.reason.is_none() {
             sink.push(
@@ -246,14 +249,20 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
         }
         for (code, span) in &s.codes {
             if crate::registry::find(code).is_none() {
-                let codes = crate::registry::REGISTRY.iter().map(|c| c.meta.code);
+                let help = meant
+                    .entry(code.as_str())
+                    .or_insert_with(|| {
+                        let codes = crate::registry::REGISTRY.iter().map(|c| c.meta.code);
+                        muster_db::suggest::did_you_mean(code, codes)
+                    })
+                    .clone();
                 sink.push(
                     Report::new(
                         &UNKNOWN_CODE,
                         Loc::Span(span.clone()),
                         format!("no check `{code}` to silence"),
                     )
-                    .help_opt(muster_db::suggest::did_you_mean(code, codes)),
+                    .help_opt(help),
                 );
             } else if !suppressible(code) {
                 sink.push(

@@ -334,3 +334,46 @@ fn the_same_zone_written_by_many_groups_is_resolved_once() {
     assert_eq!(cx.zone_resolutions() - before, 2);
     assert_eq!(first.len(), 19);
 }
+
+/// A reinforcement written many times over is judged once, on one board for its turn:
+/// `reinforcements::cannot-arrive` laid out the whole board again for each, two seconds
+/// for 1,100 copies of one Fontenoy line (135 KB).
+#[test]
+fn repeated_reinforcements_are_judged_on_one_board_a_turn() {
+    let judge = |copies: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+            muster_testkit::copy_edited(dir.path(), rel, edit)
+        };
+        copy("scenarios/lrf/lrf.system.ron", &|t| t);
+        copy("scenarios/lrf/lrf.counters.ron", &|t| t);
+        copy("maps/lrf/fontenoy.map.ron", &|t| t);
+        let rel = "scenarios/lrf/fontenoy.scenario.ron";
+        let line = "(side: \"allies\", turn: 4, units: [(counter: \"provence\", count: 1)], entry: [\"0515\", \"1115\", \"1208\", \"0901\"]),";
+        copy(rel, &|t| {
+            let edited = t.replacen(line, &line.repeat(copies), 1);
+            assert_eq!(edited.matches(line).count(), copies, "the edit applies");
+            edited
+        });
+        let db = load(dir.path());
+        let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+        let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+        let before = cx.boards_laid();
+        let hemmed = muster_engine::hemmed_in(&cx);
+        (cx.boards_laid() - before, hemmed)
+    };
+    let (one_board, one) = judge(1);
+    let (boards, many) = judge(1_000);
+    // Turns 3 and 4.
+    assert_eq!(one_board, 2);
+    assert_eq!(
+        boards, 2,
+        "boards laid for 1,001 reinforcements of two turns"
+    );
+    assert_eq!(many.len(), 1_001);
+    assert!(
+        many[1..].iter().all(|h| *h == one[1]),
+        "each copy judged as the one"
+    );
+    assert_eq!(many[0], one[0]);
+}

@@ -1,10 +1,13 @@
 //! The schema step's shortcut (`load::schema::may_break`) never hides a finding: over
 //! every bundled file, every fixture and mutants of their numbers, a file the shortcut
-//! lets through is one the JSON Schema finds nothing in.
+//! lets through is one the JSON Schema finds nothing in. The schema rewritten for typed
+//! documents finds the same as the schema as written, on every one of them.
 
 use std::path::{Path, PathBuf};
 
-use muster_db::load::schema::{Bounds, may_break, schema_diagnostics};
+use muster_db::load::schema::{
+    Bounds, may_break, schema_diagnostics, schema_diagnostics_as_written,
+};
 use muster_db::load::{Loaded, load_bytes};
 use muster_db::project::{data_files_under, project_files};
 use muster_model::FileKind;
@@ -34,6 +37,19 @@ fn holds(loaded: &Loaded, what: &str, seen: &mut Seen) {
     };
     assert_eq!(doc.kind(), kind);
     let found = schema_diagnostics(loaded);
+    // The schema rewritten for typed documents finds what the schema as written does.
+    let written = schema_diagnostics_as_written(loaded);
+    let said = |ds: &[muster_db::Diagnostic]| {
+        ds.iter()
+            .map(|d| {
+                format!(
+                    "{} {:?} {} {:?} {:?} {:?}",
+                    d.code, d.span, d.message, d.label, d.help, d.note
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(said(&found), said(&written), "{what}");
     if may_break(kind, loaded.file.tree()) {
         if !found.is_empty() {
             seen.checked_with_findings += 1;

@@ -265,20 +265,63 @@ pub struct Hemmed {
     pub entries: Vec<HexId>,
 }
 
-/// The units of reinforcement `r` that can come on at some entry hex in their turn but
-/// can reach no hex of the map beyond the entry hexes in any number of turns. A unit
-/// that cannot come on at all is not listed (`reinforcements::cannot-enter` and
-/// `reinforcements::entry-impassable` say so).
-pub fn hemmed_in(cx: &ScenarioCx, r: usize) -> Vec<Hemmed> {
+/// For each reinforcement, by index: the units that can come on at some entry hex in
+/// their turn but can reach no hex of the map beyond the entry hexes in any number of
+/// turns. A unit that cannot come on at all is not listed
+/// (`reinforcements::cannot-enter` and `reinforcements::entry-impassable` say so).
+///
+/// The board of a turn is laid out once for all the reinforcements of that turn, and a
+/// reinforcement written again (the same turn, arrival, entries and counters) is judged
+/// once: a scenario that repeats one line a thousand times costs one search.
+pub fn hemmed_in(cx: &ScenarioCx) -> Vec<Vec<Hemmed>> {
+    let reinforcements = &cx.scenario.reinforcements;
     let (Some(system), Some(map)) = (cx.system, cx.map) else {
-        return Vec::new();
+        return vec![Vec::new(); reinforcements.len()];
     };
-    let Some(reinforcement) = cx.scenario.reinforcements.get(r) else {
-        return Vec::new();
+    type Key<'s> = (u8, Arrive, &'s [String], Vec<&'s str>);
+    let mut boards: HashMap<u8, (Board, Position)> = HashMap::new();
+    let mut judged: HashMap<Key<'_>, Vec<Hemmed>> = HashMap::new();
+    reinforcements
+        .iter()
+        .map(|reinforcement| {
+            let key: Key<'_> = (
+                reinforcement.turn,
+                reinforcement.arrive,
+                &reinforcement.entry,
+                reinforcement
+                    .units
+                    .iter()
+                    .map(|u| u.counter.as_str())
+                    .collect(),
+            );
+            if let Some(found) = judged.get(&key) {
+                return found.clone();
+            }
+            let (board, position) = boards.entry(reinforcement.turn).or_insert_with(|| {
+                let board = cx.board(reinforcement.turn);
+                let position = from_board(cx, &board);
+                (board, position)
+            });
+            let found = hemmed_on(system, map, reinforcement, board, position);
+            judged.insert(key, found.clone());
+            found
+        })
+        .collect()
+}
+
+/// [`hemmed_in`] for one reinforcement, on the board of its turn.
+fn hemmed_on(
+    system: &muster_model::system::RulesSystem,
+    map: &muster_map::TerrainMap,
+    reinforcement: &muster_model::scenario::Reinforcement,
+    board: &Board,
+    position: &Position,
+) -> Vec<Hemmed> {
+    let units = &position.units;
+    let rest = Position {
+        units: Vec::new(),
+        ..position.clone()
     };
-    let board = cx.board(reinforcement.turn);
-    let mut rest = from_board(cx, &board);
-    let units = std::mem::take(&mut rest.units);
     let entries: Vec<HexId> = reinforcement
         .entry
         .iter()
@@ -291,7 +334,7 @@ pub fn hemmed_in(cx: &ScenarioCx, r: usize) -> Vec<Hemmed> {
         let Some(unit) = board
             .pieces
             .iter()
-            .zip(&units)
+            .zip(units)
             .find(|(p, _)| {
                 p.counter == group.counter
                     && matches!(p.state, PieceState::Arrived { turn } if turn == reinforcement.turn)

@@ -781,26 +781,36 @@ fn deployment_text(cx: &ScenarioCx, d: &Deployment) -> String {
 fn deployment_units(
     f: &muster_model::scenario::ZonedForces,
     k: usize,
-    rest: &std::cell::OnceCell<Vec<(String, u16)>>,
-) -> Vec<(String, u16)> {
+    rest: &std::cell::OnceCell<Vec<(String, usize)>>,
+) -> Vec<(String, usize)> {
     let d = &f.deploy[k];
     if !d.units.is_empty() {
-        return d.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+        return d
+            .units
+            .iter()
+            .map(|u| (u.kind.clone(), usize::from(u.count)))
+            .collect();
     }
     rest.get_or_init(|| rest_of(f)).clone()
 }
 
-/// The force less what the groups list (a group that lists nothing takes the rest),
-/// worked out once per force: each listed line is one look-up of its kind.
-fn rest_of(f: &muster_model::scenario::ZonedForces) -> Vec<(String, u16)> {
-    let mut left: Vec<(String, u16)> = f.units.iter().map(|u| (u.kind.clone(), u.count)).collect();
+/// The force less what the groups list (a group that lists nothing takes the rest), by
+/// kind in the order the force first names them, worked out once per force: each line
+/// is one look-up of its kind. A force that names a kind on many lines has one line of
+/// it left, so each group that lists nothing costs the kinds, not the lines.
+fn rest_of(f: &muster_model::scenario::ZonedForces) -> Vec<(String, usize)> {
+    let mut left: Vec<(String, usize)> = Vec::new();
     let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (i, u) in f.units.iter().enumerate() {
-        first.entry(u.kind.as_str()).or_insert(i);
+    for u in &f.units {
+        let i = *first.entry(u.kind.as_str()).or_insert_with(|| {
+            left.push((u.kind.clone(), 0));
+            left.len() - 1
+        });
+        left[i].1 += usize::from(u.count);
     }
     for u in f.deploy.iter().flat_map(|d| d.units.iter()) {
         if let Some(&i) = first.get(u.kind.as_str()) {
-            left[i].1 = left[i].1.saturating_sub(u.count);
+            left[i].1 = left[i].1.saturating_sub(usize::from(u.count));
         }
     }
     left.retain(|e| e.1 > 0);
@@ -884,7 +894,7 @@ fn side_setup(cx: &ScenarioCx, index: usize) -> Vec<SetupLine> {
                             group: k + 1,
                             name: kind_name(cx, &kind),
                             counter: kind,
-                            count: usize::from(count),
+                            count,
                             status: None,
                             hexes: Vec::new(),
                             placement: placement.clone(),

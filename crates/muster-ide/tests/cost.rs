@@ -41,3 +41,54 @@ fn a_counter_listed_many_times_is_one_summary_line() {
     assert_eq!(saxe.len(), 1, "{} lines for `saxe`", saxe.len());
     assert_eq!(saxe[0].count, 6000);
 }
+
+/// Deployment groups that list no units each take what the force has left, counted by
+/// kind: a force naming one kind on thousands of lines gave every such group a line per
+/// listing, and 1,800 groups over 20,000 lines filled 18 GB.
+#[test]
+fn groups_that_list_nothing_take_the_rest_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
+        muster_testkit::copy_edited(dir.path(), rel, edit)
+    };
+    copy("scenarios/prestags/prestags.system.ron", &|t| t);
+    copy("maps/prestags/mapsheet.map.ron", &|t| t);
+    let rel = "scenarios/prestags/5-6-stamford-bridge.scenario.ron";
+    let (lines, groups) = (2_000, 300);
+    copy(rel, &|t| {
+        let deploy = "deploy: [(zone: Some(Near(label: \"H\", radius: 5)))],";
+        let many = format!(
+            "deploy: [{}],",
+            "(zone: Some(Near(label: \"H\", radius: 5))), ".repeat(groups)
+        );
+        let t = t.replacen(deploy, &many, 1);
+        let units = "units: [";
+        let at = t.find(units).expect("the force's units");
+        let edited = format!(
+            "{}{units}{}{}",
+            &t[..at],
+            "(kind: \"MI\", count: 3), ".repeat(lines),
+            &t[at + units.len()..]
+        );
+        assert!(edited.contains(&many), "the edit applies");
+        edited
+    });
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let summary = muster_ide::summary::summarize(&cx);
+    let side = &summary.sides[0];
+    let mi: Vec<_> = side.setup.iter().filter(|l| l.counter == "MI").collect();
+    assert_eq!(mi.len(), groups, "one `MI` line a group");
+    assert!(
+        mi.iter().all(|l| l.count >= 3 * lines),
+        "each counts every listed `MI`: {:?}",
+        mi.iter().map(|l| l.count).collect::<Vec<_>>()
+    );
+    let kinds: std::collections::HashSet<_> = side.setup.iter().map(|l| &l.counter).collect();
+    assert_eq!(
+        side.setup.len(),
+        groups * kinds.len(),
+        "a line per group and kind"
+    );
+}

@@ -343,9 +343,9 @@ pub fn complete(db: &Db, path: &Path, text: &str, offset: usize) -> Vec<Completi
 /// string's text.
 fn in_string(doc: &Doc, path: &Path, node: Node<'_>, lines: &Lines) -> Vec<CompletionItem> {
     let place = cursor::place_of(doc.kind, node);
-    let hooks = match doc.db.index_of(path).and_then(|i| doc.db.doc(i)) {
-        Some(Document::Scenario(s)) => cursor::hook_refs(s),
-        _ => cursor::HookRefs::default(),
+    let hooks = match doc.db.index_of(path) {
+        Some(i) => cursor::hook_refs_of(&doc.db.files[i]),
+        None => std::sync::Arc::default(),
     };
     let Some(class) = cursor::classify(doc.kind, &place.steps, &hooks) else {
         return Vec::new();

@@ -458,6 +458,46 @@ fn step_text(step: &Step) -> String {
     }
 }
 
+thread_local! {
+    static HOOK_REFS_WORKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread worked out a scenario's [`hook_refs`] (parsing every
+/// hook's parameters): a work counter for tests.
+pub fn hook_refs_worked() -> usize {
+    HOOK_REFS_WORKED.with(|n| n.get())
+}
+
+/// [`hook_refs`] of the scenario a loaded file holds, worked out once per loaded file:
+/// hover, completion, go-to and references each ask, and a hook whose parameters list
+/// thousands of names was parsed again for every request. The cache keeps the last few
+/// files by identity (a weak reference keeps the allocation, so the address of a live
+/// file is never another's); a file of other text is another file.
+pub fn hook_refs_of(loaded: &muster_db::load::Loaded) -> std::sync::Arc<HookRefs> {
+    use std::sync::{Arc, Mutex, Weak};
+    type Seen = Vec<(Weak<muster_db::source::SourceFile>, Arc<HookRefs>)>;
+    static SEEN: Mutex<Seen> = Mutex::new(Vec::new());
+    const KEPT: usize = 64;
+    let Some(muster_db::load::Document::Scenario(scenario)) = &loaded.doc else {
+        return Arc::new(HookRefs::default());
+    };
+    let file = Arc::downgrade(&loaded.file);
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    seen.retain(|(f, _)| f.strong_count() > 0);
+    if let Some((_, refs)) = seen.iter().find(|(f, _)| Weak::ptr_eq(f, &file)) {
+        return Arc::clone(refs);
+    }
+    HOOK_REFS_WORKED.with(|n| n.set(n.get() + 1));
+    let refs = Arc::new(hook_refs(scenario));
+    if seen.len() >= KEPT {
+        seen.remove(0);
+    }
+    seen.push((file, Arc::clone(&refs)));
+    refs
+}
+
 /// The hook parameters of a scenario that name counters, sides, terrain, hexes or unit
 /// kinds, by place (from the hooks' own declarations of their references).
 pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {

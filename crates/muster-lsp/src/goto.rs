@@ -123,10 +123,7 @@ pub fn references_in(
         return Vec::new();
     };
     let kind = doc.kind();
-    let hooks = match doc {
-        Document::Scenario(s) => cursor::hook_refs(s),
-        _ => cursor::HookRefs::default(),
-    };
+    let hooks = cursor::hook_refs_of(loaded);
     let tree = loaded.file.tree();
     strings(tree)
         .into_iter()

@@ -31,6 +31,7 @@ mod transport;
 pub mod uri;
 mod workspace;
 
+pub use cursor::hook_refs_worked;
 pub use workspace::leaves_loaded;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};

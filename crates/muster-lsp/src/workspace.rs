@@ -188,7 +188,7 @@ pub struct Analysis {
     /// tree is parsed once, not again for the requests.
     source: std::sync::Arc<SourceFile>,
     pub kind: Option<muster_model::FileKind>,
-    pub hooks: crate::cursor::HookRefs,
+    pub hooks: std::sync::Arc<crate::cursor::HookRefs>,
 }
 
 impl Analysis {
@@ -427,9 +427,9 @@ impl Workspace {
                 _ => own,
             };
             let kind = crate::cursor::kind_of(source.tree(), file_name);
-            let hooks = match index.and_then(|i| db.doc(i)) {
-                Some(muster_db::load::Document::Scenario(s)) => crate::cursor::hook_refs(s),
-                _ => crate::cursor::HookRefs::default(),
+            let hooks = match index {
+                Some(i) => crate::cursor::hook_refs_of(&db.files[i]),
+                None => std::sync::Arc::default(),
             };
             self.analysis = Some(Analysis {
                 path: path.to_path_buf(),

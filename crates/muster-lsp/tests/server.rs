@@ -483,10 +483,20 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
         }
     };
     let before = muster_lsp::leaves_loaded();
+    let hooks_before = muster_lsp::hook_refs_worked();
     requests(&mut s, &text);
     let loaded = muster_lsp::leaves_loaded() - before;
     // The buffer once, and every scenario of the project once for references.
     assert_eq!(loaded, 2, "12 requests loaded scenarios {loaded} times");
+    // Each loaded scenario's hook parameters are read once, whatever the requests.
+    let hooks = muster_lsp::hook_refs_worked() - hooks_before;
+    assert!(hooks > 0, "no hook parameters read");
+    requests(&mut s, &text);
+    let again = muster_lsp::hook_refs_worked() - hooks_before - hooks;
+    assert_eq!(
+        again, 0,
+        "12 more requests read hook parameters {again} times"
+    );
     // An edit is seen: the buffer is loaded again, once.
     let text = text.replacen("plays_first", " plays_first", 1);
     s.notify(

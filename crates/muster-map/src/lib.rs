@@ -602,14 +602,22 @@ pub fn compile_table_within(
     let columns = (width / cell).ceil().clamp(0.0, 65_536.0) as u32;
     let rows = (depth / cell).ceil().clamp(0.0, 65_536.0) as u32;
     let mut cells = Vec::with_capacity((columns * rows) as usize);
+    // Each shape prepared once, then cut into rows: a cell asks only the edges that
+    // cross its row (see `geometry::Coverage`).
+    let coverages: Vec<geometry::Coverage> = features
+        .iter()
+        .map(|f| geometry::Coverage::new(&f.shape, cell / 2.0))
+        .collect();
     for r in 0..rows {
+        let y = (f64::from(r) + 0.5) * cell;
+        let row: Vec<geometry::RowCoverage> = coverages.iter().map(|c| c.row(y)).collect();
         for c in 0..columns {
-            let p = ((f64::from(c) + 0.5) * cell, (f64::from(r) + 0.5) * cell);
-            let top = features
+            let x = (f64::from(c) + 0.5) * cell;
+            let top = row
                 .iter()
                 .enumerate()
                 .rev()
-                .find(|(_, f)| geometry::covers(&f.shape, p, cell / 2.0))
+                .find(|(_, f)| f.covers(x))
                 .map(|(i, _)| i as u32);
             cells.push(top);
         }
@@ -632,79 +640,7 @@ pub fn compile_table_within(
     })
 }
 
-/// Plane geometry for open tables.
-pub mod geometry {
-    use muster_model::map::{Point, Shape};
-
-    /// Whether `p` lies in an area shape, or within `tolerance` of a line shape.
-    pub fn covers(shape: &Shape, p: Point, tolerance: f64) -> bool {
-        match shape {
-            Shape::Rect { x, y, w, h } => p.0 >= *x && p.0 <= x + w && p.1 >= *y && p.1 <= y + h,
-            Shape::Circle { x, y, r } => (p.0 - x).hypot(p.1 - y) <= *r,
-            Shape::Polygon(points) => inside_polygon(points, p),
-            Shape::Line(points) => points
-                .windows(2)
-                .any(|s| segment_distance(s[0], s[1], p) <= tolerance),
-        }
-    }
-
-    /// Even-odd rule.
-    pub fn inside_polygon(points: &[Point], p: Point) -> bool {
-        let mut inside = false;
-        let n = points.len();
-        for i in 0..n {
-            let (a, b) = (points[i], points[(i + n - 1) % n]);
-            if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0 {
-                inside = !inside;
-            }
-        }
-        inside
-    }
-
-    pub fn segment_distance(a: Point, b: Point, p: Point) -> f64 {
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len2 = dx * dx + dy * dy;
-        let t = if len2 == 0.0 {
-            0.0
-        } else {
-            (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
-        };
-        (p.0 - (a.0 + t * dx)).hypot(p.1 - (a.1 + t * dy))
-    }
-
-    /// The points that bound a shape (corners, vertices, or the circle's box).
-    pub fn extent(shape: &Shape) -> Vec<Point> {
-        match shape {
-            Shape::Rect { x, y, w, h } => vec![(*x, *y), (x + w, *y), (x + w, y + h), (*x, y + h)],
-            Shape::Circle { x, y, r } => vec![(x - r, y - r), (x + r, y + r)],
-            Shape::Polygon(points) | Shape::Line(points) => points.clone(),
-        }
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn shapes() {
-            let square = Shape::Polygon(vec![(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]);
-            assert!(covers(&square, (5.0, 5.0), 0.0));
-            assert!(!covers(&square, (15.0, 5.0), 0.0));
-            let hedge = Shape::Line(vec![(0.0, 0.0), (10.0, 0.0)]);
-            assert!(covers(&hedge, (5.0, 0.4), 0.5));
-            assert!(!covers(&hedge, (5.0, 2.0), 0.5));
-            assert!(covers(
-                &Shape::Circle {
-                    x: 0.0,
-                    y: 0.0,
-                    r: 2.0
-                },
-                (1.0, 1.0),
-                0.0
-            ));
-        }
-    }
-}
+pub mod geometry;
 
 fn die_mod(e: &CombatEffect) -> i8 {
     match e {

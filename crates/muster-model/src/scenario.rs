@@ -586,7 +586,7 @@ pub struct Reinforcement {
 }
 
 /// Where a reinforcement's entry hexes may lie.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Arrive {
     /// On a map edge: the units enter from off the map (`reinforcements::entry-not-on-edge`
     /// holds every entry hex to an edge).

@@ -23,6 +23,9 @@ use muster_model::scenario::{
 use muster_model::system::{KindStats, UnitRole};
 
 use super::ScenarioCx;
+use stacks::Stacks;
+
+mod stacks;
 use muster_db::place::Place;
 
 /// What the board of a scenario holds.
@@ -169,44 +172,6 @@ pub struct Piece {
 /// so the board stays as small as the file.
 pub const MAX_DRAWN_COPIES: u16 = 64;
 
-/// Alike pieces on one hex (same side, counter, kind and state, nothing aboard) beyond
-/// [`MAX_DRAWN_COPIES`] stand as one: the last one kept counts them all. A sample that
-/// lists the same unit on one hex thousands of times (each line within the limit) gives
-/// a stack of at most that many counters, so the board stays as small as its hexes.
-fn fold_stacks(board: &mut Board) {
-    type Key = (HexId, Option<usize>, String, String, PieceState);
-    let mut kept: HashMap<Key, (u16, usize)> = HashMap::new();
-    let mut out: Vec<Piece> = Vec::with_capacity(board.pieces.len());
-    for piece in board.pieces.drain(..) {
-        if !piece.aboard.is_empty() {
-            out.push(piece);
-            continue;
-        }
-        let key = (
-            piece.hex,
-            piece.side,
-            piece.counter.clone(),
-            piece.kind.clone(),
-            piece.state,
-        );
-        match kept.get_mut(&key) {
-            Some((n, last)) if *n >= MAX_DRAWN_COPIES => {
-                out[*last].count = out[*last].count.saturating_add(piece.count);
-            }
-            Some((n, last)) => {
-                *n += 1;
-                *last = out.len();
-                out.push(piece);
-            }
-            None => {
-                kept.insert(key, (1, out.len()));
-                out.push(piece);
-            }
-        }
-    }
-    board.pieces = out;
-}
-
 /// A unit the board cannot stand on a hex.
 #[derive(Debug, Clone)]
 pub struct Unplaced {
@@ -317,6 +282,8 @@ impl ScenarioCx<'_> {
 
     /// The board at the start of `turn` (1 is the set-up).
     pub fn board(&self, turn: u8) -> Board {
+        self.board_work
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let turn = turn.max(1);
         let mut board = Board {
             turn,
@@ -334,8 +301,9 @@ impl ScenarioCx<'_> {
                 .collect(),
             ..Board::default()
         };
-        self.place_groups(&mut board);
-        self.place_reinforcements(&mut board);
+        let mut stacks = Stacks::default();
+        self.place_groups(&mut board, &mut stacks);
+        self.place_reinforcements(&mut board, &mut stacks);
         // Counters placed group by group are laid out from `self.groups` above; the
         // other kinds of forces are placed here, side by side.
         for (index, side) in self.scenario.sides.iter().enumerate() {
@@ -343,6 +311,7 @@ impl ScenarioCx<'_> {
                 Forces::Placed { .. } => {}
                 Forces::Zoned(forces) => self.place_zoned(
                     &mut board,
+                    &mut stacks,
                     &super::ZonedSide {
                         index,
                         forces,
@@ -362,7 +331,6 @@ impl ScenarioCx<'_> {
         self.mark_objectives(&mut board);
         self.mark_supply(&mut board);
         board.weather = self.weather_of(turn);
-        fold_stacks(&mut board);
         board
     }
 
@@ -447,7 +415,7 @@ impl ScenarioCx<'_> {
         )
     }
 
-    fn place_groups(&self, board: &mut Board) {
+    fn place_groups(&self, board: &mut Board, stacks: &mut Stacks) {
         let grid = self.map.map(|m| *m.grid());
         // Leaders and others stacked "on a unit" are placed once every group has hexes.
         let mut stacked = Vec::new();
@@ -485,8 +453,9 @@ impl ScenarioCx<'_> {
                     chosen_hexes.get(k)
                 };
                 match at {
-                    Some((hex, place)) if grid.is_none_or(|g| g.contains(*hex)) => {
-                        board.pieces.push(Piece {
+                    Some((hex, place)) if grid.is_none_or(|g| g.contains(*hex)) => stacks.push(
+                        board,
+                        Piece {
                             counter: slot.counter_id.to_string(),
                             name,
                             kind,
@@ -499,8 +468,8 @@ impl ScenarioCx<'_> {
                             aboard: Vec::new(),
                             span,
                             hex_span: place.as_ref().map(|p| self.span_of(p)),
-                        })
-                    }
+                        },
+                    ),
                     Some((hex, _)) => board.unplaced.push(Unplaced {
                         side: group.side,
                         what: slot.counter_id.to_string(),
@@ -554,20 +523,23 @@ impl ScenarioCx<'_> {
                     self.piece_of_counter(group.army, slot.counter_id);
                 match host {
                     Some(hex) => {
-                        board.pieces.push(Piece {
-                            counter: slot.counter_id.to_string(),
-                            name,
-                            kind: kind_id,
-                            role,
-                            side: group.side,
-                            strength,
-                            hex,
-                            state: PieceState::Chosen,
-                            count: 1,
-                            aboard: Vec::new(),
-                            span,
-                            hex_span: None,
-                        });
+                        stacks.push(
+                            board,
+                            Piece {
+                                counter: slot.counter_id.to_string(),
+                                name,
+                                kind: kind_id,
+                                role,
+                                side: group.side,
+                                strength,
+                                hex,
+                                state: PieceState::Chosen,
+                                count: 1,
+                                aboard: Vec::new(),
+                                span,
+                                hex_span: None,
+                            },
+                        );
                         if let Some(p) = board.pieces.last() {
                             note(&mut hosts, p);
                         }
@@ -583,7 +555,7 @@ impl ScenarioCx<'_> {
         }
     }
 
-    fn place_reinforcements(&self, board: &mut Board) {
+    fn place_reinforcements(&self, board: &mut Board, stacks: &mut Stacks) {
         let grid = self.map.map(|m| *m.grid());
         for (r, reinforcement) in self.scenario.reinforcements.iter().enumerate() {
             let Some(side) = self
@@ -616,22 +588,25 @@ impl ScenarioCx<'_> {
                         let (name, kind, role, strength) =
                             self.piece_of_counter(army, &group.counter);
                         match entries.get(n % entries.len().max(1)) {
-                            Some((hex, p)) => board.pieces.push(Piece {
-                                counter: group.counter.clone(),
-                                name,
-                                kind,
-                                role,
-                                side: Some(side),
-                                strength,
-                                hex: *hex,
-                                state: PieceState::Arrived {
-                                    turn: reinforcement.turn,
+                            Some((hex, p)) => stacks.push(
+                                board,
+                                Piece {
+                                    counter: group.counter.clone(),
+                                    name,
+                                    kind,
+                                    role,
+                                    side: Some(side),
+                                    strength,
+                                    hex: *hex,
+                                    state: PieceState::Arrived {
+                                        turn: reinforcement.turn,
+                                    },
+                                    count: 1,
+                                    aboard: Vec::new(),
+                                    span: unit_span,
+                                    hex_span: Some(self.span_of(p)),
                                 },
-                                count: 1,
-                                aboard: Vec::new(),
-                                span: unit_span,
-                                hex_span: Some(self.span_of(p)),
-                            }),
+                            ),
                             None => board.unplaced.push(Unplaced {
                                 side: Some(side),
                                 what: group.counter.clone(),
@@ -704,9 +679,10 @@ impl ScenarioCx<'_> {
             .map_or(PieceRole::Combat, |k| role_of(k.role))
     }
 
-    fn place_zoned(&self, board: &mut Board, side: &super::ZonedSide<'_>) {
+    fn place_zoned(&self, board: &mut Board, stacks: &mut Stacks, side: &super::ZonedSide<'_>) {
         let grid = self.map.map(|m| *m.grid());
         let mut drawn = std::collections::HashSet::new();
+        let whole = std::cell::OnceCell::new();
         for deployment in &side.forces.deploy {
             if let Some(zone) = &deployment.zone
                 && let Ok(hexes) = self.zone_hexes(zone)
@@ -725,10 +701,21 @@ impl ScenarioCx<'_> {
             }
             if let Some(arrival) = &deployment.arrives {
                 let span = self.span_of(&side.place);
+                // A group that lists no units brings the whole force, written out once
+                // for all such groups.
+                let units = if deployment.units.is_empty() && deployment.id.is_none() {
+                    whole
+                        .get_or_init(|| {
+                            deployment_units(deployment, &side.forces.units, |k| self.kind_name(k))
+                        })
+                        .clone()
+                } else {
+                    deployment_units(deployment, &side.forces.units, |k| self.kind_name(k))
+                };
                 board.entries.push(EntryMark {
                     side: side.index,
                     turn: arrival.turn,
-                    units: deployment_units(deployment, &side.forces.units, |k| self.kind_name(k)),
+                    units,
                     at: EntryAt::Edge(arrival.edge),
                     span,
                 });
@@ -745,9 +732,10 @@ impl ScenarioCx<'_> {
                 .map(|t| format!("{} x {}", t.count, self.kind_name(&t.kind)))
                 .collect();
             let mut first = true;
-            let hex_span = self.span_of(&base.field("hex"));
+            // Looked up once a line, and only for a line that adds a piece.
+            let mut hex_span = None;
             for (u, unit) in stack.units.iter().enumerate() {
-                let span = self.span_of(&base.field("units").index(u).field("kind"));
+                let kind = base.field("units").index(u).field("kind");
                 let (pieces, each) = if unit.count > MAX_DRAWN_COPIES {
                     (1, unit.count)
                 } else {
@@ -758,37 +746,50 @@ impl ScenarioCx<'_> {
                         side: Some(side.index),
                         what: format!("{} x {}", unit.count, unit.kind),
                         reason: format!("sample hex `{}` is not on the map", stack.hex),
-                        span: span.clone(),
+                        span: self.span_of(&kind),
                     });
                     continue;
                 };
                 let carrier = self
                     .system
                     .is_some_and(|s| s.carriers.iter().any(|c| c.kind == unit.kind));
-                let (name, role, strength) = (
-                    self.kind_name(&unit.kind),
-                    self.kind_role(&unit.kind),
-                    self.kind_strength(&unit.kind),
+                let key = stacks.key(
+                    hex,
+                    Some(side.index),
+                    &unit.kind,
+                    &unit.kind,
+                    PieceState::Placed,
                 );
+                let mut made: Option<Piece> = None;
                 for _ in 0..pieces {
-                    board.pieces.push(Piece {
-                        counter: unit.kind.clone(),
-                        name: name.clone(),
-                        kind: unit.kind.clone(),
-                        role,
-                        side: Some(side.index),
-                        strength: strength.clone(),
-                        hex,
-                        state: PieceState::Placed,
-                        count: each,
-                        aboard: if carrier && first {
-                            aboard.clone()
-                        } else {
-                            Vec::new()
-                        },
-                        span: span.clone(),
-                        hex_span: Some(hex_span.clone()),
-                    });
+                    let mut make = || {
+                        made.get_or_insert_with(|| Piece {
+                            counter: unit.kind.clone(),
+                            name: self.kind_name(&unit.kind),
+                            kind: unit.kind.clone(),
+                            role: self.kind_role(&unit.kind),
+                            side: Some(side.index),
+                            strength: self.kind_strength(&unit.kind),
+                            hex,
+                            state: PieceState::Placed,
+                            count: each,
+                            aboard: Vec::new(),
+                            span: self.span_of(&kind),
+                            hex_span: Some(
+                                hex_span
+                                    .get_or_insert_with(|| self.span_of(&base.field("hex")))
+                                    .clone(),
+                            ),
+                        })
+                        .clone()
+                    };
+                    if carrier && first && !aboard.is_empty() {
+                        let mut piece = make();
+                        piece.aboard = aboard.clone();
+                        board.pieces.push(piece);
+                    } else {
+                        stacks.lay(board, key, each, make);
+                    }
                     first &= !carrier;
                 }
             }
@@ -1169,16 +1170,31 @@ fn deployment_units(
     all: &[TypeCount],
     name: impl Fn(&str) -> String,
 ) -> String {
-    let units = if deployment.units.is_empty() {
-        all
+    // A group that lists nothing brings the whole force, a kind the force names on many
+    // lines counted once.
+    let listed = if deployment.units.is_empty() {
+        let mut by_kind: Vec<(&str, u32)> = Vec::new();
+        let mut at: HashMap<&str, usize> = HashMap::new();
+        for t in all {
+            let k = *at.entry(t.kind.as_str()).or_insert_with(|| {
+                by_kind.push((t.kind.as_str(), 0));
+                by_kind.len() - 1
+            });
+            by_kind[k].1 += u32::from(t.count);
+        }
+        by_kind
+            .iter()
+            .map(|(kind, count)| format!("{count} x {}", name(kind)))
+            .collect::<Vec<_>>()
+            .join(", ")
     } else {
-        &deployment.units
+        deployment
+            .units
+            .iter()
+            .map(|t| format!("{} x {}", t.count, name(&t.kind)))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let listed = units
-        .iter()
-        .map(|t| format!("{} x {}", t.count, name(&t.kind)))
-        .collect::<Vec<_>>()
-        .join(", ");
     match &deployment.id {
         Some(id) => format!("{id}: {listed}"),
         None => listed,

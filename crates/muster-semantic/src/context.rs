@@ -541,6 +541,8 @@ pub struct ScenarioCx<'a> {
     zone_work: std::sync::atomic::AtomicUsize,
     /// Where-a-kind-may-stand lookups made ([`ScenarioCx::entry_lookups`]).
     pub(crate) entry_work: std::sync::atomic::AtomicUsize,
+    /// Boards laid out ([`ScenarioCx::boards_laid`]).
+    pub(crate) board_work: std::sync::atomic::AtomicUsize,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in
     /// (`entry::EntryTable`).
     pub(crate) entries:
@@ -585,6 +587,7 @@ impl<'a> ScenarioCx<'a> {
             zone_work: Default::default(),
             zone_values: Default::default(),
             entry_work: Default::default(),
+            board_work: Default::default(),
             entries: Default::default(),
             samples: Vec::new(),
         };
@@ -995,6 +998,12 @@ impl<'a> ScenarioCx<'a> {
     /// asks once per kind, not once per line that lists the kind.
     pub fn entry_lookups(&self) -> usize {
         self.entry_work.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many boards ([`ScenarioCx::board`]) have been laid out so far: a check that
+    /// asks about many reinforcements lays out one board per turn, not one each.
+    pub fn boards_laid(&self) -> usize {
+        self.board_work.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     fn compute_zone_hexes(

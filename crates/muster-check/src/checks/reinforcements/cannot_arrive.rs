@@ -32,8 +32,8 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    for r in 0..cx.scenario.reinforcements.len() {
-        for h in hemmed_in(cx, r) {
+    for (r, hemmed) in hemmed_in(cx).into_iter().enumerate() {
+        for h in hemmed {
             let entries: Vec<String> = h.entries.iter().map(|e| e.to_string()).collect();
             sink.push(
                 Report::new(

@@ -32,28 +32,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             continue;
         }
         let all_listed = deploy.iter().all(|d| !d.units.is_empty());
-        let mut kinds: Vec<&str> = side.forces.units.iter().map(|u| u.kind.as_str()).collect();
-        kinds.extend(
-            deploy
-                .iter()
-                .flat_map(|d| d.units.iter().map(|u| u.kind.as_str())),
-        );
-        kinds.sort();
-        kinds.dedup();
-        for kind in kinds {
-            let force: u32 = side
-                .forces
-                .units
-                .iter()
-                .filter(|u| u.kind == kind)
-                .map(|u| u32::from(u.count))
-                .sum();
-            let listed: u32 = deploy
-                .iter()
-                .flat_map(|d| d.units.iter())
-                .filter(|u| u.kind == kind)
-                .map(|u| u32::from(u.count))
-                .sum();
+        // By kind, in order: the force's count and the groups' listed count.
+        let mut kinds: std::collections::BTreeMap<&str, (u32, u32)> = Default::default();
+        for u in &side.forces.units {
+            kinds.entry(u.kind.as_str()).or_default().0 += u32::from(u.count);
+        }
+        for u in deploy.iter().flat_map(|d| d.units.iter()) {
+            kinds.entry(u.kind.as_str()).or_default().1 += u32::from(u.count);
+        }
+        for (kind, (force, listed)) in kinds {
             if listed > force || (all_listed && listed != force) {
                 sink.push(
                     Report::new(
