@@ -136,7 +136,8 @@ fn repeated_deployment_zones_are_drawn_once() {
 
 /// A victory goal written many times over is one mark on the board: Clontarf with one
 /// label named thousands of times in a `Control` goal, and an `Exit` goal repeated,
-/// drew (and the renderer wrote) a mark per copy, hundreds of megabytes of SVG.
+/// drew (and the renderer wrote) a mark per copy, hundreds of megabytes of SVG; and the
+/// movement check searched for each copy.
 #[test]
 fn repeated_goals_are_marked_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -176,6 +177,13 @@ fn repeated_goals_are_marked_once() {
         .collect();
     assert_eq!(marks.len(), 1, "{} marks", marks.len());
     assert_eq!(marks[0], "control J");
+    // The movement check searches for a label named again in one list once.
+    let control: Vec<_> = cx
+        .objectives()
+        .into_iter()
+        .filter(|o| o.side == vikings && o.what.starts_with("label `J`"))
+        .collect();
+    assert_eq!(control.len(), 1, "{} objectives for `J`", control.len());
     let exits = board
         .exit_edges
         .iter()

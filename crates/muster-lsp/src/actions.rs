@@ -39,6 +39,9 @@ pub fn free_hexes(
     };
     let Some(map) = cx.map else { return out };
     let board = cx.board(1);
+    // Looked up once per neighbour, not by a walk through every piece: a file may have
+    // thousands of over-stacked hexes.
+    let occupied: std::collections::HashSet<HexId> = board.pieces.iter().map(|p| p.hex).collect();
     for d in stacked {
         let written = d.file.text.get(d.span.clone()).unwrap_or("");
         let Ok(hex) = HexId::parse(written.trim_matches('"')) else {
@@ -47,7 +50,7 @@ pub fn free_hexes(
         let free: Vec<(String, String)> = map
             .neighbours(hex)
             .into_iter()
-            .filter(|n| map.is_enterable(*n) && !board.pieces.iter().any(|p| p.hex == *n))
+            .filter(|n| map.is_enterable(*n) && !occupied.contains(n))
             .map(|n| {
                 (
                     n.to_string(),

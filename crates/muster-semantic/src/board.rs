@@ -1068,7 +1068,7 @@ fn mark_control(
     side: Option<usize>,
     labels: &[String],
 ) {
-    for label in labels {
+    for (_, label) in crate::victory::first_of_each(labels) {
         if let Some(hex) = map.label(label) {
             board.objectives.push(Objective {
                 side,

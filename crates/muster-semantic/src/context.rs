@@ -541,6 +541,8 @@ pub struct ScenarioCx<'a> {
     zone_work: std::sync::atomic::AtomicUsize,
     /// Where-a-kind-may-stand lookups made ([`ScenarioCx::entry_lookups`]).
     pub(crate) entry_work: std::sync::atomic::AtomicUsize,
+    /// Stacking limits raised by rules, by side id and kind ([`ScenarioCx::stacking_limit`]).
+    raised_limits: std::sync::OnceLock<muster_db::FastMap<(String, String), u8>>,
     /// Boards laid out ([`ScenarioCx::boards_laid`]).
     pub(crate) board_work: std::sync::atomic::AtomicUsize,
     /// Per unit kind asked about, which of the map's terrain entries it may stand in
@@ -588,6 +590,7 @@ impl<'a> ScenarioCx<'a> {
             zone_values: Default::default(),
             entry_work: Default::default(),
             board_work: Default::default(),
+            raised_limits: Default::default(),
             entries: Default::default(),
             samples: Vec::new(),
         };
@@ -1107,22 +1110,28 @@ impl<'a> ScenarioCx<'a> {
     }
 
     /// The stacking limit of a side for a kind (a `stacking-override` rule may raise it).
+    /// The raised limits are gathered by side and kind once, so a check that asks for
+    /// every unit of a sample costs the units plus the rules' lists, not their product.
     pub fn stacking_limit(&self, side: usize, kind: &str, default: u8) -> u8 {
-        let side_id = self.scenario.sides.get(side).map(|s| s.id.as_str());
-        let mut limit = None;
-        for effect in self.effects() {
-            if let Effect::StackingLimit {
-                side: s,
-                kinds,
-                limit: l,
-            } = effect
-                && Some(s) == side_id
-                && kinds.iter().any(|k| k == kind)
-            {
-                limit = limit.max(Some(l));
+        let raised = self.raised_limits.get_or_init(|| {
+            let mut raised: muster_db::FastMap<(String, String), u8> = Default::default();
+            for effect in self.effects() {
+                if let Effect::StackingLimit { side, kinds, limit } = effect {
+                    for k in kinds {
+                        let at = raised.entry((side.to_string(), k.clone())).or_insert(limit);
+                        *at = (*at).max(limit);
+                    }
+                }
             }
-        }
-        limit.unwrap_or(default)
+            raised
+        });
+        let Some(side_id) = self.scenario.sides.get(side).map(|s| s.id.clone()) else {
+            return default;
+        };
+        raised
+            .get(&(side_id, kind.to_string()))
+            .copied()
+            .unwrap_or(default)
     }
 }
 

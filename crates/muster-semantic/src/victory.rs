@@ -100,6 +100,16 @@ pub struct Objective {
     pub excluding: Vec<String>,
 }
 
+/// A list's labels with their positions, each label at its first position only: a label
+/// written again in one list is the same objective, searched for and reported once.
+pub fn first_of_each(labels: &[String]) -> impl Iterator<Item = (usize, &String)> {
+    let mut seen = std::collections::HashSet::new();
+    labels
+        .iter()
+        .enumerate()
+        .filter(move |(_, l)| seen.insert(l.as_str()))
+}
+
 /// The hexes along a map edge, each edge's worked out once (a scenario may name one edge
 /// in thousands of goals).
 fn edge_hexes(grid: &muster_hex::HexGrid) -> impl Fn(muster_hex::Edge) -> Vec<muster_hex::HexId> {
@@ -163,7 +173,7 @@ impl crate::ScenarioCx<'_> {
                                     let by = turns
                                         .saturating_sub(consecutive_turns.saturating_sub(1))
                                         .max(1);
-                                    for (k, label) in labels.iter().enumerate() {
+                                    for (k, label) in first_of_each(labels) {
                                         let Some(h) = map.label(label) else { continue };
                                         let at = base.variant("Control").field("labels").index(k);
                                         push(
@@ -292,7 +302,7 @@ impl crate::ScenarioCx<'_> {
             let by = t.by_turn.unwrap_or(turns).clamp(1, turns);
             match t.test {
                 VictoryTest::Controls(labels) => {
-                    for (k, label) in labels.iter().enumerate() {
+                    for (k, label) in first_of_each(labels) {
                         let Some(h) = map.label(label) else { continue };
                         let at = t.at.variant("Controls").index(k);
                         push(
