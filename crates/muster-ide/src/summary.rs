@@ -1184,37 +1184,51 @@ pub fn goal_text(cx: &ScenarioCx, goal: &Goal) -> String {
     }
 }
 
-/// Hook parameters compactly: `key: value, ...`, strings unquoted.
+/// Hook parameters compactly: `key: value, ...`, strings unquoted. Written into one
+/// string as it goes: a list of a million numbers is one string, not a million.
 pub fn params_text(params: &serde_json::Value) -> String {
     use serde_json::Value;
-    fn value(v: &Value) -> String {
+    use std::fmt::Write;
+    fn value(out: &mut String, v: &Value) {
         match v {
-            Value::String(s) => s.clone(),
+            Value::String(s) => out.push_str(s),
             Value::Array(items) => {
-                format!(
-                    "[{}]",
-                    items.iter().map(value).collect::<Vec<_>>().join(", ")
-                )
+                out.push('[');
+                for (k, item) in items.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    value(out, item);
+                }
+                out.push(']');
             }
-            Value::Object(map) => format!(
-                "{{{}}}",
-                map.iter()
-                    .map(|(k, v)| format!("{k}: {}", value(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            other => other.to_string(),
+            Value::Object(map) => {
+                out.push('{');
+                entries(out, map);
+                out.push('}');
+            }
+            other => {
+                let _ = write!(out, "{other}");
+            }
         }
     }
-    match params {
-        Value::Null => String::new(),
-        Value::Object(map) => map
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", value(v)))
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => value(other),
+    fn entries(out: &mut String, map: &serde_json::Map<String, Value>) {
+        for (k, (key, v)) in map.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(key);
+            out.push_str(": ");
+            value(out, v);
+        }
     }
+    let mut out = String::new();
+    match params {
+        Value::Null => {}
+        Value::Object(map) => entries(&mut out, map),
+        other => value(&mut out, other),
+    }
+    out
 }
 
 /// Counts by name, names in natural order.

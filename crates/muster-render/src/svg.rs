@@ -11,8 +11,19 @@ use muster_semantic::board::{Board, TurnWeather};
 /// escape the CLI prints (`\n`, `\u{fffe}`), so what a picture shows reads as the
 /// CLI's output does.
 pub fn esc(text: &str) -> String {
+    // Printable ASCII that needs no entity is copied a run at a time.
+    let plain =
+        |b: u8| (0x20..0x7f).contains(&b) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let run = rest.bytes().take_while(|b| plain(*b)).count();
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
+        rest = &rest[c.len_utf8()..];
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -119,6 +130,41 @@ pub fn short(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
 
+    /// Runs of plain text are copied whole, and the result is the one a character at a
+    /// time gives, over every character class at every position.
+    #[test]
+    fn escaping_by_runs_is_escaping_by_characters() {
+        let one_by_one = |text: &str| -> String {
+            text.chars()
+                .map(|c| match c {
+                    '&' => "&amp;".to_string(),
+                    '<' => "&lt;".to_string(),
+                    '>' => "&gt;".to_string(),
+                    '"' => "&quot;".to_string(),
+                    '\'' => "&#39;".to_string(),
+                    c if muster_db::text::is_hidden(c) => {
+                        let mut out = String::new();
+                        muster_db::text::push_escape(&mut out, c);
+                        out
+                    }
+                    c => c.to_string(),
+                })
+                .collect()
+        };
+        let parts = [
+            "ab", "&", "<", ">", "\"", "'", "\u{1}", "\u{7f}", "é", "\u{202e}", "\u{fffe}", "\n",
+            " ", "~",
+        ];
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    let text = format!("{a}{b}{c}");
+                    assert_eq!(esc(&text), one_by_one(&text), "{text:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn numbers_and_escaping() {
         assert_eq!(n(1.25), "1.3");
@@ -129,6 +175,7 @@ mod tests {
             esc("a<b & \"c\"\u{1}\u{fffe}\u{202e}\r\n"),
             "a&lt;b &amp; &quot;c&quot;\\u{1}\\u{fffe}\\u{202e}\\r\\n"
         );
+        assert_eq!(esc("'x'\u{7f}é"), "&#39;x&#39;\\u{7f}é");
         assert_eq!(short("Charles le Chauve", 8), "Charles…");
         assert_eq!(points(&[(0.0, 1.0), (2.5, 3.0)]), "0,1 2.5,3");
     }

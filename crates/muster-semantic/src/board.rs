@@ -862,7 +862,8 @@ impl ScenarioCx<'_> {
                     span,
                 }),
                 BandEntry::Rolled { edges } => {
-                    for edge in edges {
+                    // An edge named again is the same mark.
+                    for (_, edge) in crate::victory::first_of_each(edges) {
                         board.entries.push(EntryMark {
                             side: side.index,
                             turn: 0,
