@@ -506,8 +506,11 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
     for hook in muster_semantic::hooks::parse_rules(&scenario.special_rules) {
         // A parameter is one value or a list of values of one class (`Refs`): a list is
         // entered once, for any of its items.
+        // Only the first item of a list is looked at, without allocating for the others:
+        // a parameter may list hundreds of thousands.
+        let references = hook.references();
         let mut lists = std::collections::HashSet::new();
-        for r in hook.references() {
+        for r in &references {
             let class = match r.kind {
                 RefKind::Counter { .. } => Class::Counter,
                 RefKind::Side(_) => Class::Side,
@@ -515,13 +518,12 @@ pub fn hook_refs(scenario: &muster_model::scenario::Scenario) -> HookRefs {
                 RefKind::Hex(_) => Class::Hex,
                 RefKind::UnitKind(_) => Class::UnitKind,
             };
-            let at = r.at.steps();
-            let item = matches!(at.last(), Some(Step::Index(_)));
-            if item && !lists.insert(at.first().map(|s| step_text(s))) {
+            let item = r.index.is_some();
+            if item && !lists.insert(r.key) {
                 continue;
             }
             let mut steps: Vec<String> = hook
-                .place(&r.at)
+                .place_of(r)
                 .steps()
                 .into_iter()
                 .map(step_text)

@@ -17,28 +17,56 @@ use crate::cursor::Class;
 pub struct Cx<'a> {
     pub db: &'a Db,
     pub index: Option<usize>,
-    pub scenario: Option<ScenarioCx<'a>>,
+    /// Built on first need ([`Cx::scenario`]): it lays out every set-up group, which a
+    /// large file pays for, and most requests never read it.
+    scenario: std::cell::OnceCell<Option<ScenarioCx<'a>>>,
+    /// Whether [`Cx::scenario`] may build the context at all.
+    with_scenario: bool,
+}
+
+/// How many scenario contexts this thread built for hovers (see
+/// [`Cx::scenario`]): requests that do not need one must not build it.
+pub fn scenarios_built() -> usize {
+    SCENARIOS_BUILT.with(|c| c.get())
+}
+
+thread_local! {
+    static SCENARIOS_BUILT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 impl<'a> Cx<'a> {
     pub fn new(db: &'a Db, index: Option<usize>) -> Self {
-        let scenario = index
-            .and_then(|i| FileCx::new(db, i))
-            .and_then(ScenarioCx::new);
         Self {
             db,
             index,
-            scenario,
+            scenario: std::cell::OnceCell::new(),
+            with_scenario: true,
         }
     }
 
-    /// Without the scenario context (cheaper, for walking many files).
+    /// Without the scenario context (for walking many files).
     pub fn plain(db: &'a Db, index: Option<usize>) -> Self {
         Self {
             db,
             index,
-            scenario: None,
+            scenario: std::cell::OnceCell::new(),
+            with_scenario: false,
         }
+    }
+
+    /// The scenario context of the file, built the first time it is asked for.
+    pub fn scenario(&self) -> Option<&ScenarioCx<'a>> {
+        self.scenario
+            .get_or_init(|| {
+                if !self.with_scenario {
+                    return None;
+                }
+                SCENARIOS_BUILT.with(|c| c.set(c.get() + 1));
+                self.index
+                    .and_then(|i| FileCx::new(self.db, i))
+                    .and_then(ScenarioCx::new)
+            })
+            .as_ref()
     }
 
     pub fn doc(&self) -> Option<&'a Document> {
@@ -190,7 +218,7 @@ fn counter_text(cx: &Cx, id: &str) -> Option<String> {
     if let Some(r) = c.range {
         out.push_str(&format!("  \nrange: {r}"));
     }
-    if let Some(s) = &cx.scenario {
+    if let Some(s) = cx.scenario() {
         let placed = s
             .groups
             .iter()
@@ -271,7 +299,7 @@ fn hex_text(cx: &Cx, text: &str) -> Option<String> {
     if let Some(label) = map.table().labels.iter().find(|l| l.hex == text) {
         out.push_str(&format!("  \nlabel: {}", label.text));
     }
-    if let Some(s) = &cx.scenario {
+    if let Some(s) = cx.scenario() {
         let board = s.board(1);
         let here: Vec<String> = board
             .pieces
@@ -298,7 +326,7 @@ fn hex_text(cx: &Cx, text: &str) -> Option<String> {
 }
 
 fn side_text(cx: &Cx, id: &str) -> Option<String> {
-    let s = cx.scenario.as_ref()?;
+    let s = cx.scenario()?;
     let summary = muster_ide::summary::summarize(s);
     let side = summary.sides.iter().find(|x| x.id == id)?;
     let mut out = format!(

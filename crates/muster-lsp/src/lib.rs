@@ -32,6 +32,8 @@ pub mod uri;
 mod workspace;
 
 pub use cursor::hook_refs_worked;
+pub use hover::scenarios_built;
+pub use symbols::LIST_LIMIT as OUTLINE_LIST_LIMIT;
 pub use workspace::leaves_loaded;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -242,7 +244,12 @@ impl Server {
             );
         }
         match catch_unwind(AssertUnwindSafe(|| self.dispatch(req))) {
-            Ok(Ok(value)) => Response::new_ok(id, value),
+            // Built as is: `Response::new_ok` would serialise the value into a copy of
+            // itself, which for a large outline costs as much as making it.
+            Ok(Ok(value)) => Response {
+                id,
+                response_result: Ok(value),
+            },
             Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
             Err(panic) => {
                 // The loaded projects may be half-way through a change: load them again.

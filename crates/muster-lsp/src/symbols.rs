@@ -1,6 +1,11 @@
 //! Document symbols (sides, setup groups, reinforcements, special rules, overlays,
 //! armies and counters, terrain) and folding ranges, read from the syntax tree so that
 //! they follow the text as it is typed.
+//!
+//! An outline lists at most [`LIST_LIMIT`] entries of one list. The rest of a longer
+//! list is one entry, `… N more groups`, whose range covers them: an outline of tens
+//! of thousands of entries is no use to read, and costs an editor more to draw than
+//! the file costs muster to check.
 
 use lsp_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind};
 use muster_model::FileKind;
@@ -43,6 +48,46 @@ fn symbol(
     }
 }
 
+/// The most entries of one list an outline shows (see the module's doc).
+pub const LIST_LIMIT: usize = 1000;
+
+/// The symbols of `nodes`, made by `each` (given the node's position in the list), with
+/// every node past [`LIST_LIMIT`] folded into one `… N more {what}` symbol.
+fn capped<'t>(
+    lines: &Lines,
+    nodes: Vec<Node<'t>>,
+    what: &str,
+    kind: SymbolKind,
+    mut each: impl FnMut(usize, Node<'t>) -> DocumentSymbol,
+) -> Vec<DocumentSymbol> {
+    let rest = nodes.get(LIST_LIMIT..).unwrap_or_default();
+    let mut out: Vec<DocumentSymbol> = nodes
+        .iter()
+        .take(LIST_LIMIT)
+        .enumerate()
+        .map(|(i, n)| each(i, *n))
+        .collect();
+    if let (Some(first), Some(last)) = (rest.first(), rest.last()) {
+        let range = lines.range(&(first.range().start..last.range().end));
+        #[allow(deprecated)]
+        out.push(DocumentSymbol {
+            name: format!("… {} more {what}", rest.len()),
+            detail: Some(format!(
+                "entries {} to {} of this list",
+                LIST_LIMIT + 1,
+                nodes.len()
+            )),
+            kind,
+            tags: None,
+            deprecated: None,
+            range,
+            selection_range: range,
+            children: None,
+        });
+    }
+    out
+}
+
 fn list<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
     node.field(field)
         .and_then(|f| f.value)
@@ -81,130 +126,158 @@ pub fn document_symbols(tree: &Tree, kind: FileKind, lines: &Lines) -> Vec<Docum
 
 /// A scenario's sides with their setup groups, its reinforcements and special rules.
 fn scenario_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
-    let mut out = Vec::new();
-    for side in list(top, "sides") {
-        let mut groups = Vec::new();
-        if let Some(forces) = side.field("forces").and_then(|f| f.value) {
-            let setup = list(forces, "setup");
-            for (i, g) in setup.into_iter().enumerate() {
-                let at = g
-                    .field("at")
-                    .and_then(|f| f.value)
-                    .map(|a| a.text().split_whitespace().collect::<Vec<_>>().join(" "));
-                groups.push(symbol(
+    let mut out = capped(
+        lines,
+        list(top, "sides"),
+        "sides",
+        SymbolKind::CLASS,
+        |_, side| {
+            let groups = match side.field("forces").and_then(|f| f.value) {
+                Some(forces) => capped(
                     lines,
-                    format!("group {}: {}", i + 1, group_name(g)),
-                    at,
+                    list(forces, "setup"),
+                    "groups",
                     SymbolKind::ARRAY,
-                    g,
-                    Vec::new(),
-                ));
-            }
-        }
-        out.push(symbol(
-            lines,
-            text_of(side, "name").unwrap_or_default(),
-            text_of(side, "id"),
-            SymbolKind::CLASS,
-            side,
-            groups,
-        ));
-    }
-    for r in list(top, "reinforcements") {
-        out.push(symbol(
-            lines,
-            format!(
-                "reinforcements T{} ({})",
-                text_of(r, "turn").unwrap_or_default(),
-                text_of(r, "side").unwrap_or_default()
-            ),
-            Some(group_name(r)),
-            SymbolKind::EVENT,
-            r,
-            Vec::new(),
-        ));
-    }
-    for rule in list(top, "special_rules") {
-        out.push(symbol(
-            lines,
-            format!("rule {}", text_of(rule, "hook").unwrap_or_default()),
-            None,
-            SymbolKind::FUNCTION,
-            rule,
-            Vec::new(),
-        ));
-    }
+                    |i, g| {
+                        let at = g
+                            .field("at")
+                            .and_then(|f| f.value)
+                            .map(|a| a.text().split_whitespace().collect::<Vec<_>>().join(" "));
+                        symbol(
+                            lines,
+                            format!("group {}: {}", i + 1, group_name(g)),
+                            at,
+                            SymbolKind::ARRAY,
+                            g,
+                            Vec::new(),
+                        )
+                    },
+                ),
+                None => Vec::new(),
+            };
+            symbol(
+                lines,
+                text_of(side, "name").unwrap_or_default(),
+                text_of(side, "id"),
+                SymbolKind::CLASS,
+                side,
+                groups,
+            )
+        },
+    );
+    let reinforcements = list(top, "reinforcements");
+    out.extend(capped(
+        lines,
+        reinforcements,
+        "reinforcements",
+        SymbolKind::EVENT,
+        |_, r| {
+            symbol(
+                lines,
+                format!(
+                    "reinforcements T{} ({})",
+                    text_of(r, "turn").unwrap_or_default(),
+                    text_of(r, "side").unwrap_or_default()
+                ),
+                Some(group_name(r)),
+                SymbolKind::EVENT,
+                r,
+                Vec::new(),
+            )
+        },
+    ));
+    let rules = list(top, "special_rules");
+    out.extend(capped(
+        lines,
+        rules,
+        "special rules",
+        SymbolKind::FUNCTION,
+        |_, rule| {
+            symbol(
+                lines,
+                format!("rule {}", text_of(rule, "hook").unwrap_or_default()),
+                None,
+                SymbolKind::FUNCTION,
+                rule,
+                Vec::new(),
+            )
+        },
+    ));
     out
 }
 
 /// A map's overlays.
 fn map_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
-    let mut out = Vec::new();
-    for o in list(top, "overlays") {
-        let what = o.name().unwrap_or("overlay").to_string();
-        let detail = text_of(o, "terrain")
-            .or_else(|| text_of(o, "feature"))
-            .or_else(|| text_of(o, "text"))
-            .or_else(|| text_of(o, "hex"));
-        out.push(symbol(
-            lines,
-            what,
-            detail,
-            SymbolKind::FIELD,
-            o,
-            Vec::new(),
-        ));
-    }
-    out
+    capped(
+        lines,
+        list(top, "overlays"),
+        "overlays",
+        SymbolKind::FIELD,
+        |_, o| {
+            let what = o.name().unwrap_or("overlay").to_string();
+            let detail = text_of(o, "terrain")
+                .or_else(|| text_of(o, "feature"))
+                .or_else(|| text_of(o, "text"))
+                .or_else(|| text_of(o, "hex"));
+            symbol(lines, what, detail, SymbolKind::FIELD, o, Vec::new())
+        },
+    )
 }
 
 /// A counter sheet's armies with their counters.
 fn counter_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
-    let mut out = Vec::new();
-    for army in list(top, "armies") {
-        let counters = list(army, "counters")
-            .into_iter()
-            .map(|c| {
-                symbol(
-                    lines,
-                    text_of(c, "id").unwrap_or_default(),
-                    text_of(c, "name"),
-                    SymbolKind::CONSTANT,
-                    c,
-                    Vec::new(),
-                )
-            })
-            .collect();
-        out.push(symbol(
-            lines,
-            text_of(army, "name").unwrap_or_default(),
-            text_of(army, "id"),
-            SymbolKind::CLASS,
-            army,
-            counters,
-        ));
-    }
-    out
+    capped(
+        lines,
+        list(top, "armies"),
+        "armies",
+        SymbolKind::CLASS,
+        |_, army| {
+            let counters = capped(
+                lines,
+                list(army, "counters"),
+                "counters",
+                SymbolKind::CONSTANT,
+                |_, c| {
+                    symbol(
+                        lines,
+                        text_of(c, "id").unwrap_or_default(),
+                        text_of(c, "name"),
+                        SymbolKind::CONSTANT,
+                        c,
+                        Vec::new(),
+                    )
+                },
+            );
+            symbol(
+                lines,
+                text_of(army, "name").unwrap_or_default(),
+                text_of(army, "id"),
+                SymbolKind::CLASS,
+                army,
+                counters,
+            )
+        },
+    )
 }
 
 /// A system's unit kinds, terrain and hexside features.
 fn system_symbols(top: Node<'_>, lines: &Lines) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
-    for (field, kind) in [
-        ("unit_kinds", SymbolKind::ENUM_MEMBER),
-        ("terrain", SymbolKind::CONSTANT),
-        ("hexside_features", SymbolKind::CONSTANT),
+    for (field, what, kind) in [
+        ("unit_kinds", "unit kinds", SymbolKind::ENUM_MEMBER),
+        ("terrain", "terrain types", SymbolKind::CONSTANT),
+        ("hexside_features", "hexside features", SymbolKind::CONSTANT),
     ] {
-        for n in list(top, field) {
-            out.push(symbol(
+        out.extend(capped(lines, list(top, field), what, kind, |_, n| {
+            symbol(
                 lines,
                 text_of(n, "id").unwrap_or_default(),
                 text_of(n, "name"),
                 kind,
                 n,
                 Vec::new(),
-            ));
-        }
+            )
+        }));
     }
     out
 }

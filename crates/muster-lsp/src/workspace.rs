@@ -17,10 +17,11 @@ thread_local! {
     static LOADED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// How many times this thread loaded scenarios into a project to answer requests (one
-/// buffer, or every scenario of a project for references): a work counter for tests.
-/// Loading reads and checks the whole text, so a request about an unchanged buffer
-/// must not load it again.
+/// How many times this thread loaded scenarios into a project, to publish diagnostics
+/// or to answer requests (one buffer, or every scenario of a project for references):
+/// a work counter for tests. Loading reads and checks the whole text, so a request
+/// about an unchanged buffer must not load it again, nor one that follows the
+/// publishing of its diagnostics.
 pub fn leaves_loaded() -> usize {
     LOADED.with(|l| l.get())
 }
@@ -192,6 +193,32 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The analysis of the open buffer `doc` at `path`, from a project `db` with it
+    /// loaded (at `index`, when it loaded).
+    fn of(path: &Path, generation: u64, db: Db, index: Option<usize>, doc: &Doc) -> Self {
+        let (text, own) = (doc.text().to_string(), std::sync::Arc::clone(doc.source()));
+        let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let source = match index.map(|i| &db.files[i].file) {
+            Some(file) if *file.text == text => std::sync::Arc::clone(file),
+            _ => own,
+        };
+        let kind = crate::cursor::kind_of(source.tree(), file_name);
+        let hooks = match index {
+            Some(i) => crate::cursor::hook_refs_of(&db.files[i]),
+            None => std::sync::Arc::default(),
+        };
+        Analysis {
+            path: path.to_path_buf(),
+            generation,
+            db,
+            index,
+            text,
+            source,
+            kind,
+            hooks,
+        }
+    }
+
     /// The buffer's syntax tree.
     pub fn tree(&self) -> &muster_syntax::Tree {
         self.source.tree()
@@ -360,30 +387,40 @@ impl Workspace {
             let config = &project.config;
             let name = display(&root);
             let docs = &self.docs;
-            let published = project.base.with_leaves(&leaves, &name, &overlay, |db, _| {
-                let graph = muster_ide::watch::DepGraph::from_db(db);
-                let mut targets = changed.clone();
-                targets.extend(graph.dependents(&changed));
-                if reloaded || ids_changed {
-                    targets.extend(open.iter().cloned());
-                }
-                targets
-                    .iter()
-                    .filter_map(|p| {
-                        let doc = docs.get(p)?;
-                        let index = db.index_of(p)?;
-                        let diagnostics = muster_check::validate(db, &[index], config);
-                        let free_hexes = crate::actions::free_hexes(db, index, &diagnostics);
-                        Some(Published {
-                            uri: doc.uri.clone(),
-                            version: doc.version,
-                            path: p.clone(),
-                            diagnostics,
-                            free_hexes,
-                        })
+            // The leaves are loaded on a fork of the project, so that when one buffer
+            // was loaded the requests that follow can use this load of it (see
+            // `analysis`) instead of loading it again.
+            let mut db = project.base.fork();
+            count_load();
+            db.add_leaves(&leaves, &name, &overlay);
+            let graph = muster_ide::watch::DepGraph::from_db(&db);
+            let mut targets = changed.clone();
+            targets.extend(graph.dependents(&changed));
+            if reloaded || ids_changed {
+                targets.extend(open.iter().cloned());
+            }
+            let published: Vec<Published> = targets
+                .iter()
+                .filter_map(|p| {
+                    let doc = docs.get(p)?;
+                    let index = db.index_of(p)?;
+                    let diagnostics = muster_check::validate(&db, &[index], config);
+                    let free_hexes = crate::actions::free_hexes(&db, index, &diagnostics);
+                    Some(Published {
+                        uri: doc.uri.clone(),
+                        version: doc.version,
+                        path: p.clone(),
+                        diagnostics,
+                        free_hexes,
                     })
-                    .collect::<Vec<_>>()
-            });
+                })
+                .collect();
+            if let [leaf] = leaves.as_slice()
+                && let Some(doc) = self.docs.get(leaf)
+            {
+                let index = db.index_of(leaf);
+                self.analysis = Some(Analysis::of(leaf, self.generation, db, index, doc));
+            }
             out.extend(published);
         }
         out
@@ -408,7 +445,6 @@ impl Workspace {
             .is_some_and(|a| a.path == path && a.generation == self.generation);
         if !fresh {
             let doc = self.docs.get(path)?;
-            let (text, own) = (doc.text().to_string(), std::sync::Arc::clone(doc.source()));
             let overlay = self.overlay();
             let project = self.projects.get_mut(&root)?;
             let name = display(&root);
@@ -421,26 +457,7 @@ impl Workspace {
             } else {
                 db.index_of(path)
             };
-            let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let source = match index.map(|i| &db.files[i].file) {
-                Some(file) if *file.text == text => std::sync::Arc::clone(file),
-                _ => own,
-            };
-            let kind = crate::cursor::kind_of(source.tree(), file_name);
-            let hooks = match index {
-                Some(i) => crate::cursor::hook_refs_of(&db.files[i]),
-                None => std::sync::Arc::default(),
-            };
-            self.analysis = Some(Analysis {
-                path: path.to_path_buf(),
-                generation: self.generation,
-                db,
-                index,
-                text,
-                source,
-                kind,
-                hooks,
-            });
+            self.analysis = Some(Analysis::of(path, self.generation, db, index, doc));
         }
         self.analysis.as_ref()
     }

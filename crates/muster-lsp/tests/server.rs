@@ -466,6 +466,7 @@ fn references_to_a_name_given_very_often_are_bounded_and_say_so() {
 fn requests_about_an_unchanged_buffer_load_it_once() {
     let mut s = Session::new();
     let text = std::fs::read_to_string(s.root.join(JENGLAND)).unwrap();
+    let before = muster_lsp::leaves_loaded();
     s.open(JENGLAND, Some(&text));
     let requests = |s: &mut Session, text: &str| {
         for needle in ["plays_first: \"bretons\"", "\"saxe\"", "\"0701\""] {
@@ -482,12 +483,19 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
             s.request("textDocument/references", params);
         }
     };
-    let before = muster_lsp::leaves_loaded();
     let hooks_before = muster_lsp::hook_refs_worked();
+    let built_before = muster_lsp::scenarios_built();
     requests(&mut s, &text);
     let loaded = muster_lsp::leaves_loaded() - before;
-    // The buffer once, and every scenario of the project once for references.
-    assert_eq!(loaded, 2, "12 requests loaded scenarios {loaded} times");
+    // The buffer once, to publish its diagnostics and for the requests that follow,
+    // and every scenario of the project once for references.
+    assert_eq!(
+        loaded, 2,
+        "opening and 12 requests loaded scenarios {loaded} times"
+    );
+    // Only the three hovers (a side, a counter, a hex) read the scenario's set-up.
+    let built = muster_lsp::scenarios_built() - built_before;
+    assert_eq!(built, 3, "12 requests built {built} scenario contexts");
     // Each loaded scenario's hook parameters are read once, whatever the requests.
     let hooks = muster_lsp::hook_refs_worked() - hooks_before;
     assert!(hooks > 0, "no hook parameters read");
@@ -510,6 +518,60 @@ fn requests_about_an_unchanged_buffer_load_it_once() {
         loaded, 2,
         "after an edit, 12 requests loaded scenarios {loaded} times"
     );
+    // An edit whose diagnostics are published before the requests: they share a load.
+    let text = text.replacen("plays_first", " plays_first", 1);
+    let before = muster_lsp::leaves_loaded();
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": s.uri(JENGLAND), "version": 3}, "contentChanges": [{"text": text}]}),
+    );
+    let uri = s.uri(JENGLAND);
+    s.diagnostics(&uri);
+    requests(&mut s, &text);
+    let loaded = muster_lsp::leaves_loaded() - before;
+    assert_eq!(
+        loaded, 2,
+        "publishing after an edit and 12 requests loaded scenarios {loaded} times"
+    );
+}
+
+/// An outline shows at most `LIST_LIMIT` entries of a list; the rest of a longer list
+/// is one entry that says how many and covers them. Tens of thousands of groups, one
+/// JSON object each, cost more than checking the file.
+#[test]
+fn a_long_list_is_one_entry_past_the_outline_limit() {
+    let mut s = Session::new();
+    let group = "(units: [(counter: \"saxe\", count: 2)], at: Hexes([\"0903\", \"1004\"])),";
+    let extra = muster_lsp::OUTLINE_LIST_LIMIT + 500;
+    let copies = "(units: [(counter: \"saxe\", count: 1)], at: Hexes([\"0903\"])),\n".repeat(extra);
+    let text = std::fs::read_to_string(s.root.join(JENGLAND))
+        .unwrap()
+        .replacen(group, &format!("{group}\n{copies}"), 1);
+    s.open(JENGLAND, Some(&text));
+    let r = s.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": s.uri(JENGLAND)}}),
+    );
+    let groups = r[0]["children"].as_array().unwrap();
+    let limit = muster_lsp::OUTLINE_LIST_LIMIT;
+    assert_eq!(groups.len(), limit + 1);
+    assert_eq!(groups[1]["name"], "group 2: 2 x saxe");
+    let last = &groups[limit];
+    // jengland's side has 5 groups of its own.
+    let rest = extra + 5 - limit;
+    assert_eq!(last["name"], format!("… {rest} more groups"), "{last}");
+    // The folded entry runs from the first group it stands for to the last.
+    let lines: Vec<&str> = text.lines().collect();
+    let from = last["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let to = last["range"]["end"]["line"].as_u64().unwrap() as usize;
+    assert!(lines[from].contains("count: 1"), "{}", lines[from]);
+    let bretons = lines
+        .iter()
+        .position(|l| l.contains("Breton army"))
+        .unwrap();
+    assert!(to - from >= rest - 1 && to < bretons, "{from}..{to}");
+    // The other side is whole.
+    assert_eq!(r[1]["name"], "Breton army");
 }
 
 /// A file with thousands of problems publishes the first `MAX_PUBLISHED` and one more

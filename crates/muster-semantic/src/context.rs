@@ -250,7 +250,7 @@ impl<'a> FileCx<'a> {
                 for hook in &self.hooks {
                     for r in hook.references() {
                         if let RefKind::Hex(h) = r.kind {
-                            out.push(hex_ref(hook.place(&r.at).later(), h));
+                            out.push(hex_ref(hook.place_of(&r).later(), h));
                         }
                     }
                 }

@@ -4,7 +4,6 @@
 use serde_json::Value;
 
 use super::{RefKind, RegisteredHook, SideRule};
-use muster_db::place::Step;
 
 fn type_words(schema: &Value) -> String {
     let one = |t: &str, s: &Value| match t {
@@ -95,10 +94,7 @@ impl RegisteredHook {
         };
         let mut out: Vec<String> = Vec::new();
         for r in hook.references() {
-            let key = match r.at.steps().first() {
-                Some(Step::Field(name)) => name.to_string(),
-                _ => String::new(),
-            };
+            let key = r.key.to_string();
             let what = match r.kind {
                 RefKind::Counter { side, .. } => match side {
                     SideRule::Any => "counters the scenario fields".to_string(),

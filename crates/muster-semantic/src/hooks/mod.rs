@@ -99,13 +99,29 @@ pub enum RefKind<'a> {
     UnitKind(&'a str),
 }
 
-/// A reference made by a hook's parameters.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A reference made by a hook's parameters: the parameter (`counters`) and, in a list,
+/// the item's position. It holds no [`Place`] (an allocation each, for lists that may
+/// hold hundreds of thousands of items): [`Ref::at`] or [`ParsedHook::place_of`] make
+/// one when a place is needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ref<'a> {
-    /// The place inside `params` (`counters/2`); [`ParsedHook::place`] makes it a place
-    /// in the scenario, the place a `Report` names.
-    pub at: Place,
+    /// The parameter's name: the field of the hook's parameter struct.
+    pub key: &'static str,
+    /// The item's position, when the parameter is a list.
+    pub index: Option<usize>,
     pub kind: RefKind<'a>,
+}
+
+impl Ref<'_> {
+    /// The place inside `params` (`counters/2`); [`ParsedHook::place_of`] gives the
+    /// place in the scenario, the place a `Report` names.
+    pub fn at(&self) -> Place {
+        let top = Place::top(self.key);
+        match self.index {
+            Some(i) => top.index(i),
+            None => top,
+        }
+    }
 }
 
 /// The references of one hook, collected by [`HookSpec::references`].
@@ -119,7 +135,8 @@ pub struct Refs<'a> {
 impl<'a> Refs<'a> {
     fn one(&mut self, key: &'static str, kind: RefKind<'a>) {
         self.items.push(Ref {
-            at: Place::top(key),
+            key,
+            index: None,
             kind,
         });
     }
@@ -129,10 +146,11 @@ impl<'a> Refs<'a> {
         ids: &'a [String],
         kind: impl Fn(&'a str) -> RefKind<'a>,
     ) {
-        let list = Place::top(key);
+        self.items.reserve(ids.len());
         for (k, id) in ids.iter().enumerate() {
             self.items.push(Ref {
-                at: list.index(k),
+                key,
+                index: Some(k),
                 kind: kind(id),
             });
         }
@@ -295,6 +313,15 @@ impl ParsedHook {
         Place::hook_params(self.rule).join(at)
     }
 
+    /// The place in the scenario of one of this hook's references.
+    pub fn place_of(&self, r: &Ref<'_>) -> Place {
+        let top = Place::hook_params(self.rule).field(r.key);
+        match r.index {
+            Some(i) => top.index(i),
+            None => top,
+        }
+    }
+
     pub fn references(&self) -> Vec<Ref<'_>> {
         self.hook.references()
     }
@@ -441,7 +468,7 @@ mod tests {
             hook.parse(&json!({"counters": ["a"], "roll_at_least": 5, "retreat_hexes": [1, 2]}));
         let parsed = parsed.unwrap();
         let refs = parsed.references();
-        assert_eq!(refs[0].at, Place::top("counters").index(0));
+        assert_eq!(refs[0].at(), Place::top("counters").index(0));
         assert!(
             find("secret-commander-placement")
                 .unwrap()

@@ -26,7 +26,13 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
+    // The rules whose parameters parsed were parsed once, for every check
+    // (`ScenarioCx::hooks`); only the others are parsed again, for their problems.
+    let parsed: std::collections::HashSet<usize> = cx.hooks().iter().map(|h| h.rule).collect();
     for (i, rule) in cx.scenario.special_rules.iter().enumerate() {
+        if parsed.contains(&i) {
+            continue;
+        }
         let Some(hook) = find(&rule.hook) else {
             continue;
         };

@@ -40,7 +40,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 sink.push(
                     Report::new(
                         &META,
-                        hook.place(&r.at),
+                        hook.place_of(&r),
                         format!(
                             "hook `{}` names counter `{id}`, which no side of scenario `{}` fields",
                             hook.spec.id, cx.scenario.id

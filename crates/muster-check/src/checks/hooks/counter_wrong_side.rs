@@ -41,7 +41,8 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             if fielded.is_empty() {
                 continue;
             }
-            let place = hook.place(&r.at);
+            // Made only for what is reported or kept: a hook may list many counters.
+            let place = || hook.place_of(&r);
             let sides_of = |f: &[Option<usize>]| {
                 f.iter()
                     .map(|s| cx.side_name(*s))
@@ -55,7 +56,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         sink.push(
                             Report::new(
                                 &META,
-                                place,
+                                place(),
                                 format!(
                                     "hook `{id}` is about a neutral unit, but `{counter}` is fielded by side {}",
                                     sides_of(fielded)
@@ -73,7 +74,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         sink.push(
                             Report::new(
                                 &META,
-                                place,
+                                place(),
                                 format!(
                                     "hook `{id}` is about side `{side_id}`, but `{counter}` is fielded by {}",
                                     sides_of(fielded)
@@ -88,13 +89,13 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         continue;
                     };
                     match &one_side {
-                        None => one_side = Some((first_side, place, counter)),
+                        None => one_side = Some((first_side, place(), counter)),
                         Some((side, first_place, first)) => {
                             if !fielded.contains(&Some(*side)) {
                                 sink.push(
                                     Report::new(
                                         &META,
-                                        place,
+                                        place(),
                                         format!(
                                             "hook `{id}` is about one side's units, but `{counter}` is fielded by {} and `{first}` by {}",
                                             sides_of(fielded),

@@ -145,7 +145,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     for hook in cx.hooks() {
         for r in hook.references() {
             if let RefKind::Counter { id, .. } = r.kind {
-                check(sink, &all, hook.place(&r.at), id);
+                check(sink, &all, hook.place_of(&r), id);
             }
         }
     }

@@ -70,8 +70,11 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     }
     for hook in cx.hooks() {
         for r in hook.references() {
-            if let RefKind::Side(side) = r.kind {
-                refs.push((hook.place(&r.at), side));
+            // A place only for what is reported: a hook may list many sides.
+            if let RefKind::Side(side) = r.kind
+                && !known.contains(&side)
+            {
+                refs.push((hook.place_of(&r), side));
             }
         }
     }

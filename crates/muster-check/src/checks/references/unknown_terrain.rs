@@ -72,7 +72,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     for hook in &cx.hooks {
         for r in hook.references() {
             if let RefKind::Terrain(t) = r.kind {
-                check(hook.place(&r.at), t);
+                check(hook.place_of(&r), t);
             }
         }
     }

@@ -126,7 +126,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     for hook in &cx.hooks {
         for r in hook.references() {
             if let RefKind::UnitKind(kind) = r.kind {
-                check(hook.place(&r.at), kind);
+                check(hook.place_of(&r), kind);
             }
         }
     }
