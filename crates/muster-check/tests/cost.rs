@@ -8,6 +8,32 @@ use muster_semantic::{FileCx, ScenarioCx};
 
 use muster_testkit::db::load;
 
+/// Copies `files` and the scenario `rel` edited by `edit` into a fresh project, runs one
+/// check on the scenario, and gives the entry lookups it made and its messages.
+fn lookups_of(
+    files: &[&str],
+    rel: &str,
+    edit: &dyn Fn(String) -> String,
+    run: fn(&ScenarioCx, &mut muster_db::report::Sink),
+) -> (usize, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    for file in files {
+        muster_testkit::copy_edited(dir.path(), file, &|t| t);
+    }
+    muster_testkit::copy_edited(dir.path(), rel, edit);
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+    let mut sink = muster_db::report::Sink::new(&cx.file.loaded.file);
+    let before = cx.entry_lookups();
+    run(&cx, &mut sink);
+    let lookups = cx.entry_lookups() - before;
+    (
+        lookups,
+        sink.finish().into_iter().map(|d| d.message).collect(),
+    )
+}
+
 /// A project holding the PRESTAGS system, its map and Clontarf with the Vikings' two
 /// zones (`AllSea`, `Near(label: "J", radius: 2)`) replaced by `shore`.
 fn clontarf_with(fleet: &str, shore: &str) -> tempfile::TempDir {
@@ -274,29 +300,22 @@ fn a_kind_listed_on_many_lines_is_looked_up_once_by_the_zone_check() {
     // Clontarf with the shore group's units replaced by `lines` lines of one AX each; the
     // lookups and the messages of `zones::too-small`.
     let check = |lines: usize| {
-        let dir = tempfile::tempdir().unwrap();
-        let copy = |rel: &str, edit: &dyn Fn(String) -> String| {
-            muster_testkit::copy_edited(dir.path(), rel, edit)
-        };
-        copy("scenarios/prestags/prestags.system.ron", &|t| t);
-        copy("maps/prestags/mapsheet.map.ron", &|t| t);
-        let rel = "scenarios/prestags/5-2-clontarf.scenario.ron";
         let shore = "units: [(kind: \"AX\", count: 6), (kind: \"IB\", count: 6), (kind: \"3L\", count: 2)],";
-        copy(rel, &|t| {
+        let edit = |t: String| {
             let one = format!("(kind: \"AX\", count: {}), ", 3_000 / lines);
             let edited = t.replacen(shore, &format!("units: [{}],", one.repeat(lines)), 1);
             assert_ne!(edited, t, "the edit applies");
             edited
-        });
-        let db = load(dir.path());
-        let scenario = db.index_of(&dir.path().join(rel)).unwrap();
-        let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
-        let mut sink = muster_db::report::Sink::new(&cx.file.loaded.file);
-        let before = cx.entry_lookups();
-        muster_check::checks::zones::too_small::run(&cx, &mut sink);
-        let lookups = cx.entry_lookups() - before;
-        let messages: Vec<String> = sink.finish().into_iter().map(|d| d.message).collect();
-        (lookups, messages)
+        };
+        lookups_of(
+            &[
+                "scenarios/prestags/prestags.system.ron",
+                "maps/prestags/mapsheet.map.ron",
+            ],
+            "scenarios/prestags/5-2-clontarf.scenario.ron",
+            &edit,
+            muster_check::checks::zones::too_small::run,
+        )
     };
     let (once, one_line) = check(1);
     let (many, many_lines) = check(3_000);
@@ -384,4 +403,56 @@ fn repeated_reinforcements_are_judged_on_one_board_a_turn() {
         "each copy judged as the one"
     );
     assert_eq!(many[0], one[0]);
+}
+
+/// A set-up group that lists one counter on thousands of lines asks where its kind may
+/// stand once, not once per line and hex: `setup::impassable-terrain` looked every unit up
+/// in every hex of the group, 4.6 s for a 200 KB Montfaucon whose drakkar group was
+/// written out 2,700 times.
+#[test]
+fn impassable_terrain_looks_each_kind_of_a_group_up_once() {
+    let check = |lines: usize| {
+        let drakkars = "(counter: \"drakkar\", count: 3)";
+        let horse = "(counter: \"montfaucon-viking-cavalry-2\", count: 1)";
+        // `lines` lines of horse on land, and one with the drakkars on the river, which a
+        // special rule opens to drakkars only.
+        let group = format!(
+            "(units: [{}], at: Hexes([\"0610\", \"0611\", \"0710\"])), ",
+            vec![horse; lines].join(", ")
+        );
+        let edit = |t: String| {
+            let edited = t.replacen(
+                &format!("(units: [{drakkars}]"),
+                &format!("{group}(units: [{drakkars}, {horse}]"),
+                1,
+            );
+            assert!(edited.contains(&group), "the edit applies");
+            edited
+        };
+        lookups_of(
+            &[
+                "scenarios/lrf/lrf.system.ron",
+                "scenarios/lrf/lrf.counters.ron",
+                "maps/lrf/montfaucon.map.ron",
+            ],
+            "scenarios/lrf/montfaucon.scenario.ron",
+            &edit,
+            muster_check::checks::setup::impassable_terrain::run,
+        )
+    };
+    let (once, one_line) = check(1);
+    let (many, many_lines) = check(2_000);
+    assert_eq!(many, once, "lookups for 2,000 lines against one");
+    assert_eq!(many_lines, one_line);
+    // The horse is named, not the drakkar the special rule lets onto the river.
+    assert!(
+        one_line
+            .iter()
+            .any(|m| m.starts_with("`montfaucon-viking-cavalry-2` is set up in hex `0101`")),
+        "{one_line:?}"
+    );
+    assert!(
+        !one_line.iter().any(|m| m.contains("`drakkar`")),
+        "{one_line:?}"
+    );
 }

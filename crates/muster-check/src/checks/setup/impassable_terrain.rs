@@ -57,19 +57,28 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                     .map(|h| (h, g.place.field("at").variant("Spaced"))),
             );
         }
+        // Whether a unit may stand in a hex depends on its kind alone: each kind of the
+        // group once, with the first unit of it, and where it may stand looked up once.
+        // A group may list thousands of units of a few kinds over thousands of hexes.
+        // A unit a special rule lets in is not asked about.
+        let mut seen = std::collections::HashSet::new();
+        let kinds: Vec<_> = g
+            .units
+            .iter()
+            .filter(|u| !exceptions.contains(&u.counter_id))
+            .filter(|u| seen.insert(u.kind.map(|k| k.id.as_str())))
+            .map(|u| (u.counter_id, u.kind.map(|k| (k, cx.entry(&k.id)))))
+            .collect();
         for (hex, place) in hexes {
             if !map.contains(hex) {
                 continue;
             }
             // The first unit of the group that may not stand here, and why.
-            let barred = g.units.iter().find_map(|u| {
-                let who = u.counter_id;
-                match u.kind {
-                    Some(kind) if !cx.may_enter(hex, &kind.id) => Some((who, Some(kind))),
-                    Some(_) => None,
-                    None if !map.is_enterable(hex) => Some((who, None)),
-                    None => None,
-                }
+            let barred = kinds.iter().find_map(|(who, kind)| match kind {
+                Some((kind, entry)) if !entry.may_enter(hex) => Some((*who, Some(*kind))),
+                Some(_) => None,
+                None if !map.is_enterable(hex) => Some((*who, None)),
+                None => None,
             });
             // The hex's own terrain, or else the feature added to it, that keeps the unit out.
             let own = map.terrain_id_at(hex).unwrap_or("?");
