@@ -16,11 +16,7 @@ fn lookups_of(
     edit: &dyn Fn(String) -> String,
     run: fn(&ScenarioCx, &mut muster_db::report::Sink),
 ) -> (usize, Vec<String>) {
-    let dir = tempfile::tempdir().unwrap();
-    for file in files {
-        muster_testkit::copy_edited(dir.path(), file, &|t| t);
-    }
-    muster_testkit::copy_edited(dir.path(), rel, edit);
+    let dir = muster_testkit::edited_project(files, rel, edit);
     let db = load(dir.path());
     let scenario = db.index_of(&dir.path().join(rel)).unwrap();
     let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
@@ -243,14 +239,14 @@ fn hooks_find_the_sides_of_their_counters_in_one_pass() {
     let db = load(dir.path());
     let scenario = db.index_of(&dir.path().join(rel)).unwrap();
     let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
-    assert!(cx.groups.len() >= 500, "{} groups", cx.groups.len());
+    assert!(cx.groups().len() >= 500, "{} groups", cx.groups().len());
     assert!(cx.hooks().len() >= 500, "{} hooks", cx.hooks().len());
     let mut sink = muster_db::report::Sink::new(&cx.file.loaded.file);
     let before = muster_check::checks::hooks::fielded_work();
     muster_check::checks::hooks::counter_wrong_side::run(&cx, &mut sink);
     muster_check::checks::hooks::counter_not_in_scenario::run(&cx, &mut sink);
     let work = muster_check::checks::hooks::fielded_work() - before;
-    let once = cx.groups.len() + cx.scenario.reinforcements.len();
+    let once = cx.groups().len() + cx.scenario.reinforcements.len();
     assert!(
         work <= 2 * once,
         "{work} groups read, {once} in the scenario"

@@ -253,9 +253,8 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         .map(|(i, side)| {
             let ladder = cx.status_ladder();
             let units: Vec<_> = cx
-                .groups
-                .iter()
-                .filter(|g| g.side == Some(i) && on_map_for_certain(g))
+                .side_groups(i)
+                .filter(|g| on_map_for_certain(g))
                 .flat_map(|g| g.units.iter())
                 .collect();
             let combat: Vec<_> = units
@@ -320,10 +319,8 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
                     .iter()
                     .filter(|u| u.role() == Some(UnitRole::Baggage))
                     .count(),
-                reinforcements: s
-                    .reinforcements
-                    .iter()
-                    .filter(|r| r.side == side.id)
+                reinforcements: cx
+                    .side_reinforcements(i)
                     .map(|r| ReinforcementLine {
                         turn: r.turn,
                         units: r
@@ -368,7 +365,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         })
         .collect();
     let neutrals = cx
-        .groups
+        .groups()
         .iter()
         .filter(|g| g.side.is_none())
         .flat_map(|g| g.units.iter())
@@ -522,7 +519,7 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
 }
 
 fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
-    let side = cx.zoned_sides().iter().find(|s| s.index == index)?;
+    let side = cx.zoned_side(index)?;
     let f = side.forces;
     let (leaders, units): (Vec<_>, Vec<_>) = f
         .units
@@ -598,7 +595,7 @@ fn zoned_summary(cx: &ScenarioCx, index: usize) -> Option<ZonedSummary> {
 }
 
 fn table_summary(cx: &ScenarioCx, index: usize) -> Option<TableSummary> {
-    let side = cx.table_sides().into_iter().find(|s| s.index == index)?;
+    let side = cx.table_side(index)?;
     let f = side.forces;
     let mut troops: BTreeMap<String, (usize, u32)> = BTreeMap::new();
     for u in &f.units {

@@ -111,3 +111,52 @@ fn hook_parameters_are_written_compactly() {
     let text = params_text(&many);
     assert_eq!(text.len(), "columns: [".len() + 100_000 * 3 - 2 + 1);
 }
+
+/// The balance sheet reads every set-up group a fixed number of times, however many sides
+/// there are: each side's lines asked for all the groups and kept its own, so a scenario
+/// with 6,500 sides took over a second.
+#[test]
+fn the_groups_are_read_whole_as_often_for_many_sides_as_for_few() {
+    let scans = |extra: usize| {
+        let rel = "scenarios/lrf/jengland.scenario.ron";
+        let side = |k: usize| {
+            format!(
+                "(id: \"extra-{k}\", name: \"Extra {k}\", army: \"jengland-franks\", \
+                 forces: Placed(setup: [(units: [(counter: \"saxe\", count: 1)], \
+                 at: Hexes([\"0903\"]))])), "
+            )
+        };
+        let sides: String = (0..extra).map(side).collect();
+        let edit = |t: String| {
+            let edited = t.replacen("sides: [", &format!("sides: [{sides}"), 1);
+            assert!(extra == 0 || edited != t, "the edit applies");
+            edited
+        };
+        let files = [
+            "scenarios/lrf/lrf.system.ron",
+            "scenarios/lrf/lrf.counters.ron",
+            "maps/lrf/jengland.map.ron",
+        ];
+        let dir = muster_testkit::edited_project(&files, rel, &edit);
+        let db = load(dir.path());
+        let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+        let cx = ScenarioCx::new(FileCx::new(&db, scenario).unwrap()).unwrap();
+        let before = cx.group_scans();
+        let summary = muster_ide::summary::summarize(&cx);
+        assert_eq!(summary.sides.len(), 2 + extra);
+        // Each extra side's one `saxe` is on its own balance sheet.
+        assert!(
+            summary.sides[..extra]
+                .iter()
+                .all(|s| s.by_unit.iter().map(|l| l.count).sum::<usize>() == 1),
+            "one unit on each extra side"
+        );
+        cx.group_scans() - before
+    };
+    let few = scans(0);
+    let many = scans(500);
+    assert_eq!(
+        many, few,
+        "whole reads of the groups for 502 sides against 2"
+    );
+}

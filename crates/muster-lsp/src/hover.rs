@@ -220,7 +220,7 @@ fn counter_text(cx: &Cx, id: &str) -> Option<String> {
     }
     if let Some(s) = cx.scenario() {
         let placed = s
-            .groups
+            .groups()
             .iter()
             .flat_map(|g| &g.units)
             .filter(|u| u.counter_id == id)

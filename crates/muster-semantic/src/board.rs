@@ -304,7 +304,7 @@ impl ScenarioCx<'_> {
         let mut stacks = Stacks::default();
         self.place_groups(&mut board, &mut stacks);
         self.place_reinforcements(&mut board, &mut stacks);
-        // Counters placed group by group are laid out from `self.groups` above; the
+        // Counters placed group by group are laid out from `self.groups()` above; the
         // other kinds of forces are placed here, side by side.
         for (index, side) in self.scenario.sides.iter().enumerate() {
             match &side.forces {
@@ -377,7 +377,7 @@ impl ScenarioCx<'_> {
                     None => continue,
                 },
             };
-            let side = self.scenario.sides.iter().position(|s| s.id == source.side);
+            let side = self.side_of(&source.side);
             if seen.insert((side, at.clone())) {
                 board.supply.push(SupplyMark { side, at });
             }
@@ -419,7 +419,7 @@ impl ScenarioCx<'_> {
         let grid = self.map.map(|m| *m.grid());
         // Leaders and others stacked "on a unit" are placed once every group has hexes.
         let mut stacked = Vec::new();
-        for group in &self.groups {
+        for group in self.groups() {
             let chosen_hexes: Vec<(HexId, Option<Place>)> = match group.at {
                 Placement::Hexes(_) | Placement::Range(..) => group
                     .hexes
@@ -906,7 +906,7 @@ impl ScenarioCx<'_> {
             return;
         };
         let grid = *map.grid();
-        let side_of = |id: &str| self.scenario.sides.iter().position(|s| s.id == id);
+        let side_of = |id: &str| self.side_of(id);
         for condition in &self.scenario.victory {
             match condition {
                 VictoryCondition::ExitUnits {

@@ -1,6 +1,10 @@
 //! What checks see: the file being checked, the files it references (resolved), and
 //! the setup of a scenario laid out unit by unit with the place of every value.
 
+mod sides;
+
+pub use sides::{TableSide, ZonedSide};
+
 use muster_hex::{HexGrid, HexId};
 use muster_map::TerrainMap;
 use muster_model::FileKind;
@@ -530,9 +534,20 @@ pub struct ScenarioCx<'a> {
     pub map: Option<&'a TerrainMap>,
     /// The compiled open table, for table maps.
     pub table: Option<&'a muster_model::table::TableTerrain>,
-    pub groups: Vec<GroupCx<'a>>,
+    /// The set-up groups, read through [`ScenarioCx::groups`], which counts the reads.
+    groups: Vec<GroupCx<'a>>,
+    /// Reads of every group ([`ScenarioCx::group_scans`]).
+    group_work: std::sync::atomic::AtomicUsize,
     /// The sides whose forces are zoned, laid out once ([`ScenarioCx::zoned_sides`]).
     zoned: Vec<ZonedSide<'a>>,
+    /// Indices into `groups` of each side's groups, by the side's index
+    /// ([`ScenarioCx::side_groups`]).
+    by_side: Vec<Vec<usize>>,
+    /// The first side of each side id ([`ScenarioCx::side_of`]).
+    side_ids: muster_db::FastMap<&'a str, usize>,
+    /// Indices into the scenario's reinforcements of those naming each side id
+    /// ([`ScenarioCx::side_reinforcements`]).
+    arrivals: muster_db::FastMap<&'a str, Vec<usize>>,
     /// Zones already resolved to hexes, by the zone's address in the scenario.
     zones: std::sync::Mutex<muster_db::FastMap<usize, ZoneHexes>>,
     /// The same, by the zone's value ([`ScenarioCx::zone_hexes`]).
@@ -584,7 +599,11 @@ impl<'a> ScenarioCx<'a> {
             map,
             table,
             groups: Vec::new(),
+            group_work: Default::default(),
             zoned: Vec::new(),
+            by_side: vec![Vec::new(); scenario.sides.len()],
+            side_ids: Default::default(),
+            arrivals: Default::default(),
             zones: Default::default(),
             zone_work: Default::default(),
             zone_values: Default::default(),
@@ -595,6 +614,17 @@ impl<'a> ScenarioCx<'a> {
             samples: Vec::new(),
         };
         cx.groups = cx.build_groups();
+        for (k, g) in cx.groups.iter().enumerate() {
+            if let Some(list) = g.side.and_then(|i| cx.by_side.get_mut(i)) {
+                list.push(k);
+            }
+        }
+        for (i, side) in scenario.sides.iter().enumerate() {
+            cx.side_ids.entry(side.id.as_str()).or_insert(i);
+        }
+        for (k, r) in scenario.reinforcements.iter().enumerate() {
+            cx.arrivals.entry(r.side.as_str()).or_default().push(k);
+        }
         cx.zoned = cx.lay_out_zoned_sides();
         cx.samples = cx.list_sample_units();
         Some(cx)
@@ -848,60 +878,7 @@ impl<'a> ScenarioCx<'a> {
     }
 }
 
-/// A side whose forces are counts by type in zones.
-pub struct ZonedSide<'a> {
-    pub index: usize,
-    pub forces: &'a muster_model::scenario::ZonedForces,
-    /// Place of the forces ([`Place::zoned_forces`]).
-    pub place: Place,
-}
-
-/// A side whose forces stand on an open table.
-pub struct TableSide<'a> {
-    pub index: usize,
-    pub forces: &'a muster_model::scenario::TableForces,
-    /// Place of the forces ([`Place::table_forces`]).
-    pub place: Place,
-}
-
 impl<'a> ScenarioCx<'a> {
-    /// The sides whose forces are counts by type in zones, with their places.
-    pub fn zoned_sides(&self) -> &[ZonedSide<'a>] {
-        &self.zoned
-    }
-
-    fn lay_out_zoned_sides(&self) -> Vec<ZonedSide<'a>> {
-        self.scenario
-            .sides
-            .iter()
-            .enumerate()
-            .filter_map(|(index, side)| match &side.forces {
-                Forces::Zoned(forces) => Some(ZonedSide {
-                    index,
-                    forces,
-                    place: Place::zoned_forces(index),
-                }),
-                _ => None,
-            })
-            .collect()
-    }
-
-    pub fn table_sides(&self) -> Vec<TableSide<'a>> {
-        self.scenario
-            .sides
-            .iter()
-            .enumerate()
-            .filter_map(|(index, side)| match &side.forces {
-                Forces::Table(forces) => Some(TableSide {
-                    index,
-                    forces,
-                    place: Place::table_forces(index),
-                }),
-                _ => None,
-            })
-            .collect()
-    }
-
     /// The class printed for a unit kind (PRESTAGS), if any.
     pub fn class_of(&self, kind: &str) -> Option<&'a str> {
         match &self.unit_kind(kind)?.stats {

@@ -17,18 +17,12 @@ pub fn max_losses(cx: &ScenarioCx, index: usize, scoring: &ArmyMoraleScoring) ->
             }
     };
     let setup: u32 = cx
-        .groups
-        .iter()
-        .filter(|g| g.side == Some(index))
+        .side_groups(index)
         .flat_map(|g| g.units.iter())
         .filter_map(|u| Some(score(u.counter?.strength, u.role())))
         .sum();
-    let side = &cx.scenario.sides[index];
     let arriving: u32 = cx
-        .scenario
-        .reinforcements
-        .iter()
-        .filter(|r| r.side == side.id)
+        .side_reinforcements(index)
         .flat_map(|r| r.units.iter().map(move |g| (cx.reinforcement_army(r), g)))
         .filter_map(|(army, g)| {
             let c = army?.counters.iter().find(|c| c.id == g.counter)?;

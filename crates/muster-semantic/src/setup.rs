@@ -50,7 +50,7 @@ impl<'a> ScenarioCx<'a> {
 
     /// The army of a reinforcement ([`Self::group_army`] of its side).
     pub fn reinforcement_army(&self, r: &Reinforcement) -> Option<&'a Army> {
-        let side = self.scenario.sides.iter().position(|s| s.id == r.side)?;
+        let side = self.side_of(&r.side)?;
         self.group_army(side, r.army.as_deref())
     }
 
@@ -110,18 +110,12 @@ impl ScenarioCx<'_> {
         match forces {
             Forces::Placed { .. } => {
                 let mut n = 0;
-                for g in self.groups.iter().filter(|g| g.side == Some(side)) {
+                for g in self.side_groups(side) {
                     for slot in &g.units {
                         n += usize::from(matches(&slot.counter?.kind));
                     }
                 }
-                let id = &self.scenario.sides[side].id;
-                for r in self
-                    .scenario
-                    .reinforcements
-                    .iter()
-                    .filter(|r| &r.side == id)
-                {
+                for r in self.side_reinforcements(side) {
                     let army = self.reinforcement_army(r)?;
                     for g in &r.units {
                         let c = self.counter(army, &g.counter)?;
@@ -190,22 +184,15 @@ impl ScenarioCx<'_> {
     /// its reinforcements arriving no later.
     pub fn fielded_by(&self, side: usize, counter: &str, turn: u8) -> usize {
         let set_up = self
-            .groups
-            .iter()
-            .filter(|g| g.side == Some(side))
+            .side_groups(side)
             // Units that start in the eliminated box are not in play.
             .filter(|g| !matches!(g.at, Placement::Box(HoldingBox::Eliminated)))
             .flat_map(|g| g.units.iter())
             .filter(|u| u.counter_id == counter)
             .count();
-        let Some(id) = self.scenario.sides.get(side).map(|s| &s.id) else {
-            return set_up;
-        };
         let arrived: usize = self
-            .scenario
-            .reinforcements
-            .iter()
-            .filter(|r| &r.side == id && r.turn <= turn)
+            .side_reinforcements(side)
+            .filter(|r| r.turn <= turn)
             .flat_map(|r| r.units.iter())
             .filter(|g| g.counter == counter)
             .map(|g| usize::from(g.count))

@@ -20,7 +20,7 @@ pub struct Occupant<'c, 'a> {
 /// role that stacking looks at when a group holds one kind of unit.
 pub fn occupancy<'c, 'a>(cx: &'c ScenarioCx<'a>) -> BTreeMap<HexId, Vec<Occupant<'c, 'a>>> {
     let mut out: BTreeMap<HexId, Vec<Occupant>> = BTreeMap::new();
-    for g in &cx.groups {
+    for g in cx.groups() {
         for (slot, (hex, place)) in g.units.iter().zip(&g.hexes) {
             out.entry(*hex).or_default().push(Occupant {
                 side: g.side,

@@ -140,7 +140,7 @@ impl crate::ScenarioCx<'_> {
         };
         let grid = map.grid();
         let turns = self.scenario.turns.max(1);
-        let side_of = |id: &str| self.scenario.sides.iter().position(|s| s.id == id);
+        let side_of = |id: &str| self.side_of(id);
         let edge = edge_hexes(grid);
         let all = || vec!["*".to_string()];
         let mut out = Vec::new();
@@ -278,7 +278,7 @@ impl crate::ScenarioCx<'_> {
         use muster_model::scenario::ExitThrough;
         let grid = map.grid();
         let turns = self.scenario.turns.max(1);
-        let side_of = |id: &str| self.scenario.sides.iter().position(|s| s.id == id);
+        let side_of = |id: &str| self.side_of(id);
         let edge = edge_hexes(grid);
         let all = || vec!["*".to_string()];
         let mut push =

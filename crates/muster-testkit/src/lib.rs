@@ -136,6 +136,21 @@ pub fn copy_edited(dir: &Path, rel: &str, edit: &dyn Fn(String) -> String) {
     std::fs::write(to, edit(text)).unwrap();
 }
 
+/// A temporary project of the repository files `files` as they are and `rel` through
+/// `edit`: one bundled scenario changed, with what it needs.
+pub fn edited_project(
+    files: &[&str],
+    rel: &str,
+    edit: &dyn Fn(String) -> String,
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for file in files {
+        copy_edited(dir.path(), file, &|t| t);
+    }
+    copy_edited(dir.path(), rel, edit);
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -151,7 +151,7 @@ pub fn groups(cx: &ScenarioCx<'_>, board: &Board) -> Vec<ChoiceGroup> {
     let mut claimed = vec![false; board.pieces.len()];
     let mut spared = vec![false; board.unplaced.len()];
     let mut out = Vec::new();
-    for group in &cx.groups {
+    for group in cx.groups() {
         let spans: Vec<_> = group
             .units
             .iter()

@@ -417,7 +417,7 @@ fn left_out_of(cx: &ScenarioCx<'_>) -> Vec<String> {
         ));
     }
     // Units in a holding box stand on no hex and in no window of the module yet.
-    for g in &cx.groups {
+    for g in cx.groups() {
         if let muster_model::scenario::Placement::Box(b) = g.at {
             for u in &g.units {
                 out.push(format!(

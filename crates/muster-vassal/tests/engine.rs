@@ -37,7 +37,7 @@ fn boards_of(db: &Db, scenarios: &[usize]) -> BTreeMap<String, muster_hex::HexGr
 /// that muster's set-up board leaves off its hexes, each with the group's hexes.
 fn spare(cx: &ScenarioCx<'_>, board: &muster_semantic::board::Board) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for g in &cx.groups {
+    for g in cx.groups() {
         if g.choose.is_none_or(|n| usize::from(n) >= g.units.len()) {
             continue;
         }

@@ -11,7 +11,7 @@ fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
             out.push(k);
         }
     };
-    for g in &cx.groups {
+    for g in cx.groups() {
         for u in &g.units {
             if let Some(k) = u.kind {
                 add(&k.id);

@@ -43,7 +43,7 @@ fn a_choose_group_waits_in_a_box_of_its_own_that_names_the_rule() {
     let (db, index) = harrow();
     let cx = ScenarioCx::new(FileCx::new(&db, index).unwrap()).unwrap();
     // The scenario's own counts: a group that lists 3 units and picks 2 of them.
-    let group = cx.groups.iter().find(|g| g.choose.is_some()).unwrap();
+    let group = cx.groups().iter().find(|g| g.choose.is_some()).unwrap();
     let (n, m) = (group.choose.unwrap(), group.units.len());
     assert!(usize::from(n) < m, "{n} of {m}");
     let mut counters: Vec<&str> = group.units.iter().map(|u| u.counter_id).collect();
@@ -68,7 +68,7 @@ fn a_choose_group_waits_in_a_box_of_its_own_that_names_the_rule() {
     assert_eq!(in_set_up, counters);
     // Only the units that start in a holding box are left out, each named.
     let boxed: Vec<&str> = cx
-        .groups
+        .groups()
         .iter()
         .filter(|g| matches!(g.at, muster_model::scenario::Placement::Box(_)))
         .flat_map(|g| g.units.iter().map(|u| u.counter_id))

@@ -27,7 +27,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    let side_index = |id: &str| cx.scenario.sides.iter().position(|s| s.id == id);
+    let side_index = |id: &str| cx.side_of(id);
     let fielded_by = super::Fielded::of(cx);
     for hook in cx.hooks() {
         let id = hook.spec.id;

@@ -31,7 +31,7 @@ struct Fielded<'a>(std::collections::HashMap<&'a str, Vec<Option<usize>>>);
 
 impl<'a> Fielded<'a> {
     fn of(cx: &'a ScenarioCx) -> Self {
-        count_fielded(cx.groups.len() + cx.scenario.reinforcements.len());
+        count_fielded(cx.groups().len() + cx.scenario.reinforcements.len());
         let mut by: std::collections::HashMap<&'a str, Vec<Option<usize>>> =
             std::collections::HashMap::new();
         let mut add = |counter: &'a str, side: Option<usize>| {
@@ -40,13 +40,13 @@ impl<'a> Fielded<'a> {
                 sides.push(side);
             }
         };
-        for g in &cx.groups {
+        for g in cx.groups() {
             for u in &g.units {
                 add(u.counter_id, g.side);
             }
         }
         for r in &cx.scenario.reinforcements {
-            if let Some(i) = cx.scenario.sides.iter().position(|s| s.id == r.side) {
+            if let Some(i) = cx.side_of(&r.side) {
                 for u in &r.units {
                     add(&u.counter, Some(i));
                 }

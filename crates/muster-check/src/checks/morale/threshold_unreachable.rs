@@ -41,9 +41,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         // Units whose army or counter is unknown would be left out of the total; the
         // reference checks report them.
         let unresolved = cx
-            .groups
-            .iter()
-            .filter(|g| g.side == Some(i))
+            .side_groups(i)
             .any(|g| g.army.is_none() || g.units.iter().any(|u| u.counter.is_none()));
         if unresolved {
             continue;

@@ -67,7 +67,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             .and_then(|i| cx.side_army(i))
     };
     // Setup and neutral groups: report once per unit group, not per copy.
-    for group in &cx.groups {
+    for group in cx.groups() {
         let Some(army) = group.army else { continue };
         let mut done = Vec::new();
         for slot in &group.units {

@@ -24,7 +24,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Some(n) = g.choose else {
             continue;
         };

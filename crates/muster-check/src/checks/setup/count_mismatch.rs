@@ -29,7 +29,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    for g in &cx.groups {
+    for g in cx.groups() {
         let units = match g.choose.map(usize::from) {
             None => g.units.len(),
             Some(n) if (1..=g.units.len()).contains(&n) => n,

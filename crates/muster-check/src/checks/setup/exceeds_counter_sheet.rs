@@ -30,7 +30,7 @@ declare_check! {
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     // (army, counter) -> places of each use, one per copy.
     let mut uses: BTreeMap<(&str, &str), Vec<Place>> = BTreeMap::new();
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Some(army) = g.army else { continue };
         for slot in &g.units {
             uses.entry((army.id.as_str(), slot.counter_id))

@@ -39,7 +39,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         || "the rules system".to_string(),
         |f| format!("`{}`", f.name),
     );
-    for g in &cx.groups {
+    for g in cx.groups() {
         let allowed =
             !g.units.is_empty() && g.units.iter().all(|u| exceptions.contains(&u.counter_id));
         if allowed {

@@ -104,7 +104,7 @@ fn place_of(cx: &ScenarioCx, hex: &str, kind: &str) -> Place {
     {
         return s.place();
     }
-    cx.groups
+    cx.groups()
         .iter()
         .flat_map(|g| g.hexes.iter())
         .find(|(h, _)| h.to_string() == hex)

@@ -33,7 +33,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     if cx.system.is_none() {
         return;
     }
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Placement::OnUnit { kind, counter } = g.at else {
             continue;
         };
@@ -43,7 +43,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             continue;
         }
         let hosts = cx
-            .groups
+            .groups()
             .iter()
             // Units waiting in a holding box stand on no hex to stack on.
             .filter(|h| {

@@ -34,7 +34,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     if marks.is_empty() {
         return;
     }
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Some(found) = file.find(&g.place) else {
             continue;
         };

@@ -26,7 +26,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Placement::Spaced { from, to, min_gap } = g.at else {
             continue;
         };

@@ -133,7 +133,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         }
     }
     // Riders placed "on a unit": some matching host must still have room.
-    for g in &cx.groups {
+    for g in cx.groups() {
         let Placement::OnUnit { kind, counter } = g.at else {
             continue;
         };

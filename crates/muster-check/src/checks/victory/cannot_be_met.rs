@@ -28,7 +28,7 @@ declare_check! {
 }
 
 pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
-    let side_of = |id: &str| cx.scenario.sides.iter().position(|s| s.id == id);
+    let side_of = |id: &str| cx.side_of(id);
     for t in muster_semantic::victory::victory_tests(cx.scenario) {
         // An unknown side is `references::unknown-side`'s finding.
         let Some(side) = side_of(t.side) else {
