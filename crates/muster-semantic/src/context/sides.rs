@@ -30,17 +30,14 @@ impl<'a> ScenarioCx<'a> {
     }
 
     pub(super) fn lay_out_zoned_sides(&self) -> Vec<ZonedSide<'a>> {
-        self.scenario
-            .sides
-            .iter()
-            .enumerate()
-            .filter_map(|(index, side)| match &side.forces {
+        (0..self.scenario.sides.len())
+            .filter_map(|index| match &self.scenario.sides[index].forces {
                 Forces::Zoned(forces) => Some(ZonedSide {
                     index,
                     forces,
                     place: Place::zoned_forces(index),
                 }),
-                _ => None,
+                Forces::Placed { .. } | Forces::Table(_) => None,
             })
             .collect()
     }
@@ -63,19 +60,10 @@ impl<'a> ScenarioCx<'a> {
         }
     }
 
+    /// The sides whose forces stand on an open table ([`ScenarioCx::table_side`] of each).
     pub fn table_sides(&self) -> Vec<TableSide<'a>> {
-        self.scenario
-            .sides
-            .iter()
-            .enumerate()
-            .filter_map(|(index, side)| match &side.forces {
-                Forces::Table(forces) => Some(TableSide {
-                    index,
-                    forces,
-                    place: Place::table_forces(index),
-                }),
-                _ => None,
-            })
+        (0..self.scenario.sides.len())
+            .filter_map(|index| self.table_side(index))
             .collect()
     }
 
