@@ -102,8 +102,28 @@ pub fn run(cx: &{cx}, sink: &mut Sink) {{
     )
 }
 
-/// Runs `cargo xtask new-check` with its arguments.
+/// Runs `cargo xtask new-check` with its arguments: [`scaffold`], then `cargo xtask
+/// codegen` in `root` for the docs, which are generated from the compiled registry.
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let written = scaffold(root, args)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    println!("==> cargo xtask codegen");
+    let status = std::process::Command::new(&cargo)
+        .args(["run", "--quiet", "-p", "xtask", "--", "codegen"])
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cannot start `{cargo}`: {e}"))?;
+    if !status.success() {
+        return Err("cargo xtask codegen failed".to_string());
+    }
+    println!("{written}");
+    Ok(())
+}
+
+/// Writes the check, its module lines, its fixture and snapshot stub under `root`, and
+/// the registry with the check in it; says what it wrote. Writes nothing when the code
+/// is malformed or taken.
+fn scaffold(root: &Path, args: &[String]) -> Result<String, String> {
     let usage = "usage: cargo xtask new-check GROUP::NAME --file|--scenario";
     let (code, scenario) = match args {
         [code, kind] if kind == "--scenario" => (code, true),
@@ -161,23 +181,146 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let registry_file = root.join(registry::REGISTRY_FILE);
     muster_map::write_atomic(&registry_file, registry::source(root)?.as_bytes())
         .map_err(|e| format!("{}: {e}", registry_file.display()))?;
-    // The docs are generated from the compiled registry: a fresh xtask writes them.
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    crate::run(
-        "cargo xtask codegen",
-        &cargo,
-        &["run", "--quiet", "-p", "xtask", "--", "codegen"],
-    )?;
-    println!(
+    Ok(format!(
         "new check `{code}`: {CHECKS}/{group_mod}/{name_mod}.rs, fixture {FIXTURES}/{group}/{name}/, \
          snapshot stub {SNAPSHOTS}/{group}__{name}__invalid.snap"
-    );
-    Ok(())
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_code_part;
+    use std::path::Path;
+
+    use super::{CHECKS, FIXTURES, SNAPSHOTS, is_code_part, scaffold};
+    use crate::registry;
+
+    /// A copy of what the scaffolder reads and writes: the declarations the registry is
+    /// made from, the check folders and the valid fixture.
+    fn workspace_copy(into: &Path) {
+        let root = crate::root();
+        for dir in [CHECKS, "crates/muster-db/src/load/structure"] {
+            crate::copy_dir(&root.join(dir), &into.join(dir)).unwrap();
+        }
+        for file in [
+            "crates/muster-check/src/config.rs",
+            "crates/muster-check/src/suppress.rs",
+            // A check that reports a loader code takes its META from here.
+            "crates/muster-db/src/project.rs",
+            registry::REGISTRY_FILE,
+        ] {
+            std::fs::copy(root.join(file), into.join(file)).unwrap();
+        }
+        let valid = format!("{FIXTURES}/_valid/valid.scenario.ron");
+        std::fs::create_dir_all(into.join(FIXTURES).join("_valid")).unwrap();
+        std::fs::copy(root.join(&valid), into.join(&valid)).unwrap();
+    }
+
+    fn read(root: &Path, rel: &str) -> String {
+        std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The scaffold in a temporary copy: the check file with its run and docs, the module
+    /// lines of a new group, a fixture that differs from the valid one only in the id the
+    /// scaffold flags, a stub snapshot, and a registry that lists the check in code
+    /// order. The whole suite on the result (only the stub's snapshot fails) is run by
+    /// `cargo xtask fresh-clone`, in CI.
+    #[test]
+    fn new_check_writes_the_check_its_fixture_a_stub_and_the_registry() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        workspace_copy(root);
+        let before = read(root, registry::REGISTRY_FILE);
+        let said = scaffold(root, &args(&["demo::example", "--scenario"])).unwrap();
+        assert!(said.contains("demo/example.rs"), "{said}");
+
+        let check = read(root, &format!("{CHECKS}/demo/example.rs"));
+        assert!(
+            check.contains(r#"pub META = ("demo::example", Warning,"#),
+            "{check}"
+        );
+        assert!(check.contains("pub fn run(cx: &ScenarioCx, sink: &mut Sink)"));
+        for section in ["## What it does", "## Why is this bad?", "## Example"] {
+            assert!(check.contains(section), "{section}");
+        }
+        assert!(read(root, &format!("{CHECKS}/mod.rs")).contains("pub mod demo;"));
+        assert!(read(root, &format!("{CHECKS}/demo/mod.rs")).contains("pub mod example;"));
+
+        let valid = read(root, &format!("{FIXTURES}/_valid/valid.scenario.ron"));
+        let fixture = read(
+            root,
+            &format!("{FIXTURES}/demo/example/invalid.scenario.ron"),
+        );
+        assert_eq!(
+            fixture,
+            valid.replacen(r#"id: "fixture","#, r#"id: "demo-example","#, 1)
+        );
+        assert_ne!(fixture, valid, "the fixture must differ from the valid one");
+        let stub = read(root, &format!("{SNAPSHOTS}/demo__example__invalid.snap"));
+        assert!(stub.contains("(a stub:"), "{stub}");
+
+        let after = read(root, registry::REGISTRY_FILE);
+        let line = "Runner::Scenario(crate::checks::demo::example::run)";
+        assert!(!before.contains(line) && after.contains(line));
+        assert_eq!(after.lines().count(), before.lines().count() + 1);
+        // In code order: `demo::example` sorts before the `derived::*` checks.
+        let lines: Vec<&str> = after.lines().collect();
+        let at = lines.iter().position(|l| l.contains(line)).unwrap();
+        assert!(
+            lines[at + 1].contains("crate::checks::derived::"),
+            "{}",
+            lines[at + 1]
+        );
+        assert!(!lines[at - 1].contains("crate::checks::derived::"));
+
+        // A second run names the check that exists and writes nothing more.
+        let again = scaffold(root, &args(&["demo::example", "--file"])).unwrap_err();
+        assert!(again.contains("exists already"), "{again}");
+        assert_eq!(read(root, registry::REGISTRY_FILE), after);
+        // A check in an existing group is declared beside the others, with a file run.
+        scaffold(root, &args(&["setup::demo-file", "--file"])).unwrap();
+        let group = read(root, &format!("{CHECKS}/setup/mod.rs"));
+        assert_eq!(group.matches("pub mod demo_file;").count(), 1);
+        assert!(
+            read(root, &format!("{CHECKS}/setup/demo_file.rs"))
+                .contains("pub fn run(cx: &FileCx, sink: &mut Sink)")
+        );
+        assert!(
+            read(root, registry::REGISTRY_FILE)
+                .contains("Runner::File(crate::checks::setup::demo_file::run)")
+        );
+    }
+
+    #[test]
+    fn a_malformed_or_taken_code_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        workspace_copy(root);
+        let listing = |root: &Path| -> Vec<std::path::PathBuf> {
+            walkdir::WalkDir::new(root)
+                .sort_by_file_name()
+                .into_iter()
+                .map(|e| e.unwrap().into_path())
+                .collect()
+        };
+        let before = listing(root);
+        let registry_before = read(root, registry::REGISTRY_FILE);
+        for bad in [
+            &["Demo::example", "--scenario"][..],
+            &["demo", "--scenario"],
+            &["demo::example"],
+            &["demo::example", "--scenarios"],
+            &["setup::isolated", "--scenario"],
+        ] {
+            let err = scaffold(root, &args(bad)).unwrap_err();
+            assert!(!err.is_empty(), "{bad:?}");
+        }
+        assert_eq!(listing(root), before);
+        assert_eq!(read(root, registry::REGISTRY_FILE), registry_before);
+    }
 
     #[test]
     fn code_parts_are_lowercase_words() {
