@@ -269,6 +269,12 @@ impl Config {
         out
     }
 
+    /// Whether the project turns check `code` off. Such a check is not run at all (a
+    /// code that cannot be relaxed is never off).
+    pub fn is_off(&self, code: &str) -> bool {
+        crate::suppress::suppressible(code) && self.levels.get(code) == Some(&Level::Off)
+    }
+
     /// Applies the configured levels: `off` drops a finding, `warning` and `error` change
     /// its severity. Findings that cannot be relaxed keep their severity.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {

@@ -14,6 +14,20 @@ use rayon::prelude::*;
 use crate::{Config, suppress};
 use crate::{checks::Runner, registry::REGISTRY};
 
+thread_local! {
+    static RUN: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The checks [`check_file`] has run on this thread so far (one per check and file), for
+/// tests that count work rather than time.
+pub fn checks_run() -> u64 {
+    RUN.with(std::cell::Cell::get)
+}
+
+fn count_run() {
+    RUN.with(|r| r.set(r.get() + 1));
+}
+
 /// Diagnostics for the files at `indexes` of `db`, sorted by file and position, after
 /// in-file suppressions and the project's check levels.
 pub fn validate(db: &Db, indexes: &[usize], config: &Config) -> Vec<Diagnostic> {
@@ -26,7 +40,8 @@ pub fn validate(db: &Db, indexes: &[usize], config: &Config) -> Vec<Diagnostic> 
 }
 
 /// Loader diagnostics, the schema's constraints and every registered check that applies
-/// to file `index`, with suppressions and configured levels applied.
+/// to file `index`, with suppressions and configured levels applied. Checks the project
+/// turns `off` are not run.
 pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     let loaded = &db.files[index];
     let mut out = loaded.diagnostics.clone();
@@ -41,13 +56,19 @@ pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     }
     if let Some(file_cx) = FileCx::new(db, index) {
         for check in REGISTRY {
-            if let Runner::File(run) = check.runner {
+            if let Runner::File(run) = check.runner
+                && !config.is_off(check.meta.code)
+            {
+                count_run();
                 run(&file_cx, &mut sink);
             }
         }
         if let Some(scenario_cx) = ScenarioCx::new(file_cx) {
             for check in REGISTRY {
-                if let Runner::Scenario(run) = check.runner {
+                if let Runner::Scenario(run) = check.runner
+                    && !config.is_off(check.meta.code)
+                {
+                    count_run();
                     run(&scenario_cx, &mut sink);
                 }
             }
@@ -55,7 +76,9 @@ pub fn check_file(db: &Db, index: usize, config: &Config) -> Vec<Diagnostic> {
     }
     out.extend(sink.finish());
     let mut sink = Sink::new(&loaded.file);
-    suppress::apply(&loaded.file, &mut out, &mut sink);
+    suppress::apply(&loaded.file, &mut out, &mut sink, &|code| {
+        config.is_off(code)
+    });
     out.extend(sink.finish());
     config.apply(&mut out);
     out

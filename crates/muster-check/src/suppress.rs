@@ -227,8 +227,14 @@ fn next_data_line(file: &SourceFile, starts: &[usize], offset: usize) -> usize {
 
 /// Removes the diagnostics that suppressions silence and returns the suppressions'
 /// own diagnostics (missing reason, unknown or unsilenceable code, unused). Unused
-/// suppressions are only reported when no unsilenceable error stopped the checks.
-pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Sink) {
+/// suppressions are only reported when no unsilenceable error stopped the checks, and
+/// never for a code that was not checked (`not_run`: a check the project turns off).
+pub fn apply(
+    file: &SourceFile,
+    diagnostics: &mut Vec<Diagnostic>,
+    sink: &mut Sink,
+    not_run: &dyn Fn(&str) -> bool,
+) {
     let suppressions = parse(file);
     if suppressions.is_empty() {
         return;
@@ -311,7 +317,11 @@ pub fn apply(file: &SourceFile, diagnostics: &mut Vec<Diagnostic>, sink: &mut Si
             continue;
         }
         for (k, (code, span)) in s.codes.iter().enumerate() {
-            if !used[i][k] && crate::registry::find(code).is_some() && suppressible(code) {
+            if !used[i][k]
+                && crate::registry::find(code).is_some()
+                && suppressible(code)
+                && !not_run(code)
+            {
                 // Another `allow` of the same code for the same line took the finding.
                 let earlier = suppressions.iter().enumerate().find_map(|(j, e)| {
                     let at = e.codes.iter().position(|(c, _)| c == code)?;
@@ -403,7 +413,7 @@ mod tests {
         assert!(found.iter().all(|s| s.target_line == n + 2));
         let mut diagnostics = Sink::new(&loaded.file).finish();
         let mut sink = Sink::new(&loaded.file);
-        apply(&loaded.file, &mut diagnostics, &mut sink);
+        apply(&loaded.file, &mut diagnostics, &mut sink, &|_| false);
         // Each suppression is unused: the first thousand listed, the rest counted in one.
         let unused = sink.finish();
         let listed = muster_db::report::LISTED_PER_CODE;
@@ -436,7 +446,7 @@ mod tests {
             }
             let mut diagnostics = found.finish();
             let mut sink = Sink::new(&loaded.file);
-            apply(&loaded.file, &mut diagnostics, &mut sink);
+            apply(&loaded.file, &mut diagnostics, &mut sink, &|_| false);
             sink.finish()
                 .into_iter()
                 .map(|d| d.code)
@@ -461,7 +471,7 @@ mod tests {
             found.push(Report::new(off_map, Loc::Span(x..x + 1), "x"));
             let mut diagnostics = found.finish();
             let mut sink = Sink::new(&loaded.file);
-            apply(&loaded.file, &mut diagnostics, &mut sink);
+            apply(&loaded.file, &mut diagnostics, &mut sink, &|_| false);
             assert!(
                 diagnostics.is_empty(),
                 "the first `allow` silences the finding"

@@ -1,7 +1,7 @@
 //! What hostile inputs cost, measured by the work done rather than by the clock: a zone
 //! written many times over inside one `AnyOf` is resolved once, whatever the number of
 //! copies, and gives the hexes of one copy; a deployment zone repeated by many groups is
-//! drawn once.
+//! drawn once; a check the project turns off is not run.
 
 use muster_model::scenario::Zone;
 use muster_semantic::{FileCx, ScenarioCx};
@@ -451,4 +451,72 @@ fn impassable_terrain_looks_each_kind_of_a_group_up_once() {
         !one_line.iter().any(|m| m.contains("`drakkar`")),
         "{one_line:?}"
     );
+}
+
+/// The project's `muster.toml` with `checks` turned off.
+fn turned_off(checks: &[&str]) -> muster_check::Config {
+    let text: String = std::iter::once("[checks]\n".to_string())
+        .chain(checks.iter().map(|c| format!("\"{c}\" = \"off\"\n")))
+        .collect();
+    let file = muster_db::source::SourceFile::new("muster.toml", "muster.toml", text);
+    let config = muster_check::config::parse(file, std::path::Path::new("."));
+    assert!(config.diagnostics.is_empty(), "{:?}", config.diagnostics);
+    config
+}
+
+/// A check turned off in `muster.toml` costs nothing: it is not run, rather than run and
+/// its findings dropped. The other findings are the same.
+#[test]
+fn a_check_turned_off_is_not_run() {
+    let db = muster_testkit::db::bundled();
+    let hastings = muster_testkit::db::index(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
+    let off = ["victory::objective-unreachable", "setup::isolated"];
+    let count = |config: &muster_check::Config| {
+        let before = muster_check::drive::checks_run();
+        let found = muster_check::check_file(&db, hastings, config);
+        (muster_check::drive::checks_run() - before, found)
+    };
+    let (all, found_all) = count(&muster_check::Config::default());
+    let (fewer, found_fewer) = count(&turned_off(&off));
+    assert!(all > 50, "{all} checks run on a scenario");
+    assert_eq!(all - fewer, off.len() as u64);
+    let codes = |found: &[muster_check::Diagnostic]| -> Vec<(String, usize)> {
+        found
+            .iter()
+            .filter(|d| !off.contains(&d.code))
+            .map(|d| (d.code.to_string(), d.span.start))
+            .collect()
+    };
+    assert_eq!(codes(&found_all), codes(&found_fewer));
+}
+
+/// A suppression of a check that is turned off is not "unused": the check did not run,
+/// so nothing says the suppression is not needed.
+#[test]
+fn a_suppression_of_a_check_turned_off_is_not_called_unused() {
+    let rel = "scenarios/prestags/5-7-hastings.scenario.ron";
+    let dir = muster_testkit::edited_project(
+        &[
+            "scenarios/prestags/prestags.system.ron",
+            "maps/prestags/mapsheet.map.ron",
+        ],
+        rel,
+        &|t| {
+            t.replacen(
+                "\n    id: \"",
+                "\n    // muster: allow(setup::isolated) reason: a test\n    id: \"",
+                1,
+            )
+        },
+    );
+    let db = load(dir.path());
+    let scenario = db.index_of(&dir.path().join(rel)).unwrap();
+    let unused = |config: &muster_check::Config| {
+        muster_check::check_file(&db, scenario, config)
+            .iter()
+            .filter(|d| d.code == "suppression::unused")
+            .count()
+    };
+    assert_eq!(unused(&muster_check::Config::default()), 1);
+    assert_eq!(unused(&turned_off(&["setup::isolated"])), 0);
 }
