@@ -35,7 +35,7 @@ mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
 pub use march::March;
-pub use plan::{Hemmed, SideReach, Target, hemmed_in, side_reach};
+pub use plan::{Hemmed, HemmedArrival, SideReach, Target, hemmed_arrivals, hemmed_in, side_reach};
 pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
 pub use reach::{Reach, ReachHex};
 pub use sight::{Blocker, Range, Sight};

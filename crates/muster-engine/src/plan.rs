@@ -348,34 +348,114 @@ fn hemmed_on(
             ..rest.clone()
         };
         let engine = Engine::new(system, map, &alone);
-        let seeds = entry_seeds(
+        let Some(from) = penned_at(
             &engine,
             unit,
             &entries,
             reinforcement.arrive,
-            u32::from(reinforcement.turn),
-        );
-        if seeds.is_empty() {
-            continue;
-        }
-        // No turn limit: the question is whether any way on exists at all, and the search
-        // ends once no hex can be reached sooner.
-        let Ok(march) =
-            engine.march_until(&unit.id, &seeds, u32::MAX - 1, |h, _| !entries.contains(&h))
-        else {
+            reinforcement.turn,
+        ) else {
             continue;
         };
-        if march.reached().any(|(h, _)| !entries.contains(&h)) {
-            continue;
-        }
-        let mut from: Vec<HexId> = seeds.iter().map(|s| s.0).collect();
-        from.sort();
-        from.dedup();
         out.push(Hemmed {
             group: g,
             counter: group.counter.clone(),
             entries: from,
         });
+    }
+    out
+}
+
+/// The entry hexes `unit` (alone in `engine`'s position) can come on at in `turn` when
+/// it can reach no hex beyond `entries` from them in any number of turns; `None` when it
+/// can get further, or cannot come on at all.
+fn penned_at(
+    engine: &Engine,
+    unit: &Unit,
+    entries: &[HexId],
+    arrive: Arrive,
+    turn: u8,
+) -> Option<Vec<HexId>> {
+    let seeds = entry_seeds(engine, unit, entries, arrive, u32::from(turn));
+    if seeds.is_empty() {
+        return None;
+    }
+    // No turn limit: the question is whether any way on exists at all, and the search
+    // ends once no hex can be reached sooner.
+    let march = engine
+        .march_until(&unit.id, &seeds, u32::MAX - 1, |h, _| !entries.contains(&h))
+        .ok()?;
+    if march.reached().any(|(h, _)| !entries.contains(&h)) {
+        return None;
+    }
+    let mut from: Vec<HexId> = seeds.iter().map(|s| s.0).collect();
+    from.sort();
+    from.dedup();
+    Some(from)
+}
+
+/// A kind of unit in a zoned force's group that enters on a map edge (`arrives`): it
+/// can come on along the edge in its turn but can reach no hex off the edge in any
+/// number of turns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HemmedArrival {
+    /// The side, by index in the scenario's sides.
+    pub side: usize,
+    /// The group, by index in the zoned forces' `deploy`.
+    pub group: usize,
+    /// The unit kind, by id.
+    pub kind: String,
+    pub edge: muster_hex::Edge,
+}
+
+/// [`hemmed_in`] for the groups of zoned forces that enter on a map edge: each kind of
+/// unit a group brings is marched alone from every hex of its edge. A group that lists
+/// no units brings every kind of its force. The board of each arrival turn is laid out
+/// once.
+pub fn hemmed_arrivals(cx: &ScenarioCx) -> Vec<HemmedArrival> {
+    let (Some(system), Some(map)) = (cx.system, cx.map) else {
+        return Vec::new();
+    };
+    let mut rests: HashMap<u8, Position> = HashMap::new();
+    let mut out = Vec::new();
+    for side in cx.zoned_sides() {
+        for (g, group) in side.forces.deploy.iter().enumerate() {
+            let Some(arrival) = &group.arrives else {
+                continue;
+            };
+            let entries = map.grid().edge_hexes(arrival.edge);
+            let Some(&first) = entries.first() else {
+                continue;
+            };
+            let rest = rests.entry(arrival.turn).or_insert_with(|| Position {
+                units: Vec::new(),
+                ..from_board(cx, &cx.board(arrival.turn))
+            });
+            let listed = if group.units.is_empty() {
+                &side.forces.units
+            } else {
+                &group.units
+            };
+            let mut kinds: Vec<&str> = listed.iter().map(|t| t.kind.as_str()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            for kind in kinds {
+                let unit = crate::position::unit_of_kind(cx, side.index, kind, first);
+                let alone = Position {
+                    units: vec![unit.clone()],
+                    ..rest.clone()
+                };
+                let engine = Engine::new(system, map, &alone);
+                if penned_at(&engine, &unit, &entries, Arrive::Edge, arrival.turn).is_some() {
+                    out.push(HemmedArrival {
+                        side: side.index,
+                        group: g,
+                        kind: kind.to_string(),
+                        edge: arrival.edge,
+                    });
+                }
+            }
+        }
     }
     out
 }

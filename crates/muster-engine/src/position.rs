@@ -81,6 +81,63 @@ pub struct Unit {
     pub fire: Option<f64>,
 }
 
+/// A unit's melee strength, movement allowance, fire range and fire strength: its
+/// counter's where the sheet has one, else its kind's printed stats (zeros for a kind
+/// without them).
+fn figures(
+    counter: Option<&muster_model::counters::Counter>,
+    stats: Option<&muster_model::system::KindStats>,
+) -> (f64, f64, Option<u8>, Option<f64>) {
+    use muster_model::system::KindStats;
+    match (counter, stats) {
+        (Some(c), _) => (
+            f64::from(c.strength),
+            c.movement.unwrap_or(0.0),
+            c.range,
+            None,
+        ),
+        (
+            None,
+            Some(KindStats::Counter {
+                melee,
+                fire,
+                range,
+                movement,
+                ..
+            }),
+        ) => (
+            f64::from(melee.points()),
+            *movement,
+            *range,
+            fire.map(f64::from),
+        ),
+        (None, Some(KindStats::Leader { movement, .. })) => (0.0, *movement, None, None),
+        (None, _) => (0.0, 0.0, None, None),
+    }
+}
+
+/// A unit of kind `kind` (a system `unit_kinds` id) of side `side` (an index of the
+/// scenario's sides) on `hex`, at the first status, with its kind's printed figures:
+/// a unit a zoned force brings, which has no counter of its own.
+pub fn unit_of_kind(cx: &ScenarioCx, side: usize, kind: &str, hex: muster_hex::HexId) -> Unit {
+    let stats = cx.unit_kind(kind).and_then(|k| k.stats.as_ref());
+    let (strength, movement, range, fire) = figures(None, stats);
+    Unit {
+        id: kind.to_string(),
+        kind: kind.to_string(),
+        side: cx.scenario.sides.get(side).map(|s| s.id.clone()),
+        hex: hex.to_string(),
+        status: cx
+            .status_ladder()
+            .and_then(|l| l.levels.first())
+            .map(|l| l.id.clone()),
+        strength,
+        movement,
+        range,
+        fire,
+    }
+}
+
 /// Builds the position of a scenario at the start of `turn` (`1`: its set-up), with the
 /// reinforcements arrived by then. Units the board cannot place are left out.
 pub fn from_scenario(cx: &ScenarioCx, turn: u8) -> Position {
@@ -132,33 +189,7 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
                     .iter()
                     .find_map(|a| a.counters.iter().find(|c| c.id == piece.counter))
             });
-        let (strength, movement, range, fire) = match (counter, stats) {
-            (Some(c), _) => (
-                f64::from(c.strength),
-                c.movement.unwrap_or(0.0),
-                c.range,
-                None,
-            ),
-            (
-                None,
-                Some(muster_model::system::KindStats::Counter {
-                    melee,
-                    fire,
-                    range,
-                    movement,
-                    ..
-                }),
-            ) => (
-                f64::from(melee.points()),
-                *movement,
-                *range,
-                fire.map(f64::from),
-            ),
-            (None, Some(muster_model::system::KindStats::Leader { movement, .. })) => {
-                (0.0, *movement, None, None)
-            }
-            (None, _) => (0.0, 0.0, None, None),
-        };
+        let (strength, movement, range, fire) = figures(counter, stats);
         units.push(Unit {
             id,
             kind: piece.kind.clone(),

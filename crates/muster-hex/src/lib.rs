@@ -270,6 +270,21 @@ impl HexGrid {
         !self.edges_of(id).is_empty()
     }
 
+    /// The hexes along a map edge, in the order of [`HexGrid::hexes`]: by column along
+    /// the north and south edges, by row along the east and west ones.
+    pub fn edge_hexes(&self, edge: Edge) -> Vec<HexId> {
+        match edge {
+            Edge::North => (1..=self.columns).map(|c| HexId::new(c, 1)).collect(),
+            Edge::South => (1..=self.columns)
+                .map(|c| HexId::new(c, self.rows))
+                .collect(),
+            Edge::West => (1..=self.rows).map(|r| HexId::new(1, r)).collect(),
+            Edge::East => (1..=self.rows)
+                .map(|r| HexId::new(self.columns, r))
+                .collect(),
+        }
+    }
+
     /// Hexes within `radius` of `center` that are on the map (a zone such as `H-5`).
     ///
     /// The work is bounded by the map, whatever the radius: a disc with more hexes than the

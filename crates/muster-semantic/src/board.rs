@@ -371,7 +371,7 @@ impl ScenarioCx<'_> {
                     Ok(hex) if grid.contains(hex) => SupplyAt::Hex(hex),
                     _ => continue,
                 },
-                SourceAt::Edge(edge) => SupplyAt::Edge(*edge, edge_hexes(grid, *edge)),
+                SourceAt::Edge(edge) => SupplyAt::Edge(*edge, grid.edge_hexes(*edge)),
                 SourceAt::Label(label) => match map.label(label) {
                     Some(hex) => SupplyAt::Label(label.clone(), hex),
                     None => continue,
@@ -992,7 +992,7 @@ impl ScenarioCx<'_> {
                             board.exit_edges.push(ExitEdge {
                                 side,
                                 edge: *edge,
-                                hexes: edge_hexes(&grid, *edge),
+                                hexes: grid.edge_hexes(*edge),
                                 text,
                             });
                         }
@@ -1035,7 +1035,8 @@ impl ScenarioCx<'_> {
                     let centre = near
                         .as_ref()
                         .and_then(|(label, radius)| Some((map.label(label)?, *radius)));
-                    let hexes = edge_hexes(grid, *edge)
+                    let hexes = grid
+                        .edge_hexes(*edge)
                         .into_iter()
                         .filter(|h| {
                             centre.is_none_or(|(c, r)| grid.distance(c, *h) <= u32::from(r))
@@ -1121,20 +1122,6 @@ fn spaced(from: &str, to: &str, min_gap: u8) -> Vec<HexId> {
         .into_iter()
         .step_by(usize::from(min_gap) + 1)
         .collect()
-}
-
-/// The hexes along a map edge, in order.
-fn edge_hexes(grid: &HexGrid, edge: Edge) -> Vec<HexId> {
-    match edge {
-        Edge::North => (1..=grid.columns).map(|c| HexId::new(c, 1)).collect(),
-        Edge::South => (1..=grid.columns)
-            .map(|c| HexId::new(c, grid.rows))
-            .collect(),
-        Edge::West => (1..=grid.rows).map(|r| HexId::new(1, r)).collect(),
-        Edge::East => (1..=grid.rows)
-            .map(|r| HexId::new(grid.columns, r))
-            .collect(),
-    }
 }
 
 /// The map edge closest to a hex (ties: north, east, south, west).

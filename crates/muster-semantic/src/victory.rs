@@ -110,24 +110,6 @@ pub fn first_of_each(labels: &[String]) -> impl Iterator<Item = (usize, &String)
         .filter(move |(_, l)| seen.insert(l.as_str()))
 }
 
-/// The hexes along a map edge, each edge's worked out once (a scenario may name one edge
-/// in thousands of goals).
-fn edge_hexes(grid: &muster_hex::HexGrid) -> impl Fn(muster_hex::Edge) -> Vec<muster_hex::HexId> {
-    let known: std::cell::RefCell<Vec<(muster_hex::Edge, Vec<muster_hex::HexId>)>> =
-        Default::default();
-    move |e| {
-        if let Some((_, hexes)) = known.borrow().iter().find(|(k, _)| *k == e) {
-            return hexes.clone();
-        }
-        let hexes: Vec<muster_hex::HexId> = grid
-            .hexes()
-            .filter(|h| grid.edges_of(*h).contains(&e))
-            .collect();
-        known.borrow_mut().push((e, hexes.clone()));
-        hexes
-    }
-}
-
 impl crate::ScenarioCx<'_> {
     /// Every place a victory condition asks a side to reach: labelled or named hexes to
     /// control (by the last turn, less the turns the control must last), and hexes or an
@@ -141,7 +123,7 @@ impl crate::ScenarioCx<'_> {
         let grid = map.grid();
         let turns = self.scenario.turns.max(1);
         let side_of = |id: &str| self.side_of(id);
-        let edge = edge_hexes(grid);
+        let edge = |e: muster_hex::Edge| grid.edge_hexes(e);
         let all = || vec!["*".to_string()];
         let mut out = Vec::new();
         let mut push =
@@ -279,7 +261,7 @@ impl crate::ScenarioCx<'_> {
         let grid = map.grid();
         let turns = self.scenario.turns.max(1);
         let side_of = |id: &str| self.side_of(id);
-        let edge = edge_hexes(grid);
+        let edge = |e: muster_hex::Edge| grid.edge_hexes(e);
         let all = || vec!["*".to_string()];
         let mut push =
             |side, at, what: String, hexes: Vec<muster_hex::HexId>, by_turn, troops, excluding| {

@@ -1,7 +1,7 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_engine::hemmed_in;
+use muster_engine::{hemmed_arrivals, hemmed_in};
 use muster_semantic::ScenarioCx;
 
 declare_check! {
@@ -13,6 +13,10 @@ declare_check! {
     /// in force. Other units are ignored: enemies at the entry are what
     /// `arrivals.blocked` settles. A unit that cannot come on at all is
     /// `reinforcements::cannot-enter`'s or `reinforcements::entry-impassable`'s finding.
+    ///
+    /// A group of a zoned force that enters on a map edge (`arrives`) is judged the same
+    /// way, kind by kind, from every hex of its edge: each kind must have some hex off
+    /// the edge it can reach.
     ///
     /// ## Why is this bad?
     /// A reinforcement penned in at its entry never joins the battle: it is in the
@@ -48,5 +52,31 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                 .help("give entry hexes with a way into the board, or check the map's terrain round them"),
             );
         }
+    }
+    for h in hemmed_arrivals(cx) {
+        let group = cx
+            .zoned_sides()
+            .iter()
+            .find(|z| z.index == h.side)
+            .and_then(|z| z.forces.deploy.get(h.group));
+        let named = group.and_then(|g| g.id.as_deref()).map_or_else(
+            || format!("group {}", h.group + 1),
+            |id| format!("group `{id}`"),
+        );
+        sink.push(
+            Report::new(
+                &META,
+                Place::zoned_forces(h.side)
+                    .field("deploy")
+                    .index(h.group)
+                    .field("arrives"),
+                format!(
+                    "`{}` of {named} can come on along the {} edge but can never get off it: every way inland from that edge is impassable or closed to it",
+                    h.kind,
+                    h.edge
+                ),
+            )
+            .help("bring the group on at another edge, or check the map's terrain along this one"),
+        );
     }
 }
