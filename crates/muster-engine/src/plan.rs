@@ -134,7 +134,8 @@ fn entries_of(cx: &ScenarioCx, side: &str, turn: u8, counter: &str) -> Vec<(Vec<
 
 /// Whether some unit of side `side` (an index of the scenario's sides) can get to each
 /// of `targets`, moving every turn from its set-up hex (or, for a reinforcement, from
-/// its entry in its turn) up to the turn of `board` (the scenario's board at that turn,
+/// its entry in its turn, and for a zoned group that arrives on a map edge, from every
+/// hex of that edge in its turn) up to the turn of `board` (the scenario's board at that turn,
 /// laid out once for all sides). `None` without a system and a map.
 ///
 /// Units that move alike march together, one guided march
@@ -152,7 +153,17 @@ pub fn side_reach(
     let last = board.turn;
     // The rest of the position, with one unit at a time in it.
     let mut alone = from_board(cx, board);
-    let units = std::mem::take(&mut alone.units);
+    let mut units = std::mem::take(&mut alone.units);
+    // Groups of zoned forces that enter on a map edge by the board's turn are not on
+    // the board: each of their kinds marches from the edge's hexes in its turn.
+    let mut edges: Vec<(Vec<HexId>, u8)> = Vec::new();
+    for (kind, entries, turn) in edge_arrivals(cx, side, board.turn) {
+        if let Some(&first) = entries.first() {
+            units.push(crate::position::unit_of_kind(cx, side, kind, first));
+            edges.push((entries, turn));
+        }
+    }
+    let pieces = units.len() - edges.len();
     // Units that move alike, by side, kind, status and allowance: the first of each
     // stands for the others, and the group's seeds are theirs together.
     let mut groups: Vec<(&Unit, Vec<usize>)> = Vec::new();
@@ -199,8 +210,16 @@ pub fn side_reach(
         let class = engine.units[0].class;
         let mut seeds: Vec<Seed> = members
             .iter()
-            .filter_map(|&k| board.pieces.get(k))
-            .flat_map(|piece| seeds_of(cx, &engine, unit, piece))
+            .flat_map(|&k| match k.checked_sub(pieces) {
+                None => board
+                    .pieces
+                    .get(k)
+                    .map(|piece| seeds_of(cx, &engine, unit, piece))
+                    .unwrap_or_default(),
+                Some(e) => edges.get(e).map_or_else(Vec::new, |(entries, turn)| {
+                    entry_seeds(&engine, unit, entries, Arrive::Edge, u32::from(*turn))
+                }),
+            })
             .collect();
         seeds.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then(b.2.total_cmp(&a.2)));
         seeds.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
@@ -226,6 +245,35 @@ pub fn side_reach(
         out.first[t] = out.first[c];
     }
     Some(out)
+}
+
+/// The kinds of unit side `side`'s zoned groups bring on at a map edge by turn `by`
+/// (a group that lists none brings its force's), each with the edge's hexes and the
+/// group's turn.
+fn edge_arrivals<'c>(cx: &'c ScenarioCx, side: usize, by: u8) -> Vec<(&'c str, Vec<HexId>, u8)> {
+    let Some(map) = cx.map else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for zoned in cx.zoned_sides().iter().filter(|z| z.index == side) {
+        for group in &zoned.forces.deploy {
+            let Some(arrival) = group.arrives.as_ref().filter(|a| a.turn <= by) else {
+                continue;
+            };
+            let listed = if group.units.is_empty() {
+                &zoned.forces.units
+            } else {
+                &group.units
+            };
+            let mut kinds: Vec<&str> = listed.iter().map(|t| t.kind.as_str()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            for kind in kinds {
+                out.push((kind, map.grid().edge_hexes(arrival.edge), arrival.turn));
+            }
+        }
+    }
+    out
 }
 
 /// What makes two targets the same: hexes, troops, kinds left out and turn.

@@ -286,3 +286,52 @@ fn a_target_asked_many_times_is_searched_for_once() {
     assert_eq!(many.searches, once.searches);
     assert_eq!(many.settled, once.settled);
 }
+
+/// A zoned group that enters on a map edge marches from every hex of that edge in its
+/// turn: at Dorylaeum the crusaders' main body comes on along the east edge on turn 1,
+/// so a far corner of that edge is theirs on turn 1, though every crusader on the board
+/// (the E-3 force, round 1030) is a march of several turns away.
+#[test]
+fn a_zoned_group_arriving_on_an_edge_marches_from_the_edge() {
+    let db = bundled();
+    let cx = scenario(&db, "scenarios/prestags/6-3-dorylaeum.scenario.ron");
+    let crusaders = cx
+        .scenario
+        .sides
+        .iter()
+        .position(|s| s.id == "crusaders")
+        .unwrap();
+    let corner = [HexId::new(36, 1)];
+    let all = ["*".to_string()];
+    let none: [String; 0] = [];
+    let target = Target {
+        hexes: &corner,
+        troops: &all,
+        excluding: &none,
+        by_turn: 1,
+    };
+    let board = cx.board(cx.scenario.turns);
+    let got = side_reach(&cx, &board, crusaders, &[target]).unwrap();
+    assert!(got.judged());
+    assert_eq!(got.first, vec![Some(1)]);
+    // The board's crusaders alone: the E-3 force needs more than a turn.
+    let position = from_scenario(&cx, 1);
+    let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+    let placed: Vec<&muster_engine::Unit> = position
+        .units
+        .iter()
+        .filter(|u| u.side.as_deref() == Some("crusaders"))
+        .collect();
+    assert!(!placed.is_empty());
+    for unit in placed {
+        let alone = Position {
+            units: vec![unit.clone()],
+            ..position.clone()
+        };
+        let start = HexId::parse(&unit.hex).unwrap();
+        let toward = Engine::new(system, map, &alone)
+            .first_turn_at(&unit.id, &[(start, 1, unit.movement)], 1, &corner)
+            .unwrap();
+        assert_eq!(toward.first, None, "{} from {}", unit.id, unit.hex);
+    }
+}

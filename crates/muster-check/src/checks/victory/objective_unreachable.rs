@@ -8,7 +8,8 @@ declare_check! {
     /// Checks that some unit of a side can get to each place its victory conditions
     /// ask for (a labelled or named hex to control, an edge or hexes to exit through)
     /// by the condition's turn, moving its whole allowance every turn from where the
-    /// set-up puts it (a reinforcement from its entry, in its turn).
+    /// set-up puts it (a reinforcement from its entry, in its turn; a zoned group that
+    /// arrives on a map edge from any hex of that edge, in its turn).
     ///
     /// It assumes every side moves every turn from the first; enemy units and friends
     /// are ignored (they may be beaten or make way), while terrain, hexsides, the
