@@ -655,6 +655,104 @@ fn completes_and_explains_the_vocabulary() {
     );
 }
 
+/// The variants of a vocabulary enum in the generated system schema, each with its
+/// description and whether it takes no value (a bare name such as `Defending`).
+fn vocabulary(name: &str) -> Vec<(String, String, bool)> {
+    let path = muster_testkit::repo().join("schema/system.schema.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    schema["$defs"][name]["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{name} has no variants in the schema"))
+        .iter()
+        .map(|v| {
+            let described = v["description"].as_str().unwrap_or_default().to_string();
+            match v["const"].as_str() {
+                Some(bare) => (bare.to_string(), described, true),
+                None => {
+                    let name = v["required"][0].as_str().unwrap().to_string();
+                    (name, described, false)
+                }
+            }
+        })
+        .collect()
+}
+
+/// Every condition, effect and act of the vocabulary is offered where it may be
+/// written, and every one has the words a hover shows; each bare condition and each act
+/// is hovered in place and shows them.
+#[test]
+fn every_condition_effect_and_act_is_completed_and_explained() {
+    const SYSTEM: &str = "scenarios/lrf/lrf.system.ron";
+    let (conditions, effects, acts) = (
+        vocabulary("Condition"),
+        vocabulary("Effect"),
+        vocabulary("Act"),
+    );
+    assert!(conditions.len() >= 30 && effects.len() >= 17 && acts.len() >= 10);
+    for (name, described, _) in conditions.iter().chain(&effects).chain(&acts) {
+        assert!(
+            !described.is_empty(),
+            "`{name}` has no description to hover"
+        );
+    }
+    let bare: Vec<&str> = conditions
+        .iter()
+        .filter(|c| c.2)
+        .map(|c| c.0.as_str())
+        .collect();
+    let may_not: Vec<String> = acts.iter().map(|a| format!("MayNot({})", a.0)).collect();
+    let rule = format!(
+        "        effects: [(id: \"every\", section: \"7\", when: All([{}, ]), then: [{}, ])],\n",
+        bare.join(", "),
+        may_not.join(", ")
+    );
+    let mut s = Session::new();
+    let text = std::fs::read_to_string(s.root.join(SYSTEM))
+        .unwrap()
+        .replacen("    rules: (\n", &format!("    rules: (\n{rule}"), 1);
+    s.open(SYSTEM, Some(&text));
+    let when = format!("{}, ]", bare.last().unwrap());
+    let got = labels(&s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, &when, when.len() - 1),
+    ));
+    for (name, _, _) in &conditions {
+        assert!(
+            got.contains(name),
+            "condition `{name}` not offered: {got:?}"
+        );
+    }
+    let then = format!("{}, ]", may_not.last().unwrap());
+    let got = labels(&s.request(
+        "textDocument/completion",
+        s.at(SYSTEM, &text, &then, then.len() - 1),
+    ));
+    for (name, _, _) in &effects {
+        assert!(got.contains(name), "effect `{name}` not offered: {got:?}");
+    }
+    let first_line = |d: &str| d.lines().next().unwrap_or_default().to_string();
+    let line = text.lines().find(|l| l.contains("id: \"every\"")).unwrap();
+    let bare_conditions = conditions.iter().filter(|c| c.2).map(|c| (c, false));
+    for ((name, described, _), act) in bare_conditions.chain(acts.iter().map(|a| (a, true))) {
+        // Where the name itself starts on the rule's line.
+        let from = if act {
+            line.find(&format!("MayNot({name})"))
+                .map(|i| i + "MayNot(".len())
+        } else {
+            [" ", "["]
+                .iter()
+                .find_map(|before| line.find(&format!("{before}{name}, ")).map(|i| i + 1))
+        };
+        let from = from.unwrap_or_else(|| panic!("`{name}` is not on the rule's line"));
+        let at = s.at(SYSTEM, &text, line, from + 1);
+        let shown = hover_text(&s.request("textDocument/hover", at)).to_string();
+        assert!(
+            shown.contains(&first_line(described)),
+            "hover on `{name}` shows {shown:?}, not {described:?}"
+        );
+    }
+}
+
 /// The combat rules and a table read by differential are completed and explained from
 /// the schema: the obligations, the fields a combined attack lacks, the kinds of index,
 /// and what a rule and the index mean.

@@ -196,12 +196,19 @@ pub enum ZocEffect {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
 )]
 pub enum Act {
+    /// Move at all in the movement phase.
     Move,
+    /// Enter a hex (with `InTerrain` or `Crossing`: this terrain, across this hexside).
     Enter,
+    /// Attack at all: melee, fire or charge.
     Attack,
+    /// Fire missiles (bow, crossbow, javelin) at a unit in range.
     Fire,
+    /// Retreat, after combat or before it.
     Retreat,
+    /// Advance into a hex a defender left after combat.
     Advance,
+    /// Charge: a move that ends in an attack and gives the charge bonus.
     Charge,
     /// Attack in melee, where a system tells it from fire.
     Melee,

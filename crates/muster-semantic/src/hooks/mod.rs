@@ -54,9 +54,10 @@ pub use setup_option::SetupOption;
 pub use stacking_override::StackingOverride;
 pub use viking_ferocity::VikingFerocity;
 
-/// The rules systems muster ships, by id. A scenario of one of these systems may use
-/// only the hooks of its own system; a system muster does not ship (a home-made
-/// variant, the test fixtures' systems) may use any hook.
+/// The rules systems muster ships, by id. A scenario may use the hooks its system's
+/// rulebook has (a system of this list) and those its system declares in
+/// `rules: (hooks: [...])`; any other hook is `references::wrong-system`
+/// ([`hooks_of`]).
 pub const GAMES: &[&str] = &["lrf", "prestags", "cdg", "raid"];
 
 /// One hook: its parameter struct, described. Implemented by every file of this folder.
