@@ -65,6 +65,9 @@ pub enum QueryError {
     UnknownUnit { id: String, near: Vec<String> },
     /// The text is not a hex id.
     BadHex { text: String },
+    /// Where a unit or a hex may be given: the text is neither a unit's id nor a hex id;
+    /// the nearest unit ids follow.
+    NotUnitOrHex { text: String, near: Vec<String> },
     /// The hex is not on the map.
     OffMap { hex: String },
     /// The unit's hex is not on the map.
@@ -87,6 +90,16 @@ impl std::fmt::Display for QueryError {
                 near.join("`, `")
             ),
             QueryError::BadHex { text } => write!(f, "`{text}` is not a hex id (CCRR)"),
+            QueryError::NotUnitOrHex { text, near } => {
+                write!(
+                    f,
+                    "`{text}` is neither a unit of the position nor a hex id (CCRR)"
+                )?;
+                if !near.is_empty() {
+                    write!(f, " (did you mean `{}`?)", near.join("`, `"))?;
+                }
+                Ok(())
+            }
             QueryError::OffMap { hex } => write!(f, "hex {hex} is not on the map"),
             QueryError::UnitOffMap { id, hex } => {
                 write!(f, "unit `{id}` stands on {hex}, which is not on the map")

@@ -203,6 +203,9 @@ impl Engine<'_> {
         match self.unit(text) {
             Ok(i) => Ok(self.hex_of(i)),
             Err(QueryError::UnitOffMap { id, hex }) => Err(QueryError::UnitOffMap { id, hex }),
+            Err(QueryError::UnknownUnit { id, near }) if HexId::parse(text).is_err() => {
+                Err(QueryError::NotUnitOrHex { text: id, near })
+            }
             Err(e) if HexId::parse(text).is_err() => Err(e),
             Err(_) => self.hex(text),
         }

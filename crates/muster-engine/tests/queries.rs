@@ -133,10 +133,18 @@ fn questions_about_what_is_not_there_are_errors() {
             e.sight("9999", &first),
             Err(QueryError::OffMap { .. })
         ));
-        assert!(matches!(
-            e.range("nonsense", &first),
-            Err(QueryError::UnknownUnit { .. })
-        ));
+        // Where a unit or a hex may be given, text that is neither says so.
+        for text in ["nonsense", "07x8"] {
+            assert!(matches!(
+                e.range(text, &first),
+                Err(QueryError::NotUnitOrHex { .. })
+            ));
+        }
+        let e2 = e.sight(&format!("{first}x"), "0101").unwrap_err();
+        assert!(
+            matches!(&e2, QueryError::NotUnitOrHex { near, .. } if near.contains(&first)),
+            "{e2:?}"
+        );
         let mut off = p.clone();
         off.units[0].hex = "9999".into();
         let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &off);

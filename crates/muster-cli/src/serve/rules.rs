@@ -56,7 +56,7 @@ fn answer(site: &Site, path: &str, query: &str) -> Result<String, Refused> {
     let engine = Engine::new(asked.system, asked.map, &asked.position);
     let refused = |e: QueryError| {
         let status = match e {
-            QueryError::UnknownUnit { .. } => 404,
+            QueryError::UnknownUnit { .. } | QueryError::NotUnitOrHex { .. } => 404,
             _ => 400,
         };
         Refused(status, explain(e, &asked, turn))
