@@ -250,7 +250,14 @@ fn fontenoy_paths_the_book_refuses() {
                 .unwrap();
             let j = &c.charges[0];
             assert!(!j.charge, "{j:?}");
-            assert!(j.reason.is_some());
+            assert_eq!(
+                j.reason.as_deref(),
+                Some(format!(
+                    "the target in 0611 is not straight ahead of the move (it turns at {via})"
+                ))
+                .as_deref(),
+                "{j:?}"
+            );
             assert_eq!(j.section.as_deref(), Some("9.2"));
         }
         // The same straight run that reaches 0611 is a charge: the refusals are the path's.
@@ -417,7 +424,7 @@ fn woods_block_a_line_of_sight_and_a_hilltop_clears_one() {
             let mut p = set_up.clone();
             p.units.clear();
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
-            // 6.32: woods round 0405; 0403 to 0407 looks straight down column 04 through them.
+            // 6.32: woods round 0405; 0402 to 0408 looks straight down column 04 through them.
             let s = e.sight("0402", "0408").unwrap();
             assert!(!s.clear);
             assert_eq!(s.blocked_by.as_ref().unwrap().what, "woods");
