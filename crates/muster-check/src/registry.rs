@@ -90,6 +90,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::rules::state_effect_conflict::META, runner: Runner::File(crate::checks::rules::state_effect_conflict::run) },
     Registered { meta: &crate::checks::rules::terrain_exception_conflict::META, runner: Runner::File(crate::checks::rules::terrain_exception_conflict::run) },
     Registered { meta: &crate::checks::rules::trigger_conflict::META, runner: Runner::File(crate::checks::rules::trigger_conflict::run) },
+    Registered { meta: &crate::checks::rules::uncited_rule::META, runner: Runner::Scenario(crate::checks::rules::uncited_rule::run) },
     Registered { meta: &crate::checks::rules::unknown_name::META, runner: Runner::File(crate::checks::rules::unknown_name::run) },
     Registered { meta: &crate::checks::rules::unknown_scenario_name::META, runner: Runner::Scenario(crate::checks::rules::unknown_scenario_name::run) },
     Registered { meta: &crate::checks::rules::unusable_mode::META, runner: Runner::File(crate::checks::rules::unusable_mode::run) },

@@ -367,7 +367,7 @@ fn a_special_rule_declared_as_data_needs_no_rust() {
     replace(
         &scenario,
         "    special_rules: [\n",
-        "    special_rules: [\n        (hook: \"storm\", text: \"a storm on the first two turns\"),\n        (hook: \"franks-hold-on\", when: Turns(from: 3, to: 5), then: [MayNot(Retreat)], text: \"the Franks stand\"),\n",
+        "    special_rules: [\n        (hook: \"storm\", text: \"a storm on the first two turns\"),\n        (hook: \"franks-hold-on\", section: \"S2\", when: Turns(from: 3, to: 5), then: [MayNot(Retreat)], text: \"the Franks stand\"),\n",
     );
     let unknown = |found: &[Diagnostic]| -> Vec<String> {
         found

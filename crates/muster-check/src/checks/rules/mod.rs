@@ -25,6 +25,7 @@ pub mod split_strength_conflict;
 pub mod state_effect_conflict;
 pub mod terrain_exception_conflict;
 pub mod trigger_conflict;
+pub mod uncited_rule;
 pub mod unknown_name;
 pub mod unknown_scenario_name;
 pub mod unusable_mode;
