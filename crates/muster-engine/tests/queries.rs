@@ -177,3 +177,43 @@ fn a_position_reads_back_from_its_json() {
         assert!(!p.units.is_empty());
     });
 }
+
+/// The weather of the position's turn is a condition `reach` reads: Harrow Ford's rain
+/// (9.1) makes every hex cost 2, so the Crown horse (6 MP) goes at most three hexes in
+/// rain, fewer places than in fair weather, and every step of every path costs 2.
+#[test]
+fn reach_reads_the_weather_of_the_turn() {
+    harrow(|cx, p| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let horse = p.units.iter().find(|u| u.id == "crown-horse").unwrap();
+        assert_eq!(horse.movement, 6.0);
+        let alone = |weather: &str, turn: u8| muster_engine::Position {
+            units: vec![horse.clone()],
+            weather: Some(weather.to_string()),
+            turn,
+            ..p.clone()
+        };
+        let (fair, rain) = (alone("fair", 1), alone("rain", 3));
+        let dry = Engine::new(system, map, &fair)
+            .reach("crown-horse")
+            .unwrap();
+        let wet = Engine::new(system, map, &rain)
+            .reach("crown-horse")
+            .unwrap();
+        assert!(
+            wet.hexes.len() < dry.hexes.len(),
+            "{} in rain, {} in fair weather",
+            wet.hexes.len(),
+            dry.hexes.len()
+        );
+        for h in wet.hexes.iter().filter(|h| !h.minimum_move) {
+            let steps = h.path.len() - 1;
+            assert!(steps <= 3, "{h:?}");
+            assert_eq!(6.0 - h.mp_left, 2.0 * steps as f64, "{h:?}");
+        }
+        // Every hex reached in rain is reached in fair weather too.
+        for h in &wet.hexes {
+            assert!(dry.hexes.iter().any(|d| d.hex == h.hex), "{}", h.hex);
+        }
+    });
+}
