@@ -166,6 +166,57 @@ fn compile_writes_an_identical_schema_valid_table_each_time() {
     assert_eq!(first, std::fs::read(&c).unwrap());
 }
 
+/// What `compile --position --rules` writes for an engine outside Rust is what its
+/// documented schemas describe: the position of the set-up, every unit on a hex, and
+/// the rules system whole.
+#[test]
+fn compile_writes_a_position_and_rules_their_schemas_describe() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, position, rules) = (
+        dir.path().join("fontenoy.json"),
+        dir.path().join("fontenoy.position.json"),
+        dir.path().join("lrf.rules.json"),
+    );
+    muster()
+        .current_dir(repo())
+        .args(["compile", "scenarios/lrf/fontenoy.scenario.ron", "-o"])
+        .arg(&table)
+        .arg("--position")
+        .arg(&position)
+        .arg("--rules")
+        .arg(&rules)
+        .assert()
+        .success();
+    let read = |p: &Path| -> Value { serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap() };
+    let (position, rules) = (read(&position), read(&rules));
+    let problems = |validator: jsonschema::Validator, value: &Value| -> Vec<String> {
+        validator
+            .iter_errors(value)
+            .map(|e| e.to_string())
+            .collect()
+    };
+    assert_eq!(
+        problems(schema("position.schema.json"), &position),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        problems(schema("system.schema.json"), &rules),
+        Vec::<String>::new()
+    );
+    assert_eq!(position["scenario"], "fontenoy");
+    assert_eq!(position["turn"], 1);
+    let units = position["units"].as_array().unwrap();
+    assert_eq!(units.len(), 25);
+    assert!(
+        units
+            .iter()
+            .all(|u| u["hex"].as_str().is_some_and(|h| h.len() == 4))
+    );
+    assert_eq!(rules["id"], "lrf");
+    // The charge rule an engine judges paths by (9.2) is there.
+    assert_eq!(rules["rules"]["charge"]["section"], "9.2");
+}
+
 #[test]
 fn compile_refuses_a_map_with_errors() {
     let dir = copy_project();
