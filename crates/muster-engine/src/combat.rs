@@ -476,14 +476,14 @@ impl Engine<'_> {
                 shifts.push(Modifier {
                     what: format!("defender in {terrain}"),
                     value: f64::from(e.column_shift),
-                    section: None,
+                    section: self.system.terrain_section.clone(),
                 });
             }
             if e.die_modifier != 0 {
                 dice.push(Modifier {
                     what: format!("defender in {terrain}"),
                     value: f64::from(e.die_modifier),
-                    section: None,
+                    section: self.system.terrain_section.clone(),
                 });
             }
         }
@@ -494,17 +494,24 @@ impl Engine<'_> {
                         CombatEffect::DieModifier(v) => dice.push(Modifier {
                             what: format!("every attacker across the {f}"),
                             value: f64::from(*v),
-                            section: None,
+                            section: self.system.terrain_section.clone(),
                         }),
                         CombatEffect::ColumnShift(v) => shifts.push(Modifier {
                             what: format!("every attacker across the {f}"),
                             value: f64::from(*v),
-                            section: None,
+                            section: self.system.terrain_section.clone(),
                         }),
                         _ => {}
                     }
                 }
             }
+        }
+        // The terrain's own modifiers, those above, cite the chart's section.
+        if !shifts.is_empty() || !dice.is_empty() {
+            rules.push(RuleRef::new(
+                "terrain effects",
+                self.system.terrain_section.as_deref(),
+            ));
         }
         for &d in defenders.iter().take(1) {
             let facts = Facts {

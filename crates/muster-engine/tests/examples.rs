@@ -111,16 +111,21 @@ fn fontenoy_combat_example() {
             .unwrap();
         assert_eq!((c.attack, c.defence, c.ratio.as_str()), (5.0, 2.0, "5:2"));
         assert_eq!(c.column.as_deref(), Some("2/1"));
-        let dice: Vec<(String, f64)> = c
+        let dice: Vec<(String, f64, Option<&str>)> = c
             .die_modifiers
             .iter()
-            .map(|m| (m.what.clone(), m.value))
+            .map(|m| (m.what.clone(), m.value, m.section.as_deref()))
             .collect();
+        // Both cite 9.6, the terrain modifiers of combat.
         assert_eq!(
             dice,
             [
-                ("defender in village".to_string(), 1.0),
-                ("every attacker across the creek".to_string(), 1.0)
+                ("defender in village".to_string(), 1.0, Some("9.6")),
+                (
+                    "every attacker across the creek".to_string(),
+                    1.0,
+                    Some("9.6")
+                )
             ]
         );
 

@@ -22,6 +22,11 @@ pub struct RulesSystem {
     pub terrain: Vec<TerrainType>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hexside_features: Vec<HexsideFeatureType>,
+    /// The rulebook section that gives terrain and hexsides their effects in combat
+    /// (LRF 9.6, the PRESTAGS terrain effects chart 9.0): the section a terrain's or a
+    /// hexside's column shift or die modifier cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain_section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat_results: Option<CombatResultsTable>,
     pub stacking: StackingPolicy,

@@ -49,6 +49,9 @@ System(
     //~     (id: "stream", name: "Stream", movement: Some(Extra(1.0)), combat: [DieModifier(1)]),
     //~     (id: "road", name: "Road", movement: Some(Points(0.5)), draw: Through),
     //~ ],
+    // The section of the rules that gives terrain and hexsides their combat effects,
+    // which the engine cites beside each such modifier.
+    //~ terrain_section: Some("7"),
     // The combat results table: odds columns, die rows, and what each result code means.
     // Read by differential instead, give `index: Differential` and columns such as
     // ["-1", "0", "+1..+2"].
