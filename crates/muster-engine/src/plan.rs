@@ -260,20 +260,29 @@ fn edge_arrivals<'c>(cx: &'c ScenarioCx, side: usize, by: u8) -> Vec<(&'c str, V
             let Some(arrival) = group.arrives.as_ref().filter(|a| a.turn <= by) else {
                 continue;
             };
-            let listed = if group.units.is_empty() {
-                &zoned.forces.units
-            } else {
-                &group.units
-            };
-            let mut kinds: Vec<&str> = listed.iter().map(|t| t.kind.as_str()).collect();
-            kinds.sort_unstable();
-            kinds.dedup();
-            for kind in kinds {
+            for kind in group_kinds(zoned.forces, group) {
                 out.push((kind, map.grid().edge_hexes(arrival.edge), arrival.turn));
             }
         }
     }
     out
+}
+
+/// The unit kinds a zoned group brings, each once: those it lists, or its force's when
+/// it lists none.
+fn group_kinds<'f>(
+    forces: &'f muster_model::scenario::ZonedForces,
+    group: &'f muster_model::scenario::Deployment,
+) -> Vec<&'f str> {
+    let listed = if group.units.is_empty() {
+        &forces.units
+    } else {
+        &group.units
+    };
+    let mut kinds: Vec<&str> = listed.iter().map(|t| t.kind.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
 }
 
 /// What makes two targets the same: hexes, troops, kinds left out and turn.
@@ -479,15 +488,7 @@ pub fn hemmed_arrivals(cx: &ScenarioCx) -> Vec<HemmedArrival> {
                 units: Vec::new(),
                 ..from_board(cx, &cx.board(arrival.turn))
             });
-            let listed = if group.units.is_empty() {
-                &side.forces.units
-            } else {
-                &group.units
-            };
-            let mut kinds: Vec<&str> = listed.iter().map(|t| t.kind.as_str()).collect();
-            kinds.sort_unstable();
-            kinds.dedup();
-            for kind in kinds {
+            for kind in group_kinds(side.forces, group) {
                 let unit = crate::position::unit_of_kind(cx, side.index, kind, first);
                 let alone = Position {
                     units: vec![unit.clone()],
