@@ -227,46 +227,47 @@ mod tests {
     /// lines of a new group, a fixture that differs from the valid one only in the id the
     /// scaffold flags, a stub snapshot, and a registry that lists the check in code
     /// order. The whole suite on the result (only the stub's snapshot fails) is run by
-    /// `cargo xtask fresh-clone`, in CI.
+    /// `cargo xtask fresh-clone`, in CI. That run scaffolds `demo::example` first and
+    /// then runs this test in the result, so this test scaffolds another code.
     #[test]
     fn new_check_writes_the_check_its_fixture_a_stub_and_the_registry() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         workspace_copy(root);
         let before = read(root, registry::REGISTRY_FILE);
-        let said = scaffold(root, &args(&["demo::example", "--scenario"])).unwrap();
-        assert!(said.contains("demo/example.rs"), "{said}");
+        let said = scaffold(root, &args(&["decoy::probe", "--scenario"])).unwrap();
+        assert!(said.contains("decoy/probe.rs"), "{said}");
 
-        let check = read(root, &format!("{CHECKS}/demo/example.rs"));
+        let check = read(root, &format!("{CHECKS}/decoy/probe.rs"));
         assert!(
-            check.contains(r#"pub META = ("demo::example", Warning,"#),
+            check.contains(r#"pub META = ("decoy::probe", Warning,"#),
             "{check}"
         );
         assert!(check.contains("pub fn run(cx: &ScenarioCx, sink: &mut Sink)"));
         for section in ["## What it does", "## Why is this bad?", "## Example"] {
             assert!(check.contains(section), "{section}");
         }
-        assert!(read(root, &format!("{CHECKS}/mod.rs")).contains("pub mod demo;"));
-        assert!(read(root, &format!("{CHECKS}/demo/mod.rs")).contains("pub mod example;"));
+        assert!(read(root, &format!("{CHECKS}/mod.rs")).contains("pub mod decoy;"));
+        assert!(read(root, &format!("{CHECKS}/decoy/mod.rs")).contains("pub mod probe;"));
 
         let valid = read(root, &format!("{FIXTURES}/_valid/valid.scenario.ron"));
         let fixture = read(
             root,
-            &format!("{FIXTURES}/demo/example/invalid.scenario.ron"),
+            &format!("{FIXTURES}/decoy/probe/invalid.scenario.ron"),
         );
         assert_eq!(
             fixture,
-            valid.replacen(r#"id: "fixture","#, r#"id: "demo-example","#, 1)
+            valid.replacen(r#"id: "fixture","#, r#"id: "decoy-probe","#, 1)
         );
         assert_ne!(fixture, valid, "the fixture must differ from the valid one");
-        let stub = read(root, &format!("{SNAPSHOTS}/demo__example__invalid.snap"));
+        let stub = read(root, &format!("{SNAPSHOTS}/decoy__probe__invalid.snap"));
         assert!(stub.contains("(a stub:"), "{stub}");
 
         let after = read(root, registry::REGISTRY_FILE);
-        let line = "Runner::Scenario(crate::checks::demo::example::run)";
+        let line = "Runner::Scenario(crate::checks::decoy::probe::run)";
         assert!(!before.contains(line) && after.contains(line));
         assert_eq!(after.lines().count(), before.lines().count() + 1);
-        // In code order: `demo::example` sorts before the `derived::*` checks.
+        // In code order: `decoy::probe` sorts before the `derived::*` checks.
         let lines: Vec<&str> = after.lines().collect();
         let at = lines.iter().position(|l| l.contains(line)).unwrap();
         assert!(
@@ -277,20 +278,20 @@ mod tests {
         assert!(!lines[at - 1].contains("crate::checks::derived::"));
 
         // A second run names the check that exists and writes nothing more.
-        let again = scaffold(root, &args(&["demo::example", "--file"])).unwrap_err();
+        let again = scaffold(root, &args(&["decoy::probe", "--file"])).unwrap_err();
         assert!(again.contains("exists already"), "{again}");
         assert_eq!(read(root, registry::REGISTRY_FILE), after);
         // A check in an existing group is declared beside the others, with a file run.
-        scaffold(root, &args(&["setup::demo-file", "--file"])).unwrap();
+        scaffold(root, &args(&["setup::decoy-file", "--file"])).unwrap();
         let group = read(root, &format!("{CHECKS}/setup/mod.rs"));
-        assert_eq!(group.matches("pub mod demo_file;").count(), 1);
+        assert_eq!(group.matches("pub mod decoy_file;").count(), 1);
         assert!(
-            read(root, &format!("{CHECKS}/setup/demo_file.rs"))
+            read(root, &format!("{CHECKS}/setup/decoy_file.rs"))
                 .contains("pub fn run(cx: &FileCx, sink: &mut Sink)")
         );
         assert!(
             read(root, registry::REGISTRY_FILE)
-                .contains("Runner::File(crate::checks::setup::demo_file::run)")
+                .contains("Runner::File(crate::checks::setup::decoy_file::run)")
         );
     }
 
@@ -309,10 +310,10 @@ mod tests {
         let before = listing(root);
         let registry_before = read(root, registry::REGISTRY_FILE);
         for bad in [
-            &["Demo::example", "--scenario"][..],
-            &["demo", "--scenario"],
-            &["demo::example"],
-            &["demo::example", "--scenarios"],
+            &["Decoy::probe", "--scenario"][..],
+            &["decoy", "--scenario"],
+            &["decoy::probe"],
+            &["decoy::probe", "--scenarios"],
             &["setup::isolated", "--scenario"],
         ] {
             let err = scaffold(root, &args(bad)).unwrap_err();
