@@ -267,15 +267,28 @@ mod tests {
         let line = "Runner::Scenario(crate::checks::decoy::probe::run)";
         assert!(!before.contains(line) && after.contains(line));
         assert_eq!(after.lines().count(), before.lines().count() + 1);
-        // In code order: `decoy::probe` sorts before the `derived::*` checks.
+        // In code order: `decoy::probe` sorts between its neighbours (the `derived::*`
+        // checks follow it in this tree, `demo::example` too where that was scaffolded).
         let lines: Vec<&str> = after.lines().collect();
         let at = lines.iter().position(|l| l.contains(line)).unwrap();
+        let module = |l: &str| {
+            l.split("crate::checks::")
+                .nth(1)
+                .and_then(|rest| rest.split("::META").next())
+                .unwrap_or_else(|| panic!("not a registry entry: {l}"))
+                .to_string()
+        };
+        assert_eq!(module(lines[at]), "decoy::probe");
         assert!(
-            lines[at + 1].contains("crate::checks::derived::"),
+            module(lines[at - 1]).as_str() < "decoy::probe",
+            "{}",
+            lines[at - 1]
+        );
+        assert!(
+            module(lines[at + 1]).as_str() > "decoy::probe",
             "{}",
             lines[at + 1]
         );
-        assert!(!lines[at - 1].contains("crate::checks::derived::"));
 
         // A second run names the check that exists and writes nothing more.
         let again = scaffold(root, &args(&["decoy::probe", "--file"])).unwrap_err();
