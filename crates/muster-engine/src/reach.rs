@@ -84,6 +84,16 @@ impl Ord for Open {
 
 const EPS: f64 = 1e-9;
 
+/// The rules behind the costs of some steps: the terrain effects chart, terrain
+/// exceptions (by index in the system's list) and movement rules (by index in the
+/// engine's `move_rules`).
+#[derive(Default)]
+struct StepCites {
+    chart: bool,
+    exceptions: std::collections::BTreeSet<usize>,
+    rules: std::collections::BTreeSet<usize>,
+}
+
 /// What one search found: the most MP left on each hex reached, and the hex each was
 /// entered from.
 struct Search {
@@ -282,10 +292,26 @@ impl<'a> Engine<'a> {
             }
             searches.push(found);
         }
-        // Only the hexes kept are written out, each with its path.
-        best.into_iter()
+        // Only the hexes kept are written out, each with its path; the rules behind the
+        // cost of each step on those paths are cited.
+        let unloaded: Vec<HexId> = seeds
+            .iter()
+            .map(|(h, _)| *h)
+            .filter(|h| *h != start)
+            .collect();
+        let mut cites = StepCites::default();
+        let mut stepped: crate::FastMap<(HexId, HexId, usize), ()> = crate::FastMap::default();
+        let out = best
+            .into_iter()
             .map(|(h, (mp, k))| {
                 let path = searches[k].path_to(h, start);
+                for w in path.windows(2) {
+                    let (a, b) = (w[0], w[1]);
+                    let seeded = a == start && unloaded.contains(&b);
+                    if !seeded && stepped.insert((a, b, k), ()).is_none() {
+                        self.work_out_step(i, a, b, modes[k], Some(&mut cites));
+                    }
+                }
                 let reach = ReachHex {
                     hex: h.text(),
                     mp_left: mp,
@@ -296,7 +322,35 @@ impl<'a> Engine<'a> {
                 };
                 (h, reach)
             })
-            .collect()
+            .collect();
+        rules.extend(self.cited(&cites));
+        out
+    }
+
+    /// The rules a set of steps cited, as references.
+    fn cited(&self, cites: &StepCites) -> Vec<RuleRef> {
+        let mut out = Vec::new();
+        if cites.chart {
+            out.push(RuleRef::new(
+                "terrain and hexside movement costs",
+                self.system.movement_section.as_deref(),
+            ));
+        }
+        let exceptions = &self.system.rules.terrain_exceptions;
+        for ex in cites.exceptions.iter().filter_map(|&k| exceptions.get(k)) {
+            let what = match ex.effect {
+                TerrainEffect::RoadOnly => "enter only along a road",
+                _ => "pay no crossing cost into",
+            };
+            out.push(RuleRef::new(
+                format!("{} {what} {}", ex.troops.join(", "), ex.terrain.join(", ")),
+                ex.section.as_deref(),
+            ));
+        }
+        for r in cites.rules.iter().filter_map(|&k| self.move_rules.get(k)) {
+            out.push(rule_ref(r));
+        }
+        out
     }
 
     /// One search in one mode from the seeds (hex, MP left), each entered from `start`:
@@ -452,7 +506,7 @@ impl<'a> Engine<'a> {
         if let Some(cost) = self.step_memo.borrow().get(&key) {
             return *cost;
         }
-        let cost = self.work_out_step(i, from, to, mode);
+        let cost = self.work_out_step(i, from, to, mode, None);
         // A mode that is not the system's own is not remembered.
         if m != usize::MAX {
             self.step_memo.borrow_mut().insert(key, cost);
@@ -460,13 +514,19 @@ impl<'a> Engine<'a> {
         cost
     }
 
+    /// The cost of one step, and the rules it came from into `cites` where asked.
     fn work_out_step(
         &self,
         i: usize,
         from: HexId,
         to: HexId,
         mode: Option<&MovementMode>,
+        cites: Option<&mut StepCites>,
     ) -> Option<f64> {
+        // What this step's cost came from; merged into `cites` if the step may be made.
+        let mut chart = false;
+        let mut excepted: Vec<usize> = Vec::new();
+        let mut fired: Vec<usize> = Vec::new();
         let p = &self.units[i];
         let side = self.map.hexside(from, to);
         if side.is_some_and(|s| s.blocks_movement)
@@ -480,24 +540,40 @@ impl<'a> Engine<'a> {
         });
         let mut cost = match mode {
             None => {
-                if !self.map.admits(to, &p.unit.kind, p.class) {
+                let along_road = side.is_some_and(|s| s.cost_override.is_some());
+                let applies = |ex: &muster_model::rules::TerrainException| {
+                    ex.troops.iter().any(|t| self.is_troop(i, t))
+                        && ex.terrain.iter().any(|t| self.hex_has_own(to, t))
+                };
+                let exceptions = &self.system.rules.terrain_exceptions;
+                // A terrain that keeps the unit out is open to it along a road where a
+                // road-only exception says so (PRESTAGS Excl 2.0).
+                let opened = || {
+                    exceptions
+                        .iter()
+                        .any(|ex| ex.effect == TerrainEffect::RoadOnly && applies(ex))
+                };
+                let admitted = self.map.admits(to, &p.unit.kind, p.class);
+                let open = admitted || (along_road && opened());
+                if !open {
                     return None;
                 }
                 let mut c = self.map.cost_into(to, side)?;
-                for ex in &self.system.rules.terrain_exceptions {
-                    if !ex.troops.iter().any(|t| self.is_troop(i, t))
-                        || !ex.terrain.iter().any(|t| self.hex_has_own(to, t))
-                    {
+                chart = true;
+                for (k, ex) in exceptions.iter().enumerate() {
+                    if !applies(ex) {
                         continue;
                     }
                     match ex.effect {
-                        TerrainEffect::RoadOnly
-                            if side.is_none_or(|s| s.cost_override.is_none()) =>
-                        {
-                            return None;
-                        }
+                        TerrainEffect::RoadOnly if !along_road => return None,
+                        // Entered along a road, as the exception allows.
+                        TerrainEffect::RoadOnly => excepted.push(k),
                         TerrainEffect::NoCrossingCost => {
-                            c -= side.and_then(|s| s.extra_cost).unwrap_or(0.0);
+                            let spared = side.and_then(|s| s.extra_cost).unwrap_or(0.0);
+                            c -= spared;
+                            if spared != 0.0 {
+                                excepted.push(k);
+                            }
                         }
                         _ => {}
                     }
@@ -537,14 +613,31 @@ impl<'a> Engine<'a> {
         let rules = self
             .move_rules
             .iter()
-            .filter(|r| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)));
-        for e in rules.flat_map(|r| r.then.iter()) {
-            match e {
-                Effect::MoveCost(MoveCost::Points(x)) => cost = *x,
-                Effect::MoveCost(MoveCost::Extra(x)) => cost += x,
-                Effect::MoveCost(MoveCost::Impassable) | Effect::MayNot(Act::Enter) => return None,
-                _ => {}
+            .enumerate()
+            .filter(|(_, r)| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)));
+        for (k, r) in rules {
+            for e in &r.then {
+                match e {
+                    Effect::MoveCost(MoveCost::Points(x)) => {
+                        // A fixed cost replaces whatever the step cost before it.
+                        cost = *x;
+                        chart = false;
+                        excepted.clear();
+                        fired.clear();
+                    }
+                    Effect::MoveCost(MoveCost::Extra(x)) => cost += x,
+                    Effect::MoveCost(MoveCost::Impassable) | Effect::MayNot(Act::Enter) => {
+                        return None;
+                    }
+                    _ => continue,
+                }
+                fired.push(k);
             }
+        }
+        if let Some(cites) = cites {
+            cites.chart |= chart;
+            cites.exceptions.extend(excepted);
+            cites.rules.extend(fired);
         }
         Some(cost.max(0.0))
     }

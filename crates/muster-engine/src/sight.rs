@@ -48,6 +48,13 @@ pub struct Range {
     pub within: Option<bool>,
 }
 
+/// What blocks a line in one hex, and the section that says so.
+#[derive(Clone)]
+struct Block {
+    what: String,
+    section: Option<String>,
+}
+
 fn cube_round(x: f64, y: f64, z: f64) -> [i32; 2] {
     let (mut rx, mut ry, rz) = (x.round(), y.round(), z.round());
     let (dx, dy, dz) = ((rx - x).abs(), (ry - y).abs(), (rz - z).abs());
@@ -108,9 +115,24 @@ impl Engine<'_> {
             ));
             return Ok(sight);
         };
-        sight.rules.push(RuleRef::new("line of sight", None));
+        sight
+            .rules
+            .push(RuleRef::new("line of sight", los.section.as_deref()));
+        let mut along_cited = false;
         for step in &line {
-            let blocks: Vec<Option<String>> =
+            // A line along a hexside cites the rule that reads it, once.
+            if let (Some(along), 2, false) = (los.along_hexside, step.len(), along_cited) {
+                let how = match along {
+                    HexsideSight::ClearIfEitherClear => "clear if either hex is",
+                    HexsideSight::BlockedIfEitherBlocked => "blocked if either hex is",
+                };
+                sight.rules.push(RuleRef::new(
+                    format!("a line along a hexside is {how}"),
+                    los.along_hexside_section.as_deref(),
+                ));
+                along_cited = true;
+            }
+            let blocks: Vec<Option<Block>> =
                 step.iter().map(|h| self.blocks(los, a, b, *h)).collect();
             let blocked = match (los.along_hexside, blocks.as_slice()) {
                 (_, [one]) => one.clone().map(|w| (step[0], w, None)),
@@ -121,11 +143,19 @@ impl Engine<'_> {
                 (_, [Some(x), Some(_)]) => Some((step[0], x.clone(), Some(step[1]))),
                 _ => None,
             };
-            if let Some((hex, what, beside)) = blocked {
+            if let Some((hex, block, beside)) = blocked {
                 sight.clear = false;
+                let rule = if block.what == "occupied" {
+                    "an occupied hex blocks a line of sight".to_string()
+                } else {
+                    format!("{} blocks a line of sight", block.what)
+                };
+                sight
+                    .rules
+                    .push(RuleRef::new(rule, block.section.as_deref()));
                 sight.blocked_by = Some(Blocker {
                     hex: hex.to_string(),
-                    what,
+                    what: block.what,
                     beside: beside.map(|h| h.to_string()),
                 });
                 break;
@@ -135,7 +165,7 @@ impl Engine<'_> {
     }
 
     /// What about hex `h` blocks a line from `a` to `b`, if anything.
-    fn blocks(&self, los: &LineOfSight, a: HexId, b: HexId, h: HexId) -> Option<String> {
+    fn blocks(&self, los: &LineOfSight, a: HexId, b: HexId, h: HexId) -> Option<Block> {
         let elevation_id = |x: HexId| {
             los.elevations
                 .get(elevation(self, x))
@@ -157,7 +187,10 @@ impl Engine<'_> {
                     .any(|end| self.hex_has_own(end, u) && self.map.grid().adjacent(end, h))
             });
             if !spared {
-                return Some(t.clone());
+                return Some(Block {
+                    what: t.clone(),
+                    section: block.section.clone(),
+                });
             }
         }
         if los.units_block && !self.units_at(h).is_empty() {
@@ -173,11 +206,17 @@ impl Engine<'_> {
                     .as_deref()
                     .is_some_and(|s| here == Some(s) && self.map.grid().adjacent(a, h));
                 if !through {
-                    return Some("occupied".into());
+                    return Some(Block {
+                        what: "occupied".into(),
+                        section: o.section.clone().or_else(|| los.section.clone()),
+                    });
                 }
             }
             if los.occupied_blocks.is_empty() {
-                return Some("occupied".into());
+                return Some(Block {
+                    what: "occupied".into(),
+                    section: los.section.clone(),
+                });
             }
         }
         None

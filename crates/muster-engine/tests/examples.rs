@@ -1,10 +1,11 @@
 //! The rulebooks' printed examples, computed from the bundled data: the LRF combat
 //! example at Fontenoy, PRESTAGS 7.32's rounding, the Viking fleet of Excl 3.41, the
-//! minimum move of 5.15 and the lines of sight of 6.32-6.36.
+//! minimum move of 5.15 and the lines of sight of 6.32-6.38.
 
 use std::collections::BTreeMap;
 
 use muster_engine::{Engine, Position, Unit, from_scenario, odds_column};
+use muster_hex::HexId;
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::db::{bundled, index};
 
@@ -413,6 +414,9 @@ fn an_undisrupted_unit_may_always_move_one_hex() {
             let hex = r.at(&swamp.to_string()).unwrap();
             assert!(hex.minimum_move && hex.mp_left == 0.0, "{hex:?}");
             assert!(r.rules.iter().any(|x| x.section.as_deref() == Some("5.15")));
+            // Its other moves pay the chart's entry costs, and cite them (5.11).
+            assert!(r.hexes.iter().any(|h| !h.minimum_move));
+            assert!(r.rules.iter().any(|x| x.section.as_deref() == Some("5.11")));
             // Disrupted, it has no minimum move.
             p.units[0].status = Some("disrupted".into());
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
@@ -433,6 +437,8 @@ fn woods_block_a_line_of_sight_and_a_hilltop_clears_one() {
             let s = e.sight("0402", "0408").unwrap();
             assert!(!s.clear);
             assert_eq!(s.blocked_by.as_ref().unwrap().what, "woods");
+            // The answer cites the rule (6.34) and the block that stopped it (6.32).
+            assert_eq!(sections(&s.rules), ["6.34", "6.32"]);
             // 6.36: the hill round 1804 (hilltop radius 1, slope radius 2). From the
             // hilltop 1803 across the slope 1802 to 1801, the slope is next to the firer's
             // hilltop: clear.
@@ -440,9 +446,78 @@ fn woods_block_a_line_of_sight_and_a_hilltop_clears_one() {
             assert_eq!(e.map.terrain_id_at(e.hex("1802").unwrap()), Some("slope"));
             let s = e.sight("1803", "1801").unwrap();
             assert!(s.clear, "{s:?}");
+            assert_eq!(sections(&s.rules), ["6.34"]);
             // Two slope hexes between ground-level ends: blocked by the slope.
             let s = e.sight("1801", "1807").unwrap();
             assert!(!s.clear);
+            assert_eq!(s.blocked_by.as_ref().unwrap().what, "slope");
+            assert_eq!(sections(&s.rules), ["6.34", "6.36"]);
+            // A line along a hexside cites the rule that reads it (6.38).
+            let a = e.hex("1010").unwrap();
+            let b = e
+                .map
+                .grid()
+                .within(a, 2)
+                .into_iter()
+                .find(|&b| e.line_between(a, b).iter().any(|step| step.len() == 2))
+                .unwrap();
+            let s = e.sight("1010", &b.to_string()).unwrap();
+            assert!(sections(&s.rules).contains(&"6.38"), "{s:?}");
+            // A line through hex centres only does not cite it.
+            let s = e.sight("1010", "1012").unwrap();
+            assert!(!sections(&s.rules).contains(&"6.38"), "{s:?}");
+            // A unit on a clear line blocks a ground-level firer (6.37).
+            assert!(e.sight("1010", "1012").unwrap().clear);
+            p.units = vec![typed(cx, "in-the-way", "MI", "normans", "1011")];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let s = e.sight("1010", "1012").unwrap();
+            assert_eq!(s.blocked_by.as_ref().unwrap().what, "occupied", "{s:?}");
+            assert_eq!(sections(&s.rules), ["6.34", "6.37"]);
+        },
+    );
+}
+
+/// The sections an answer cites, in order.
+fn sections(rules: &[muster_engine::RuleRef]) -> Vec<&str> {
+    rules.iter().filter_map(|r| r.section.as_deref()).collect()
+}
+
+/// Excl 2.0: bowmen (Ff) enter a stream hex only along a road, and a move that does so
+/// cites the exception; one that never touches a stream does not.
+#[test]
+fn fire_units_enter_a_stream_only_along_a_road_and_say_so() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let map = cx.map.unwrap();
+            let stream = |h: HexId| map.terrain_id_at(h) == Some("stream");
+            let road = |a: HexId, b: HexId| {
+                map.hexside(a, b)
+                    .is_some_and(|s| s.features.iter().any(|f| f == "road"))
+            };
+            // A stream hex with a road into it from a hex that is no stream.
+            let (from, into) = map
+                .grid()
+                .hexes()
+                .flat_map(|h| map.neighbours(h).into_iter().map(move |n| (h, n)))
+                .find(|&(h, n)| !stream(h) && stream(n) && road(h, n))
+                .expect("Hastings has a road into a stream hex");
+            let mut p = set_up.clone();
+            p.units = vec![typed(cx, "bw", "BW", "normans", &from.to_string())];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let r = e.reach("bw").unwrap();
+            let there = r.at(&into.to_string()).expect("along the road");
+            assert_eq!(there.path, [from.to_string(), into.to_string()]);
+            assert!(sections(&r.rules).contains(&"Excl 2.0"), "{:?}", r.rules);
+            // Every stream hex it ends in was entered along a road.
+            for h in r.hexes.iter().filter(|h| stream(e.hex(&h.hex).unwrap())) {
+                let n = h.path.len();
+                let (a, b) = (
+                    e.hex(&h.path[n - 2]).unwrap(),
+                    e.hex(&h.path[n - 1]).unwrap(),
+                );
+                assert!(road(a, b) || h.minimum_move, "{h:?}");
+            }
         },
     );
 }

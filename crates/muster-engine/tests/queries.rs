@@ -180,7 +180,8 @@ fn a_position_reads_back_from_its_json() {
 
 /// The weather of the position's turn is a condition `reach` reads: Harrow Ford's rain
 /// (9.1) makes every hex cost 2, so the Crown horse (6 MP) goes at most three hexes in
-/// rain, fewer places than in fair weather, and every step of every path costs 2.
+/// rain, fewer places than in fair weather, and every step of every path costs 2. The
+/// answer cites the rain's rule, and not the chart's costs it replaces.
 #[test]
 fn reach_reads_the_weather_of_the_turn() {
     harrow(|cx, p| {
@@ -215,5 +216,21 @@ fn reach_reads_the_weather_of_the_turn() {
         for h in &wet.hexes {
             assert!(dry.hexes.iter().any(|d| d.hex == h.hex), "{}", h.hex);
         }
+        // Each answer cites the cost rules it applied: the rain (9.1) in rain, where it
+        // replaces the chart's costs; the chart, not the rain, in fair weather.
+        let cited = |r: &muster_engine::Reach, rule: &str| r.rules.iter().any(|x| x.rule == rule);
+        let chart = "terrain and hexside movement costs";
+        assert!(
+            cited(&wet, "rain") && !cited(&wet, chart),
+            "{:?}",
+            wet.rules
+        );
+        assert!(
+            cited(&dry, chart) && !cited(&dry, "rain"),
+            "{:?}",
+            dry.rules
+        );
+        let rain = wet.rules.iter().find(|x| x.rule == "rain").unwrap();
+        assert_eq!(rain.section.as_deref(), Some("9.1"));
     });
 }

@@ -569,6 +569,9 @@ pub struct TerrainException {
     /// Troop types, classes, or `"*"`.
     pub troops: Vec<String>,
     pub effect: TerrainEffect,
+    /// The rulebook section (PRESTAGS Excl 2.0), cited where the exception applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -738,6 +741,10 @@ pub struct DefensiveFire {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LineOfSight {
+    /// The rulebook section of the rule (PRESTAGS 6.34, Chanson de Geste l. 101): what
+    /// every sight answer cites.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// Units, friend or enemy, block line of sight.
     pub units_block: bool,
     /// Units on a level below the firer do not block, except within this many inches
@@ -767,6 +774,9 @@ pub struct LineOfSight {
     /// A line running exactly along a hexside (PRESTAGS 6.38).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub along_hexside: Option<HexsideSight>,
+    /// The section of `along_hexside` (PRESTAGS 6.38), cited when a line runs along one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub along_hexside_section: Option<String>,
 }
 
 /// Terrain that blocks a line of sight passing through it.
@@ -783,6 +793,9 @@ pub struct SightBlock {
     /// a hex next to the blocking hex (PRESTAGS 6.36: slopes and an adjacent hilltop).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unless_next_to: Vec<String>,
+    /// The rulebook section (PRESTAGS 6.32), cited when this terrain blocks a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -812,6 +825,9 @@ pub struct OccupiedBlock {
     /// the firer (PRESTAGS 6.37: a hilltop firer looking down over an adjacent slope).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unless_through_adjacent: Option<String>,
+    /// The rulebook section (PRESTAGS 6.37), cited when an occupied hex blocks a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -27,6 +27,10 @@ pub struct RulesSystem {
     /// hexside's column shift or die modifier cites.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terrain_section: Option<String>,
+    /// The rulebook section that gives terrain and hexsides their movement costs (LRF 7
+    /// and its terrain effects chart, PRESTAGS 5.11): what a move's terrain costs cite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement_section: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub combat_results: Option<CombatResultsTable>,
     pub stacking: StackingPolicy,

@@ -52,6 +52,9 @@ System(
     // The section of the rules that gives terrain and hexsides their combat effects,
     // which the engine cites beside each such modifier.
     //~ terrain_section: Some("7"),
+    // The section that gives terrain and hexsides their movement costs, which a unit's
+    // reach cites.
+    //~ movement_section: Some("5"),
     // The combat results table: odds columns, die rows, and what each result code means.
     // Read by differential instead, give `index: Differential` and columns such as
     // ["-1", "0", "+1..+2"].
@@ -140,7 +143,7 @@ System(
         // Fire at attackers before a melee.
         //~ defensive_fire: Some((troops: ["infantry"], first_melee_round_modifier: -1)),
         // What blocks line of sight.
-        //~ line_of_sight: Some((units_block: true, blocking: [(terrain: ["woods"])])),
+        //~ line_of_sight: Some((section: Some("8.1"), units_block: true, blocking: [(terrain: ["woods"], section: Some("8.2"))])),
         // How many men a base or counter stands for.
         //~ representation: Some((mounted: (min: 200, max: 250), foot: (min: 400, max: 500))),
         // How the system's victory levels relate to each other.
