@@ -148,8 +148,15 @@ pub struct Engine<'a> {
     zoc_cache: std::cell::RefCell<ZocCache>,
     /// Step costs already worked out, by the unit's profile, the step and the movement
     /// mode: units that move alike ask the same steps again and again.
-    pub(crate) step_memo: std::cell::RefCell<FastMap<StepKey, Option<f64>>>,
+    /// With each cost, the index of the rules it came from in `cite_sets`.
+    pub(crate) step_memo: std::cell::RefCell<FastMap<StepKey, Option<(f64, u32)>>>,
+    /// The distinct sets of rules step costs came from, in the order first met, and
+    /// their indexes.
+    pub(crate) cite_sets: std::cell::RefCell<CiteSets>,
 }
+
+/// [`Engine::cite_sets`]: each set once, and where it is.
+pub(crate) type CiteSets = (Vec<reach::StepCites>, FastMap<reach::StepCites, u32>);
 
 /// A step asked of a profile of units: profile, from, to and the movement mode (its
 /// index in the system's modes, 0 for ordinary movement).
@@ -226,6 +233,7 @@ impl<'a> Engine<'a> {
             move_rules,
             zoc_cache: std::cell::RefCell::new(Vec::new()),
             step_memo: Default::default(),
+            cite_sets: Default::default(),
         }
     }
 

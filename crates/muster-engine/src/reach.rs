@@ -84,14 +84,15 @@ impl Ord for Open {
 
 const EPS: f64 = 1e-9;
 
-/// The rules behind the costs of some steps: the terrain effects chart, terrain
-/// exceptions (by index in the system's list) and movement rules (by index in the
-/// engine's `move_rules`).
-#[derive(Default)]
-struct StepCites {
+/// The rules behind the cost of one step: the terrain effects chart, terrain exceptions
+/// (by index in the system's list) and movement rules (by index in the engine's
+/// `move_rules`). Steps share a few of these, so each is kept once in the engine
+/// ([`Engine::cite_sets`]) and a step remembers its index.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct StepCites {
     chart: bool,
-    exceptions: std::collections::BTreeSet<usize>,
-    rules: std::collections::BTreeSet<usize>,
+    exceptions: Vec<usize>,
+    rules: Vec<usize>,
 }
 
 /// What one search found: the most MP left on each hex reached, and the hex each was
@@ -299,17 +300,24 @@ impl<'a> Engine<'a> {
             .map(|(h, _)| *h)
             .filter(|h| *h != start)
             .collect();
-        let mut cites = StepCites::default();
-        let mut stepped: crate::FastMap<(HexId, HexId, usize), ()> = crate::FastMap::default();
+        // Each search's paths form a tree: a path is followed back only as far as a hex
+        // an earlier path already passed.
+        let mut cited: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+        let mut passed: HashSet<(HexId, usize), foldhash::fast::RandomState> = HashSet::default();
         let out = best
             .into_iter()
             .map(|(h, (mp, k))| {
                 let path = searches[k].path_to(h, start);
-                for w in path.windows(2) {
+                for w in path.windows(2).rev() {
                     let (a, b) = (w[0], w[1]);
-                    let seeded = a == start && unloaded.contains(&b);
-                    if !seeded && stepped.insert((a, b, k), ()).is_none() {
-                        self.work_out_step(i, a, b, modes[k], Some(&mut cites));
+                    if !passed.insert((b, k)) {
+                        break;
+                    }
+                    if a == start && unloaded.contains(&b) {
+                        continue;
+                    }
+                    if let Some((_, set)) = self.step(i, a, b, modes[k]) {
+                        cited.insert(set);
                     }
                 }
                 let reach = ReachHex {
@@ -323,12 +331,29 @@ impl<'a> Engine<'a> {
                 (h, reach)
             })
             .collect();
-        rules.extend(self.cited(&cites));
+        rules.extend(self.cited(&cited));
         out
     }
 
-    /// The rules a set of steps cited, as references.
-    fn cited(&self, cites: &StepCites) -> Vec<RuleRef> {
+    /// The rules some steps cited (their cite sets, by index), as references.
+    fn cited(&self, sets: &std::collections::BTreeSet<u32>) -> Vec<RuleRef> {
+        let all = self.cite_sets.borrow();
+        let mut cites = StepCites {
+            chart: sets.contains(&1),
+            ..StepCites::default()
+        };
+        for set in sets
+            .iter()
+            .filter_map(|&k| all.0.get((k as usize).checked_sub(2)?))
+        {
+            cites.chart |= set.chart;
+            cites.exceptions.extend(&set.exceptions);
+            cites.rules.extend(&set.rules);
+        }
+        cites.exceptions.sort_unstable();
+        cites.exceptions.dedup();
+        cites.rules.sort_unstable();
+        cites.rules.dedup();
         let mut out = Vec::new();
         if cites.chart {
             out.push(RuleRef::new(
@@ -495,6 +520,18 @@ impl<'a> Engine<'a> {
         to: HexId,
         mode: Option<&MovementMode>,
     ) -> Option<f64> {
+        self.step(i, from, to, mode).map(|(cost, _)| cost)
+    }
+
+    /// [`Engine::step_cost`] with the index of the rules the cost came from in
+    /// [`Engine::cite_sets`].
+    fn step(
+        &self,
+        i: usize,
+        from: HexId,
+        to: HexId,
+        mode: Option<&MovementMode>,
+    ) -> Option<(f64, u32)> {
         let modes = &self.system.rules.movement_modes;
         let m = mode.map_or(0, |m| {
             modes
@@ -503,27 +540,45 @@ impl<'a> Engine<'a> {
                 .map_or(usize::MAX, |k| k + 1)
         });
         let key = (self.units.get(i)?.profile, from, to, m);
-        if let Some(cost) = self.step_memo.borrow().get(&key) {
-            return *cost;
+        if let Some(step) = self.step_memo.borrow().get(&key) {
+            return *step;
         }
-        let cost = self.work_out_step(i, from, to, mode, None);
+        let step = self
+            .work_out_step(i, from, to, mode)
+            .map(|(cost, cites)| (cost, self.cite_set(cites)));
         // A mode that is not the system's own is not remembered.
         if m != usize::MAX {
-            self.step_memo.borrow_mut().insert(key, cost);
+            self.step_memo.borrow_mut().insert(key, step);
         }
-        cost
+        step
     }
 
-    /// The cost of one step, and the rules it came from into `cites` where asked.
+    /// The index of a cite set: 0 for none, 1 for the chart alone (what nearly every
+    /// step cites, so it is told without a look-up), else 2 + its place in
+    /// [`Engine::cite_sets`], added if new.
+    fn cite_set(&self, cites: StepCites) -> u32 {
+        if cites.exceptions.is_empty() && cites.rules.is_empty() {
+            return u32::from(cites.chart);
+        }
+        let mut sets = self.cite_sets.borrow_mut();
+        if let Some(&k) = sets.1.get(&cites) {
+            return k;
+        }
+        let k = u32::try_from(sets.0.len() + 2).unwrap_or(u32::MAX);
+        sets.0.push(cites.clone());
+        sets.1.insert(cites, k);
+        k
+    }
+
+    /// The cost of one step, and the rules it came from.
     fn work_out_step(
         &self,
         i: usize,
         from: HexId,
         to: HexId,
         mode: Option<&MovementMode>,
-        cites: Option<&mut StepCites>,
-    ) -> Option<f64> {
-        // What this step's cost came from; merged into `cites` if the step may be made.
+    ) -> Option<(f64, StepCites)> {
+        // What this step's cost came from.
         let mut chart = false;
         let mut excepted: Vec<usize> = Vec::new();
         let mut fired: Vec<usize> = Vec::new();
@@ -634,12 +689,13 @@ impl<'a> Engine<'a> {
                 fired.push(k);
             }
         }
-        if let Some(cites) = cites {
-            cites.chart |= chart;
-            cites.exceptions.extend(excepted);
-            cites.rules.extend(fired);
-        }
-        Some(cost.max(0.0))
+        fired.dedup();
+        let cites = StepCites {
+            chart,
+            exceptions: excepted,
+            rules: fired,
+        };
+        Some((cost.max(0.0), cites))
     }
 
     /// Whether a unit may move through a hex: never into an enemy's, into a friend's

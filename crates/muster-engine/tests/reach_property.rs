@@ -1,14 +1,19 @@
 //! `reach` against a deliberately simple second search: every state (hex, movement
 //! points left, zone-of-control state) reachable one step at a time, with no priority
-//! queue and no pruning, on random positions on every bundled hex map. The step costs,
-//! who may pass or stop where, and the zones' hexes come from the engine; how zones of
-//! control stop, forbid and charge a move is read here from the system's rule again.
+//! queue and no pruning, on random positions on every bundled hex map. Step costs are
+//! read here again from the compiled terrain table and the system (the table's cost,
+//! prohibited terrain and the road-only exception, a movement mode's own costs, a cost
+//! rule of the vocabulary), and so is how zones of control stop, forbid and charge a
+//! move. Who may pass or stop where, the zones' hexes and the modes open to a unit come
+//! from the engine.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use muster_engine::{Engine, Position, Unit, from_scenario};
 use muster_hex::HexId;
-use muster_model::vocab::{ZocEntry, ZocLeaving};
+use muster_model::rules::TerrainEffect;
+use muster_model::system::{KindStats, MoveCost};
+use muster_model::vocab::{Condition, Effect, MovementMode, ZocEntry, ZocLeaving};
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::db::{bundled, index};
 
@@ -56,6 +61,106 @@ enum Zoc {
 /// Movement points as thousandths, so states compare exactly.
 fn milli(x: f64) -> i64 {
     (x * 1000.0).round() as i64
+}
+
+/// What a step costs unit `i`, read from the data without the engine's own reading;
+/// `None` where it may not be made. Panics on a rule it does not read, so a new rule in
+/// the bundled data cannot pass unread.
+fn simple_step(
+    e: &Engine,
+    i: usize,
+    from: HexId,
+    to: HexId,
+    mode: Option<&MovementMode>,
+) -> Option<f64> {
+    let (map, system) = (e.map, e.system);
+    let u = &e.position.units[i];
+    let class = system
+        .unit_kinds
+        .iter()
+        .find(|k| k.id == u.kind)
+        .and_then(|k| match &k.stats {
+            Some(KindStats::Counter { class, .. } | KindStats::Leader { class, .. }) => {
+                Some(class.as_str())
+            }
+            _ => None,
+        });
+    let troop = |t: &str| t == "*" || t == u.kind || Some(t) == class;
+    let has = |h: HexId, t: &str| {
+        map.terrain_id_at(h) == Some(t) || map.feature_ids_at(h).iter().any(|f| *f == t)
+    };
+    let side = map.hexside(from, to);
+    let mut cost = match mode {
+        None => {
+            let road = side.is_some_and(|s| s.cost_override.is_some());
+            let mut open = map.admits(to, &u.kind, class);
+            for ex in &system.rules.terrain_exceptions {
+                if !ex.troops.iter().any(|t| troop(t)) || !ex.terrain.iter().any(|t| has(to, t)) {
+                    continue;
+                }
+                match ex.effect {
+                    // Only along a road, and there even where the terrain keeps it out.
+                    TerrainEffect::RoadOnly => open = road,
+                    TerrainEffect::NoFireFrom => {}
+                    ref other => panic!("the simple search does not read {other:?}"),
+                }
+            }
+            if !open {
+                return None;
+            }
+            map.move_cost(from, to)?
+        }
+        Some(m) => {
+            if side.is_some_and(|s| s.blocks_movement) {
+                return None;
+            }
+            let on = |c: &&muster_model::vocab::ModeCost| has(to, &c.on);
+            let own = m
+                .costs
+                .iter()
+                .find(|c| map.terrain_id_at(to) == Some(c.on.as_str()));
+            let mut c = match own.or_else(|| m.costs.iter().find(on))?.cost {
+                MoveCost::Points(x) => x,
+                MoveCost::Extra(x) => map.move_cost(from, to)? + x,
+                MoveCost::Impassable => return None,
+            };
+            for f in side.map_or(&[][..], |s| &s.features[..]) {
+                match m.costs.iter().find(|c| c.on == *f).map(|c| c.cost) {
+                    Some(MoveCost::Impassable) => return None,
+                    Some(MoveCost::Extra(x)) => c += x,
+                    Some(MoveCost::Points(x)) => c = x,
+                    None => {}
+                }
+            }
+            c
+        }
+    };
+    for rule in &system.rules.effects {
+        let costs: Vec<&MoveCost> = rule
+            .then
+            .iter()
+            .filter_map(|x| match x {
+                Effect::MoveCost(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if costs.is_empty() {
+            continue;
+        }
+        let holds = match &rule.when {
+            None => true,
+            Some(Condition::Weather(w)) => e.position.weather.as_deref() == Some(w.as_str()),
+            Some(other) => panic!("the simple search does not read {other:?}"),
+        };
+        for c in costs.into_iter().filter(|_| holds) {
+            match c {
+                MoveCost::Points(x) => cost = *x,
+                MoveCost::Extra(x) => cost += x,
+                MoveCost::Impassable => return None,
+            }
+        }
+    }
+    Some(cost.max(0.0))
 }
 
 /// The best MP left per hex where the unit may end, by exhaustive search.
@@ -107,7 +212,7 @@ fn exhaustive(e: &Engine, i: usize, start: HexId) -> BTreeMap<HexId, i64> {
                 if !e.may_pass(i, n) || (apart && near_enemy(n)) {
                     continue;
                 }
-                let Some(cost) = e.step_cost(i, h, n, mode) else {
+                let Some(cost) = simple_step(e, i, h, n, mode) else {
                     continue;
                 };
                 let mut cost = milli(cost);
@@ -168,7 +273,7 @@ fn exhaustive(e: &Engine, i: usize, start: HexId) -> BTreeMap<HexId, i64> {
                 for n in e.map.neighbours(start) {
                     let zone_to_zone = zoc.contains(&start) && zoc.contains(&n);
                     if e.may_end(i, n)
-                        && e.step_cost(i, start, n, mode).is_some()
+                        && simple_step(e, i, start, n, mode).is_some()
                         && (z2z || !zone_to_zone)
                     {
                         best.entry(n).or_insert(0);

@@ -18,6 +18,11 @@ declare_check! {
     /// way, kind by kind, from every hex of its edge: each kind must have some hex off
     /// the edge it can reach.
     ///
+    /// The way on may take more than the turn of entry: a unit whose entry cost or entry
+    /// hex spends its movement points comes on and moves on the next turn, which is play
+    /// and not a defect of the scenario. Only a unit that no number of turns gets past
+    /// its entry hexes is reported.
+    ///
     /// ## Why is this bad?
     /// A reinforcement penned in at its entry never joins the battle: it is in the
     /// scenario but not in the game. Most often the entry hexes are mistyped, or lie in
