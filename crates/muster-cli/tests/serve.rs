@@ -671,15 +671,16 @@ fn the_preview_survives_hostile_local_clients() {
 /// The jengland set-up with the Rennes militia moved next to Saxe (0903), so that an
 /// attack can be asked about.
 fn with_enemy_next_to_saxe(root: &Path) {
+    replace_in_scenario(root, "[\"1408\", \"1509\"]", "[\"0904\", \"1509\"]");
+}
+
+/// The project's [`SCENARIO`] with the hexes `was` of one set-up line set to `now`.
+fn replace_in_scenario(root: &Path, was: &str, now: &str) {
     let file = root.join(SCENARIO);
     let text = std::fs::read_to_string(&file).unwrap();
-    let placed = "at: Hexes([\"1408\", \"1509\"])";
-    assert!(text.contains(placed), "the militia's hexes changed");
-    std::fs::write(
-        &file,
-        text.replace(placed, "at: Hexes([\"0904\", \"1509\"])"),
-    )
-    .unwrap();
+    let placed = format!("at: Hexes({was})");
+    assert!(text.contains(&placed), "no set-up line at {was}");
+    std::fs::write(&file, text.replace(&placed, &format!("at: Hexes({now})"))).unwrap();
 }
 
 /// `muster query ... --format json` in the project: the engine's answer.
@@ -699,17 +700,20 @@ fn query_json(root: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// A JSON answer of the preview, with its status.
+fn ask_json(port: u16, target: &str) -> (u16, Value) {
+    let (status, body) = get(port, target);
+    let value: Value =
+        serde_json::from_str(&body).unwrap_or_else(|e| panic!("{target}: not JSON ({e}): {body}"));
+    (status, value)
+}
+
 #[test]
 fn the_rules_endpoints_answer_as_muster_query_does() {
     let project = common::copy_project();
     with_enemy_next_to_saxe(project.path());
     let (_watch, port) = start_preview(project.path());
-    let ask = |target: &str| {
-        let (status, body) = get(port, target);
-        let value: Value = serde_json::from_str(&body)
-            .unwrap_or_else(|e| panic!("{target}: not JSON ({e}): {body}"));
-        (status, value)
-    };
+    let ask = |target: &str| ask_json(port, target);
     let (status, reach) = ask(&format!("/reach?file={SCENARIO}&unit=saxe"));
     assert_eq!(status, 200, "{reach}");
     let expected = query_json(project.path(), &["reach", SCENARIO, "saxe"]);
@@ -804,10 +808,141 @@ fn the_rules_endpoints_answer_as_muster_query_does() {
     }
 }
 
+/// The jengland set-up with the Rennes militia in 0904 and Saxe's first counter moved
+/// from 0903 to 1104: the Ecuyers (0901) may ride straight down column 09 at the
+/// militia, a charge (LRF 9.2), and `saxe#2` (1004) stands next to it to join.
+fn with_a_charge_lane(root: &Path) {
+    with_enemy_next_to_saxe(root);
+    replace_in_scenario(root, "[\"0903\", \"1004\"]", "[\"1104\", \"1004\"]");
+}
+
+/// A move before the attack and a combined attack, asked of the server: the Ecuyers
+/// move next to the militia, their path is judged as a charge (LRF 9.2), and `saxe#2`
+/// joins; the answers are the engine's on the moved board.
+#[test]
+fn a_move_before_the_attack_is_judged_as_a_charge_and_units_combine() {
+    let project = common::copy_project();
+    with_a_charge_lane(project.path());
+    let (_watch, port) = start_preview(project.path());
+    let ask = |target: &str| ask_json(port, target);
+    let reach = query_json(project.path(), &["reach", SCENARIO, "ecuyers"]);
+    let hexes = reach["hexes"].as_array().unwrap();
+    let mut judged = Vec::new();
+    for to in ["0903", "0803"] {
+        let hex = hexes.iter().find(|h| h["hex"] == to).expect("in its reach");
+        let path: Vec<&str> = (hex["path"].as_array().unwrap().iter())
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        // Moved there, the militia is a target, and the path is drawn.
+        let (status, moved) = ask(&format!("/reach?file={SCENARIO}&unit=ecuyers&to={to}"));
+        assert_eq!(status, 200, "{moved}");
+        assert_eq!(moved["moved"]["path"], hex["path"]);
+        assert_eq!(moved["targets"], json!(["milice-de-rennes"]), "{to}");
+        assert!(moved["shade"].as_str().unwrap().contains(&format!(
+            "id=\"move\" data-unit=\"ecuyers\" data-to=\"{to}\""
+        )));
+        // The attack from there: a charge judged on the hexes entered.
+        let (status, combat) = ask(&format!(
+            "/combat?file={SCENARIO}&attacker=ecuyers&defender=milice-de-rennes&move=ecuyers@{to}"
+        ));
+        assert_eq!(status, 200, "{combat}");
+        let charge = &combat["combat"]["charges"][0];
+        assert_eq!(charge["path"], json!(path[1..]), "{combat}");
+        assert_eq!(charge["section"], "9.2");
+        let bonus = (combat["combat"]["attackers"][0]["modifiers"]
+            .as_array()
+            .unwrap()
+            .iter())
+        .any(|m| m["what"] == "charge");
+        assert_eq!(charge["charge"].as_bool(), Some(bonus), "{charge}");
+        assert!(
+            charge["charge"] == json!(true) || charge["reason"].is_string(),
+            "{charge}"
+        );
+        let panel = combat["panel"].as_str().unwrap();
+        assert!(
+            panel.contains("class=\"charge\" data-unit=\"ecuyers\""),
+            "{panel}"
+        );
+        assert_eq!(combat["combat"]["attackers"][0]["hex"], to);
+        // `saxe#2` joins from 1004: a combined attack of both strengths.
+        let (status, both) = ask(&format!(
+            "/combat?file={SCENARIO}&attacker=ecuyers&attacker=saxe%232&defender=milice-de-rennes&move=ecuyers@{to}"
+        ));
+        assert_eq!(status, 200, "{both}");
+        let attackers = both["combat"]["attackers"].as_array().unwrap();
+        assert_eq!(attackers.len(), 2);
+        let sum: f64 = attackers.iter().map(|a| a["total"].as_f64().unwrap()).sum();
+        assert_eq!(both["combat"]["attack"].as_f64(), Some(sum));
+        assert!(sum > combat["combat"]["attack"].as_f64().unwrap());
+        judged.push(charge["charge"].as_bool().unwrap());
+    }
+    // Straight down column 09 at the militia is a charge; by 0801-0803 the move turns.
+    assert_eq!(judged, [true, false]);
+
+    for (target, says) in [
+        (
+            format!("/reach?file={SCENARIO}&unit=ecuyers&to=1509"),
+            "cannot end its move in `1509`",
+        ),
+        (
+            format!("/reach?file={SCENARIO}&unit=ecuyers&to=0803&to=0903"),
+            "once",
+        ),
+        (
+            format!(
+                "/combat?file={SCENARIO}&attacker=ecuyers&defender=milice-de-rennes&move=ecuyers"
+            ),
+            "give `move=ID@HEX`",
+        ),
+        (
+            format!(
+                "/combat?file={SCENARIO}&attacker=ecuyers&defender=milice-de-rennes&move=saxe%232@0905"
+            ),
+            "only an attacker moves",
+        ),
+        (
+            format!(
+                "/combat?file={SCENARIO}&attacker=ecuyers&defender=milice-de-rennes&move=ecuyers@0803&move=ecuyers@0903"
+            ),
+            "moves twice",
+        ),
+    ] {
+        let (status, answer) = ask(&target);
+        assert_eq!(status, 400, "{target}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap_or_default().contains(says),
+            "{target}: {answer}"
+        );
+    }
+}
+
+/// Chromium on the live page of [`SCENARIO`], once the counter of `unit` is drawn.
+fn open_scenario(chromium: &Path, profile: &Path, port: u16, unit: &str) -> (Killed, Cdp) {
+    let (browser, mut cdp) = Cdp::launch(chromium, profile);
+    cdp.call("Page.enable", json!({}));
+    cdp.call("Runtime.enable", json!({}));
+    let url = format!("http://127.0.0.1:{port}/view/{SCENARIO}");
+    cdp.call("Page.navigate", json!({"url": url}));
+    cdp.wait_until(
+        &format!(
+            "document.readyState === 'complete' && !!document.querySelector('#board svg g.counter[data-unit=' + {} + ']')",
+            json!(json!(unit).to_string())
+        ),
+        DESCRIBE,
+    );
+    (browser, cdp)
+}
+
 impl Cdp {
     /// A real click (press and release) at the centre of the element `selector` finds,
     /// scrolled into view; the element must be the one a person's click reaches there.
     fn click(&mut self, selector: &str) {
+        self.click_with(selector, 0);
+    }
+
+    /// [`Cdp::click`] with modifier keys held (CDP's bits: 8 is Shift).
+    fn click_with(&mut self, selector: &str, modifiers: u8) {
         let found = self.eval(&format!(
             "(() => {{ const e = document.querySelector({s}); if (!e) return null; e.scrollIntoView({{block: 'center', inline: 'center'}}); const r = e.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + r.height / 2; const hit = document.elementFromPoint(x, y); return [x, y, !!hit && (hit === e || e.contains(hit))]; }})()",
             s = json!(selector)
@@ -819,7 +954,7 @@ impl Cdp {
         for kind in ["mousePressed", "mouseReleased"] {
             self.call(
                 "Input.dispatchMouseEvent",
-                json!({"type": kind, "x": at[0], "y": at[1], "button": "left", "clickCount": 1}),
+                json!({"type": kind, "x": at[0], "y": at[1], "button": "left", "clickCount": 1, "modifiers": modifiers}),
             );
         }
     }
@@ -838,15 +973,7 @@ fn clicks_show_reach_and_odds_in_chromium() {
     );
     let (_watch, port) = start_preview(project.path());
     let profile = tempfile::tempdir().unwrap();
-    let (_browser, mut cdp) = Cdp::launch(&chromium, profile.path());
-    cdp.call("Page.enable", json!({}));
-    cdp.call("Runtime.enable", json!({}));
-    let url = format!("http://127.0.0.1:{port}/view/{SCENARIO}");
-    cdp.call("Page.navigate", json!({"url": url}));
-    cdp.wait_until(
-        "document.readyState === 'complete' && !!document.querySelector('#board svg g.counter[data-unit=\"saxe\"]')",
-        DESCRIBE,
-    );
+    let (_browser, mut cdp) = open_scenario(&chromium, profile.path(), port, "saxe");
 
     // Saxe's reach: the shaded hexes and the MP left in each are the engine's.
     cdp.click("#board svg g.counter[data-unit=\"saxe\"]");
@@ -921,5 +1048,83 @@ fn clicks_show_reach_and_odds_in_chromium() {
     cdp.wait_until(
         "document.getElementById('rules').hidden && !document.querySelector('#board svg #reach, #board svg #attack')",
         DESCRIBE,
+    );
+}
+
+/// On the live page: the Ecuyers are clicked, then the shaded hex 0903, which moves
+/// them there along their path; a click on the militia shows the odds with the charge
+/// (LRF 9.2) as the server judges it, and a Shift-click on `saxe#2` joins the attack.
+#[test]
+#[ignore = "needs chromium: run by .ci/run"]
+fn a_charge_and_a_combined_attack_in_chromium() {
+    let chromium = find_chromium().expect("chromium is not installed; .ci/run installs it");
+    let project = common::copy_project();
+    with_a_charge_lane(project.path());
+    let (_watch, port) = start_preview(project.path());
+    let served = |target: &str| -> Value {
+        let (status, body) = get(port, target);
+        assert_eq!(status, 200, "{target}: {body}");
+        serde_json::from_str(&body).unwrap()
+    };
+    let charge = served(&format!(
+        "/combat?file={SCENARIO}&attacker=ecuyers&defender=milice-de-rennes&move=ecuyers@0903"
+    ));
+    let both = served(&format!(
+        "/combat?file={SCENARIO}&attacker=ecuyers&attacker=saxe%232&defender=milice-de-rennes&move=ecuyers@0903"
+    ));
+    let profile = tempfile::tempdir().unwrap();
+    let (_browser, mut cdp) = open_scenario(&chromium, profile.path(), port, "ecuyers");
+    cdp.click("#board svg g.counter[data-unit=\"ecuyers\"]");
+    cdp.wait_until("document.body.dataset.rules === 'reach:ecuyers'", DESCRIBE);
+    cdp.click("#board svg polygon.hex[data-hex=\"0903\"]");
+    cdp.wait_until(
+        "document.body.dataset.rules === 'move:ecuyers@0903'",
+        DESCRIBE,
+    );
+    assert_eq!(
+        cdp.eval("document.querySelector('#board svg #move').dataset.to"),
+        json!("0903")
+    );
+    let moved = cdp.eval("document.querySelector('#rules p.moved').innerText");
+    assert!(
+        moved
+            .as_str()
+            .unwrap_or_default()
+            .contains("0901 0902 0903"),
+        "{moved}"
+    );
+
+    let odds = "(() => { const s = document.querySelector('#rules section.odds'); const c = document.querySelector('#rules p.charge'); return {ratio: s.dataset.ratio, attack: parseFloat(s.dataset.attack), charge: c && c.dataset.charge, text: s.innerText}; })()";
+    cdp.click("#board svg g.counter[data-unit=\"milice-de-rennes\"]");
+    cdp.wait_until(
+        "document.body.dataset.rules === 'combat:ecuyers>milice-de-rennes'",
+        DESCRIBE,
+    );
+    let shown = cdp.eval(odds);
+    assert_eq!(shown["ratio"], charge["combat"]["ratio"]);
+    assert_eq!(
+        shown["attack"].as_f64(),
+        charge["combat"]["attack"].as_f64()
+    );
+    assert_eq!(shown["charge"], json!("true"), "{shown}");
+    let text = shown["text"].as_str().unwrap_or_default();
+    assert!(text.contains("+2 charge (9.2)"), "{text}");
+
+    cdp.click_with("#board svg g.counter[data-unit=\"saxe#2\"]", 8);
+    cdp.wait_until(
+        "document.body.dataset.rules === 'combat:ecuyers+saxe#2>milice-de-rennes'",
+        DESCRIBE,
+    );
+    let shown = cdp.eval(odds);
+    assert_eq!(shown["ratio"], both["combat"]["ratio"]);
+    assert_eq!(shown["attack"].as_f64(), both["combat"]["attack"].as_f64());
+    assert!(
+        shown["attack"].as_f64() > charge["combat"]["attack"].as_f64(),
+        "{shown}"
+    );
+    assert_eq!(shown["charge"], json!("true"), "{shown}");
+    assert_eq!(
+        cdp.eval("document.querySelectorAll('#board svg #attack line').length"),
+        json!(2)
     );
 }

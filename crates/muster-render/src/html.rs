@@ -434,17 +434,19 @@ function listen(url) {
 }
 "#;
 
-/// Clicking a counter on a served page: its reach (`/reach`), then the odds of an attack
-/// on an enemy it may attack (`/combat`), drawn from the server's escaped answers.
+/// Clicking a counter on a served page: its reach (`/reach`); a click on a shaded hex
+/// moves it there first (`/reach?to=`); then the odds of an attack on an enemy it may
+/// attack (`/combat`), judged as a charge along the path it moved, with the units a
+/// Shift-click adds joining the attack; all drawn from the server's escaped answers.
 const RULES: &str = r#"
 document.body.classList.add('live');
-let selected = null, attacked = null, asked = 0;
+let selected = null, attacked = null, joined = [], asked = 0;
 function rulesPanel() { return document.getElementById('rules'); }
-function dropLayers() {
-  document.querySelectorAll('#board svg #reach, #board svg #attack').forEach(g => g.remove());
+function dropLayers(which) {
+  document.querySelectorAll(which || '#board svg #reach, #board svg #move, #board svg #attack').forEach(g => g.remove());
 }
 function clearRules() {
-  selected = null; attacked = null; asked++;
+  selected = null; attacked = null; joined = []; asked++;
   dropLayers();
   const panel = rulesPanel();
   panel.hidden = true; panel.innerHTML = '';
@@ -452,7 +454,7 @@ function clearRules() {
 }
 function rulesError(message) {
   dropLayers();
-  selected = null; attacked = null;
+  selected = null; attacked = null; joined = [];
   const panel = rulesPanel();
   panel.innerHTML = '';
   const p = document.createElement('p');
@@ -462,8 +464,8 @@ function rulesError(message) {
   panel.hidden = false;
   document.body.dataset.rules = 'error';
 }
-async function askRules(path, params) {
-  const query = new URLSearchParams(params);
+async function askRules(path, pairs) {
+  const query = new URLSearchParams(pairs);
   query.set('file', decodeURIComponent(location.pathname.replace(/^\/view\//, '')));
   const turn = document.getElementById('turn');
   query.set('turn', turn ? turn.dataset.turn : '1');
@@ -475,18 +477,25 @@ async function askRules(path, params) {
   }
   return answer;
 }
-async function showReach(unit) {
+function draw(layer) {
+  const svg = document.querySelector('#board svg');
+  if (svg) svg.insertAdjacentHTML('beforeend', layer);
+}
+async function showReach(unit, to) {
   const mine = ++asked;
   try {
-    const answer = await askRules('/reach', {unit});
+    const pairs = [['unit', unit]];
+    if (to) pairs.push(['to', to]);
+    const answer = await askRules('/reach', pairs);
     if (mine !== asked) return;
     dropLayers();
-    const svg = document.querySelector('#board svg');
-    if (svg) svg.insertAdjacentHTML('beforeend', answer.shade);
-    selected = {unit, targets: answer.targets}; attacked = null;
+    draw(answer.shade);
+    if (!selected || selected.unit !== unit) joined = [];
+    selected = {unit, targets: answer.targets, hexes: answer.reach.hexes.map(h => h.hex), moved: to || null};
+    attacked = null;
     const panel = rulesPanel();
     panel.innerHTML = answer.panel; panel.hidden = false;
-    document.body.dataset.rules = 'reach:' + unit;
+    document.body.dataset.rules = (to ? 'move:' + unit + '@' + to : 'reach:' + unit);
   } catch (err) {
     if (mine === asked) rulesError(err.message);
   }
@@ -494,31 +503,44 @@ async function showReach(unit) {
 async function showCombat(defender) {
   const mine = ++asked;
   try {
-    const answer = await askRules('/combat', {attacker: selected.unit, defender});
+    const attackers = [selected.unit, ...joined];
+    const pairs = [['defender', defender], ...attackers.map(a => ['attacker', a])];
+    if (selected.moved) pairs.push(['move', selected.unit + '@' + selected.moved]);
+    const answer = await askRules('/combat', pairs);
     if (mine !== asked) return;
-    document.querySelectorAll('#board svg #attack').forEach(g => g.remove());
-    const svg = document.querySelector('#board svg');
-    if (svg) svg.insertAdjacentHTML('beforeend', answer.shade);
+    dropLayers('#board svg #attack');
+    draw(answer.shade);
     attacked = defender;
     const panel = rulesPanel();
     panel.innerHTML = answer.panel; panel.hidden = false;
-    document.body.dataset.rules = 'combat:' + selected.unit + '>' + defender;
+    document.body.dataset.rules = 'combat:' + attackers.join('+') + '>' + defender;
   } catch (err) {
     if (mine === asked) rulesError(err.message);
   }
 }
 async function reapplyRules() {
   if (!selected) return;
-  const unit = selected.unit, defender = attacked;
-  await showReach(unit);
+  const unit = selected.unit, to = selected.moved, defender = attacked, kept = joined;
+  await showReach(unit, to);
+  joined = kept;
   if (defender && selected && selected.targets.includes(defender)) await showCombat(defender);
 }
 document.addEventListener('click', e => {
   if (e.target.closest('#rules, #tools, a, button, li.diagnostic')) return;
   const counter = e.target.closest('#board g.counter[data-unit]');
-  if (!counter) { if (selected || !rulesPanel().hidden) clearRules(); return; }
+  if (!counter) {
+    const cell = e.target.closest('#board svg [data-hex]');
+    if (selected && cell && selected.hexes.includes(cell.dataset.hex)) showReach(selected.unit, cell.dataset.hex);
+    else if (selected || !rulesPanel().hidden) clearRules();
+    return;
+  }
   const unit = counter.dataset.unit;
-  if (selected && selected.unit !== unit && selected.targets.includes(unit)) showCombat(unit);
+  if (e.shiftKey && selected && unit !== selected.unit) {
+    joined = joined.includes(unit) ? joined.filter(j => j !== unit) : [...joined, unit];
+    if (attacked) showCombat(attacked);
+    return;
+  }
+  if (selected && unit !== selected.unit && selected.targets.includes(unit)) showCombat(unit);
   else showReach(unit);
 });
 document.addEventListener('keydown', e => { if (e.key === 'Escape') clearRules(); });

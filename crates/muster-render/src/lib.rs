@@ -28,7 +28,7 @@ use muster_semantic::board::Board;
 use muster_semantic::{FileCx, ScenarioCx};
 
 pub use marks::{Mark, MarkTarget, spans_examined};
-pub use reach::{AttackShade, ReachShade, attack_layer, reach_layer, with_reach};
+pub use reach::{AttackShade, ReachShade, attack_layer, move_layer, reach_layer, with_reach};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy)]

@@ -82,6 +82,30 @@ pub fn reach_layer(map: &TerrainMap, shade: &ReachShade) -> String {
     layer
 }
 
+/// A move's layer (`<g id="move">`): the path a unit takes from its hex (first) to the
+/// hex it ends in (last), as a line through the hex centres with the end ringed.
+pub fn move_layer(map: &TerrainMap, unit: &str, path: &[HexId]) -> String {
+    let geo = geometry(map);
+    let Some(&to) = path.last() else {
+        return String::new();
+    };
+    let line: Vec<String> = path
+        .iter()
+        .map(|h| {
+            let (x, y) = geo.centre(*h);
+            format!("{},{}", n(x), n(y))
+        })
+        .collect();
+    let (x, y) = geo.centre(to);
+    format!(
+        "<g id=\"move\" data-unit=\"{u}\" data-to=\"{to}\" pointer-events=\"none\"><title>{u} moves to {to}</title><polyline class=\"path\" points=\"{}\" fill=\"none\" stroke=\"#0b3d91\" stroke-width=\"3\" stroke-dasharray=\"6 3\"/><circle cx=\"{}\" cy=\"{}\" r=\"6\" fill=\"#0b3d91\"/></g>\n",
+        line.join(" "),
+        n(x),
+        n(y),
+        u = esc(unit),
+    )
+}
+
 /// An attack's layer (`<g id="attack">`): the defender's hex ringed in red with the
 /// column read, a line from each attacker's hex to it.
 pub fn attack_layer(map: &TerrainMap, shade: &AttackShade) -> String {

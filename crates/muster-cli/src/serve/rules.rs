@@ -2,11 +2,16 @@
 //! the project at a turn, as JSON, computed from the latest round as `muster query`
 //! computes them. The live page asks them when a counter is clicked.
 //!
-//! - `/reach?file=SCENARIO&unit=ID[&turn=N]`: `{"reach", "targets", "shade", "panel"}`:
-//!   the engine's reach (as `muster query reach --format json`), the units the unit may
-//!   attack from where it stands, the board's reach layer (SVG) and a panel (HTML).
-//! - `/combat?file=SCENARIO&attacker=ID[&attacker=ID..]&defender=ID[&turn=N]`:
-//!   `{"combat", "shade", "panel"}`, the combat as `muster query combat` gives it.
+//! - `/reach?file=SCENARIO&unit=ID[&to=HEX][&turn=N]`: `{"reach", "targets", "shade",
+//!   "panel"}`: the engine's reach (as `muster query reach --format json`), the units
+//!   the unit may attack from where it stands, the board's reach layer (SVG) and a panel
+//!   (HTML). With `to`, a hex of its reach, the unit moves there first: `moved` gives
+//!   the path, `targets` are those it may attack from there, and the shade draws the
+//!   path.
+//! - `/combat?file=SCENARIO&attacker=ID[&attacker=ID..]&defender=ID[&move=ID@HEX..]
+//!   [&turn=N]`: `{"combat", "shade", "panel"}`, the combat as `muster query combat`
+//!   gives it. Several attackers make a combined attack; `move` first moves an attacker
+//!   to a hex of its reach along its path, which the engine judges as a charge.
 //!
 //! A question that cannot be answered is `{"error": "..."}` with a 4xx status: 400 for a
 //! query that is malformed or makes no sense, 404 for a file or unit the project does
@@ -18,7 +23,7 @@ use std::fmt::Write as _;
 
 use muster_db::project::Db;
 use muster_db::text::escape;
-use muster_engine::{Combat, Engine, Modifier, QueryError, Reach, RuleRef};
+use muster_engine::{Combat, Engine, Modifier, Position, QueryError, Reach, RuleRef};
 use muster_model::FileKind;
 use muster_render::svg::esc;
 use serde::Serialize;
@@ -85,22 +90,62 @@ fn reach(
     #[derive(Serialize)]
     struct Answer<'a> {
         reach: &'a Reach,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        moved: Option<Moved>,
         targets: Vec<String>,
         shade: String,
         panel: String,
     }
     let unit = params.one("unit")?;
     let reach = engine.reach(unit).map_err(refused)?;
-    let targets = engine.targets(unit).map_err(refused)?;
-    let shade = crate::picture::reach_shade(&reach)
+    let mut shade = crate::picture::reach_shade(&reach)
         .map(|s| muster_render::reach_layer(asked.map, &s))
         .unwrap_or_default();
-    let panel = reach_panel(&reach, &targets);
+    let (targets, moved) = match params.optional("to")? {
+        None => (engine.targets(unit).map_err(refused)?, None),
+        Some(to) => {
+            let mut position = asked.position.clone();
+            let moved = move_to(&reach, &mut position, to)?;
+            let there = Engine::new(asked.system, asked.map, &position);
+            let path: Vec<muster_hex::HexId> = (moved.path.iter())
+                .filter_map(|h| muster_hex::HexId::parse(h).ok())
+                .collect();
+            shade.push_str(&muster_render::move_layer(asked.map, unit, &path));
+            (there.targets(unit).map_err(refused)?, Some(moved))
+        }
+    };
+    let panel = reach_panel(&reach, &targets, moved.as_ref());
     to_json(&Answer {
         reach: &reach,
+        moved,
         targets,
         shade,
         panel,
+    })
+}
+
+/// Where a unit moved before it attacks: the hex, and its path there (its hex first).
+#[derive(Debug, Clone, Serialize)]
+struct Moved {
+    to: String,
+    path: Vec<String>,
+}
+
+/// Moves the unit of `reach` to `to` in `position`, if `to` is in its reach.
+fn move_to(reach: &Reach, position: &mut Position, to: &str) -> Result<Moved, Refused> {
+    let hex = reach.at(to).ok_or_else(|| {
+        bad(format!(
+            "`{}` cannot end its move in `{}`: give a hex of its reach",
+            escape(&reach.unit),
+            escape(to)
+        ))
+    })?;
+    for u in position.units.iter_mut().filter(|u| u.id == reach.unit) {
+        u.hex = hex.hex.clone();
+    }
+    Ok(Moved {
+        to: hex.hex.clone(),
+        path: hex.path.clone(),
     })
 }
 
@@ -121,8 +166,33 @@ fn combat(
     if attackers.is_empty() {
         return Err(bad("give the attacking units: `attacker=ID`"));
     }
+    // Attackers that move first: each to a hex of its reach, its path judged as a
+    // charge (the hexes it enters, as `muster query combat --path` takes them).
+    let mut position = asked.position.clone();
+    let mut paths = BTreeMap::new();
+    for m in params.all("move") {
+        let Some((id, to)) = m.split_once('@') else {
+            return Err(bad(format!("`move={}`: give `move=ID@HEX`", escape(m))));
+        };
+        if !attackers.contains(&id) {
+            return Err(bad(format!(
+                "`move={}`: only an attacker moves before the attack",
+                escape(m)
+            )));
+        }
+        if paths.contains_key(id) {
+            return Err(bad(format!("`{}` moves twice", escape(id))));
+        }
+        let reach = engine.reach(id).map_err(refused)?;
+        let moved = move_to(&reach, &mut position, to)?;
+        paths.insert(
+            id.to_string(),
+            moved.path.get(1..).unwrap_or_default().to_vec(),
+        );
+    }
+    let engine = Engine::new(asked.system, asked.map, &position);
     let combat = engine
-        .combat(&attackers, defender, &BTreeMap::new())
+        .combat(&attackers, defender, &paths)
         .map_err(refused)?;
     let hex = |h: &str| muster_hex::HexId::parse(h).ok();
     let shade = combat
@@ -213,6 +283,14 @@ impl Params {
         }
     }
 
+    /// The one non-empty value of `name`, if given.
+    fn optional(&self, name: &str) -> Result<Option<&str>, Refused> {
+        match self.all(name).as_slice() {
+            [] => Ok(None),
+            _ => self.one(name).map(Some),
+        }
+    }
+
     /// `turn=N`, the set-up (1) when left out.
     fn turn(&self) -> Result<u8, Refused> {
         match self.all("turn").as_slice() {
@@ -243,8 +321,8 @@ fn rules_line(out: &mut String, rules: &[RuleRef]) {
     out.push_str("</p>");
 }
 
-/// The panel beside a unit's shaded reach.
-fn reach_panel(reach: &Reach, targets: &[String]) -> String {
+/// The panel beside a unit's shaded reach, and the hex it moved to, if it did.
+fn reach_panel(reach: &Reach, targets: &[String], moved: Option<&Moved>) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -254,8 +332,23 @@ fn reach_panel(reach: &Reach, targets: &[String]) -> String {
         mp = reach.movement,
         count = reach.hexes.len(),
     );
+    let from_where = match moved {
+        Some(m) => {
+            let _ = write!(
+                out,
+                "<p class=\"moved\" data-to=\"{to}\">Moved to {to} by {}: an attack from there is judged as a charge along this path.</p>",
+                esc(&m.path.join(" ")),
+                to = esc(&m.to),
+            );
+            "from there"
+        }
+        None => "from where it stands",
+    };
     if targets.is_empty() {
-        out.push_str("<p class=\"targets\">No enemy it may attack from where it stands.</p>");
+        let _ = write!(
+            out,
+            "<p class=\"targets\">No enemy it may attack {from_where}.</p>"
+        );
     } else {
         out.push_str("<p class=\"targets\">It may attack: ");
         for (k, t) in targets.iter().enumerate() {
@@ -265,7 +358,7 @@ fn reach_panel(reach: &Reach, targets: &[String]) -> String {
         out.push_str(". Click one for the odds.</p>");
     }
     rules_line(&mut out, &reach.rules);
-    out.push_str("<p class=\"hint\">Escape, or a click beside the counters, clears.</p></section>");
+    out.push_str("<p class=\"hint\">Click a shaded hex to move there first; Shift-click another unit to join an attack. Escape, or a click beside the shading, clears.</p></section>");
     out
 }
 
@@ -366,8 +459,21 @@ fn combat_panel(c: &Combat, attackers: &[&str], defender: &str) -> String {
         out.push_str(&list.join(", "));
         out.push_str("</p>");
     }
+    for j in &c.charges {
+        let _ = write!(
+            out,
+            "<p class=\"charge\" data-unit=\"{u}\" data-charge=\"{}\"><code>{u}</code> through {}: {}</p>",
+            j.charge,
+            esc(&j.path.join(" ")),
+            match &j.reason {
+                Some(why) => format!("no charge, {}", esc(why)),
+                None => "a charge".to_string(),
+            },
+            u = esc(&j.unit),
+        );
+    }
     rules_line(&mut out, &c.rules);
-    out.push_str("<p class=\"hint\">Escape, or a click beside the counters, clears.</p></section>");
+    out.push_str("<p class=\"hint\">Shift-click another unit to join the attack. Escape, or a click beside the shading, clears.</p></section>");
     out
 }
 
@@ -446,12 +552,26 @@ mod tests {
             column: Some(evil.to_string()),
             die_modifiers: Vec::new(),
             results: Vec::new(),
-            charges: Vec::new(),
+            charges: vec![muster_engine::ChargeJudgement {
+                unit: evil.to_string(),
+                path: vec![evil.to_string()],
+                charge: false,
+                reason: Some(evil.to_string()),
+                section: None,
+            }],
             not_allowed: None,
             rules: reach.rules.clone(),
         };
         for html in [
-            reach_panel(&reach, &[evil.to_string()]),
+            reach_panel(&reach, &[evil.to_string()], None),
+            reach_panel(
+                &reach,
+                &[],
+                Some(&Moved {
+                    to: evil.to_string(),
+                    path: vec![evil.to_string()],
+                }),
+            ),
             combat_panel(&combat, &[evil], evil),
         ] {
             assert!(!html.contains("<img"), "{html}");
