@@ -104,6 +104,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::setup::choose_out_of_range::META, runner: Runner::Scenario(crate::checks::setup::choose_out_of_range::run) },
     Registered { meta: &crate::checks::setup::count_mismatch::META, runner: Runner::Scenario(crate::checks::setup::count_mismatch::run) },
     Registered { meta: &crate::checks::setup::exceeds_counter_sheet::META, runner: Runner::Scenario(crate::checks::setup::exceeds_counter_sheet::run) },
+    Registered { meta: &crate::checks::setup::hidden_in_plain_sight::META, runner: Runner::Scenario(crate::checks::setup::hidden_in_plain_sight::run) },
     Registered { meta: &crate::checks::setup::impassable_terrain::META, runner: Runner::Scenario(crate::checks::setup::impassable_terrain::run) },
     Registered { meta: &crate::checks::setup::impossible_status::META, runner: Runner::Scenario(crate::checks::setup::impossible_status::run) },
     Registered { meta: &crate::checks::setup::isolated::META, runner: Runner::Scenario(crate::checks::setup::isolated::run) },

@@ -166,7 +166,7 @@ fn every_ron_excerpt_of_the_guide_is_in_the_example() {
 }
 
 /// The mechanics the guide walks through, each with its mistakes below.
-const MECHANICS: [&str; 20] = [
+const MECHANICS: [&str; 21] = [
     "terrain effects chart",
     "several terrains in a hex",
     "combat results table",
@@ -183,6 +183,7 @@ const MECHANICS: [&str; 20] = [
     "choose N of M",
     "holding boxes",
     "simultaneous set-up",
+    "hidden set-up",
     "a side of two armies",
     "optional rules",
     "special rules",
@@ -401,6 +402,13 @@ const MISTAKES: &[(&str, &str, &str, &str, &str)] = &[
         r#"Eliminated(units: ["guns"], count: 2)"#,
         r#"Eliminated(units: ["guns"], count: 3)"#,
         "victory::cannot-be-met",
+    ),
+    (
+        "hidden set-up",
+        SCENARIO,
+        r#"(units: [(counter: "warden-hale")], at: OnUnit(kind: "foot")),"#,
+        r#"(units: [(counter: "warden-hale")], at: Hexes(["0804"])),"#,
+        "setup::hidden-in-plain-sight",
     ),
     (
         "victory",

@@ -3,6 +3,7 @@
 pub mod choose_out_of_range;
 pub mod count_mismatch;
 pub mod exceeds_counter_sheet;
+pub mod hidden_in_plain_sight;
 pub mod impassable_terrain;
 pub mod impossible_status;
 pub mod isolated;
