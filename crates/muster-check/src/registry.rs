@@ -73,6 +73,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::rules::compulsory_unmeetable::META, runner: Runner::File(crate::checks::rules::compulsory_unmeetable::run) },
     Registered { meta: &crate::checks::rules::defence_conflict::META, runner: Runner::File(crate::checks::rules::defence_conflict::run) },
     Registered { meta: &crate::checks::rules::effect_conflict::META, runner: Runner::File(crate::checks::rules::effect_conflict::run) },
+    Registered { meta: &crate::checks::rules::effect_overlap::META, runner: Runner::File(crate::checks::rules::effect_overlap::run) },
     Registered { meta: &crate::checks::rules::elimination_conflict::META, runner: Runner::File(crate::checks::rules::elimination_conflict::run) },
     Registered { meta: &crate::checks::rules::exit_cost::META, runner: Runner::File(crate::checks::rules::exit_cost::run) },
     Registered { meta: &crate::checks::rules::follow_up_conflict::META, runner: Runner::File(crate::checks::rules::follow_up_conflict::run) },

@@ -54,3 +54,66 @@ fn every_name_of_the_bundled_rules_is_found_at_its_place_and_resolves() {
         );
     }
 }
+
+/// How two rule conditions relate (`muster_semantic::rules::vocab::relation`), on the
+/// PRESTAGS system, whose kinds have classes: the same once reordered; an exception
+/// (more members, a kind of the other's class, a member of the other's `Any`); apart
+/// (two weathers, two kinds, an `Any` apart in every member, a condition and its
+/// negation); or overlapping.
+#[test]
+fn conditions_relate_as_same_narrower_apart_or_overlapping() {
+    use muster_model::vocab::Condition as C;
+    use muster_semantic::rules::vocab::{Relation, relation};
+    let db = bundled();
+    let system = (db.files.iter())
+        .find_map(|f| match &f.doc {
+            Some(Document::System(s)) if s.id == "prestags" => Some(s),
+            _ => None,
+        })
+        .unwrap();
+    let troop = |t: &str| C::Troop(t.to_string());
+    let weather = |w: &str| C::Weather(w.to_string());
+    let all = |list: Vec<C>| C::All(list);
+    let cases = [
+        (
+            all(vec![troop("MI"), C::Attacking]),
+            all(vec![C::Attacking, troop("MI")]),
+            Relation::Same,
+        ),
+        (
+            troop("MI"),
+            all(vec![troop("MI"), C::Defending]),
+            Relation::Narrower,
+        ),
+        // MI is a class A kind.
+        (troop("A"), troop("MI"), Relation::Narrower),
+        (
+            C::Any(vec![troop("MI"), troop("MS")]),
+            all(vec![troop("MS"), C::Attacking]),
+            Relation::Narrower,
+        ),
+        (weather("rain"), weather("fair"), Relation::Apart),
+        (troop("MI"), troop("MS"), Relation::Apart),
+        (
+            C::Any(vec![troop("MI"), troop("MS")]),
+            troop("HC"),
+            Relation::Apart,
+        ),
+        (
+            C::AdjacentToEnemy,
+            C::Not(Box::new(C::AdjacentToEnemy)),
+            Relation::Apart,
+        ),
+        (troop("MI"), weather("rain"), Relation::Overlapping),
+        (troop("A"), C::Attacking, Relation::Overlapping),
+    ];
+    for (a, b, want) in cases {
+        assert_eq!(relation(Some(&a), Some(&b), system), want, "{a:?} / {b:?}");
+        assert_eq!(relation(Some(&b), Some(&a), system), want, "{b:?} / {a:?}");
+    }
+    // A missing condition always holds: anything narrower is an exception to it.
+    assert_eq!(
+        relation(None, Some(&troop("MI")), system),
+        Relation::Narrower
+    );
+}

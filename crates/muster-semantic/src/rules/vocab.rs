@@ -199,6 +199,20 @@ pub fn effect_rules(system: &RulesSystem) -> Vec<PlacedRule<'_>> {
     out
 }
 
+/// [`effect_rules`] in their groups (the system's effects, then each special and each
+/// optional rule on its own), each rule with its place: what the checks that compare
+/// rules compare within.
+pub fn effect_rule_groups(system: &RulesSystem) -> Vec<Vec<(Place, &EffectRule)>> {
+    let mut groups: Vec<(RuleGroup, Vec<(Place, &EffectRule)>)> = Vec::new();
+    for r in effect_rules(system) {
+        match groups.last_mut() {
+            Some((group, rules)) if *group == r.group => rules.push((r.at, r.rule)),
+            _ => groups.push((r.group, vec![(r.at, r.rule)])),
+        }
+    }
+    groups.into_iter().map(|(_, rules)| rules).collect()
+}
+
 /// Every name the vocabulary part of a system's rules refers to: its effects and
 /// special rules, who compulsory attacks bind, zones of control, movement modes, supply and built-in hooks, with the
 /// map labels its conditions name.
@@ -563,6 +577,90 @@ fn one_task_per_turn(system: &RulesSystem) -> bool {
         .optional_rules
         .iter()
         .any(|o| o.orders.as_ref().is_some_and(|x| x.one_per_turn))
+}
+
+/// How two conditions of rules relate, judged from what they say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// The same condition once flattened and sorted ([`canonical`]).
+    Same,
+    /// One asks all the other asks and more (a member of the other's, a kind of the
+    /// other's class, a member of one of its `Any`s): an exception to it.
+    Narrower,
+    /// Both can never hold at once ([`never_holds`] on the two together).
+    Apart,
+    /// Both can hold at once, and neither is an exception to the other.
+    Overlapping,
+}
+
+/// How conditions `a` and `b` relate; a missing condition always holds.
+pub fn relation(a: Option<&Condition>, b: Option<&Condition>, system: &RulesSystem) -> Relation {
+    let (x, y) = (conjuncts(a), conjuncts(b));
+    let key = |list: &[&Condition]| {
+        let mut k: Vec<String> = list.iter().map(|c| canonical(c)).collect();
+        k.sort();
+        k.dedup();
+        k
+    };
+    if key(&x) == key(&y) {
+        return Relation::Same;
+    }
+    if implies(&x, &y, system) || implies(&y, &x, system) {
+        return Relation::Narrower;
+    }
+    // An `Any` of one apart from the other in every member keeps them apart.
+    let any_apart = |xs: &[&Condition], other: Option<&Condition>| {
+        xs.iter().any(|c| match c {
+            Condition::Any(list) => list
+                .iter()
+                .all(|m| relation(Some(m), other, system) == Relation::Apart),
+            _ => false,
+        })
+    };
+    let both = Condition::All(x.iter().chain(&y).map(|c| (*c).clone()).collect());
+    if any_apart(&x, b) || any_apart(&y, a) || never_holds(&both, system, None).is_some() {
+        Relation::Apart
+    } else {
+        Relation::Overlapping
+    }
+}
+
+/// The members of a condition read as a conjunction: nested `All`s flattened.
+fn conjuncts(c: Option<&Condition>) -> Vec<&Condition> {
+    fn walk<'c>(c: &'c Condition, out: &mut Vec<&'c Condition>) {
+        match c {
+            Condition::All(list) => list.iter().for_each(|x| walk(x, out)),
+            other => out.push(other),
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(c) = c {
+        walk(c, &mut out);
+    }
+    out
+}
+
+/// Whether the conjunction `x` asks at least what `y` asks: each member of `y` is one
+/// of `x`'s, a troop name covering a kind `x` names, or an `Any` one of whose members
+/// `x` asks.
+fn implies(x: &[&Condition], y: &[&Condition], system: &RulesSystem) -> bool {
+    let asks = |m: &Condition| {
+        let text = canonical(m);
+        x.iter().any(|c| {
+            canonical(c) == text
+                || match (c, m) {
+                    (Condition::Troop(kind), Condition::Troop(name)) => {
+                        system.unit_kinds.iter().any(|k| k.id == *kind)
+                            && specificity(system, name, kind).is_some()
+                    }
+                    _ => false,
+                }
+        })
+    };
+    y.iter().all(|m| match m {
+        Condition::Any(list) => asks(m) || list.iter().any(&asks),
+        other => asks(other),
+    })
 }
 
 /// Whether two effects of the same kind give different answers: may, may not and must

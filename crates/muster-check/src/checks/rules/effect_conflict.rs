@@ -4,7 +4,7 @@ use muster_db::report::{Report, Sink};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::{Effect, EffectRule};
 use muster_semantic::FileCx;
-use muster_semantic::rules::vocab::{RuleGroup, canonical_when, disagree, effect_rules};
+use muster_semantic::rules::vocab::{canonical_when, disagree, effect_rule_groups};
 
 declare_check! {
     /// ## What it does
@@ -44,14 +44,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 /// effect).
 pub fn effect_conflicts(system: &RulesSystem) -> Vec<Report> {
     let mut out = Vec::new();
-    let mut groups: Vec<(RuleGroup, Vec<(Place, &EffectRule)>)> = Vec::new();
-    for r in effect_rules(system) {
-        match groups.last_mut() {
-            Some((group, rules)) if *group == r.group => rules.push((r.at, r.rule)),
-            _ => groups.push((r.group, vec![(r.at, r.rule)])),
-        }
-    }
-    for (_, rules) in groups {
+    for rules in effect_rule_groups(system) {
         conflicts_in(rules, &mut out);
     }
     out

@@ -8,6 +8,7 @@ pub mod compulsory_conflict;
 pub mod compulsory_unmeetable;
 pub mod defence_conflict;
 pub mod effect_conflict;
+pub mod effect_overlap;
 pub mod elimination_conflict;
 pub mod exit_cost;
 pub mod follow_up_conflict;
