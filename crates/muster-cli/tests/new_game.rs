@@ -481,7 +481,7 @@ fn the_summary_says_the_example_s_rules_in_words() {
         "optional rule Veteran horse: veteran-charge: +1 to the die: `horse` units and when attacking (13.1)",
         "rule: rain: movement 2 MP, may not fire: in `rain` weather (9.1)",
         "replacement points: league: 1 a turn on turns 4 to 6",
-        "optional rule Stubborn levies (muster.toml): levies-hold: +1 to the die: units of `league` and `foot` units and when defending (14.1)",
+        "optional rule Stubborn levies (muster.toml): levies-hold: -1 to the die: units of `league` and `foot` units and when defending (14.1)",
         "reinforcements: entering costs 1 MP beyond the entry hex; they may not be held back; an entry held by the enemy puts them back a turn (10.5)",
         "combat: every unit next to an enemy must attack, binding not `train` units (7.1)",
         "2 x crown-musketeers \"Crown musketeers\" (starts Reduced): hexes 0404, 0406",

@@ -159,6 +159,13 @@ fn number(x: f64) -> String {
     }
 }
 
+/// What every unit of one combat shares: the hexside features every attacker crosses,
+/// and whether it is a flank attack.
+pub(crate) struct Contact<'f> {
+    pub across: Vec<&'f str>,
+    pub flank: bool,
+}
+
 impl Engine<'_> {
     /// The odds of `attackers` attacking `defender`; `paths` gives, per attacker, the
     /// hexes it moved through this phase (its own hex last), judged as charges.
@@ -199,11 +206,15 @@ impl Engine<'_> {
             .collect();
         all_across.sort_unstable();
         all_across.dedup();
-        let no_charge = self.no_charge_bonus(d, &all_across, &mut rules);
+        let contact = Contact {
+            flank: self.flank_attack(dhex, &melee_hexes),
+            across: all_across,
+        };
+        let no_charge = self.no_charge_bonus(d, &contact, &mut rules);
         let mut charges = Vec::new();
         let mut attackers_out = Vec::new();
         for &(i, at_range) in &atk {
-            let mut s = self.strength_of(i, d, true, at_range, &all_across, &mut rules);
+            let mut s = self.strength_of(i, d, true, at_range, &contact, &mut rules);
             if let Some(path) = paths.get(&self.units[i].unit.id) {
                 let j = self.judge_charge(i, d, path);
                 if let Some(section) = &j.section {
@@ -231,7 +242,7 @@ impl Engine<'_> {
                     atk.first().map_or(d, |a| a.0),
                     false,
                     false,
-                    &all_across,
+                    &contact,
                     &mut rules,
                 )
             })
@@ -239,7 +250,7 @@ impl Engine<'_> {
         let attack: f64 = attackers_out.iter().map(|s| s.total).sum();
         let defence: f64 = defenders_out.iter().map(|s| s.total).sum();
         let (shifts, die_modifiers) =
-            self.terrain_modifiers(dhex, &defenders, &all_across, &mut rules);
+            self.terrain_modifiers(dhex, &defenders, &atk, &contact, &mut rules);
         let table = self.system.combat_results.as_ref();
         let mut out = Combat {
             attackers: attackers_out,
@@ -363,12 +374,13 @@ impl Engine<'_> {
         out
     }
 
-    fn no_charge_bonus(&self, d: usize, across: &[&str], rules: &mut Vec<RuleRef>) -> bool {
+    fn no_charge_bonus(&self, d: usize, contact: &Contact, rules: &mut Vec<RuleRef>) -> bool {
         let facts = Facts {
             unit: d,
             hex: Some(self.hex_of(d)),
             defending: true,
-            all_attackers_across: across.to_vec(),
+            all_attackers_across: contact.across.clone(),
+            flank_attack: contact.flank,
             ..Facts::default()
         };
         let mut cancelled = false;
@@ -387,7 +399,7 @@ impl Engine<'_> {
         opponent: usize,
         attacking: bool,
         at_range: bool,
-        across: &[&str],
+        contact: &Contact,
         rules: &mut Vec<RuleRef>,
     ) -> Strength {
         let u = &self.units[i];
@@ -426,7 +438,8 @@ impl Engine<'_> {
             hex: Some(self.hex_of(i)),
             attacking,
             defending: !attacking,
-            all_attackers_across: across.to_vec(),
+            all_attackers_across: contact.across.clone(),
+            flank_attack: contact.flank && !at_range,
             opponent: Some(self.hex_of(opponent)),
             ..Facts::default()
         };
@@ -460,14 +473,16 @@ impl Engine<'_> {
     }
 
     /// Column shifts and die modifiers of the defender's hex and hexsides and of the
-    /// rules in force.
+    /// rules in force for the defender and the attackers.
     fn terrain_modifiers(
         &self,
         dhex: HexId,
         defenders: &[usize],
-        across: &[&str],
+        attackers: &[(usize, bool)],
+        contact: &Contact,
         rules: &mut Vec<RuleRef>,
     ) -> (Vec<Modifier>, Vec<Modifier>) {
+        let across = &contact.across;
         let mut shifts = Vec::new();
         let mut dice = Vec::new();
         let terrain = self.map.terrain_id_at(dhex).unwrap_or_default().to_string();
@@ -513,15 +528,32 @@ impl Engine<'_> {
                 self.system.terrain_section.as_deref(),
             ));
         }
-        for &d in defenders.iter().take(1) {
-            let facts = Facts {
-                unit: d,
-                hex: Some(dhex),
-                defending: true,
-                all_attackers_across: across.to_vec(),
-                ..Facts::default()
-            };
+        // The rules of the first defender, then of each attacker: a rule counts once
+        // however many attackers meet it.
+        let defender = defenders.iter().take(1).map(|&d| Facts {
+            unit: d,
+            hex: Some(dhex),
+            defending: true,
+            all_attackers_across: across.clone(),
+            flank_attack: contact.flank,
+            ..Facts::default()
+        });
+        let attacking = attackers.iter().map(|&(a, at_range)| Facts {
+            unit: a,
+            hex: Some(self.hex_of(a)),
+            attacking: true,
+            all_attackers_across: across.clone(),
+            flank_attack: contact.flank && !at_range,
+            opponent: Some(dhex),
+            ..Facts::default()
+        });
+        let mut counted: Vec<&str> = Vec::new();
+        for facts in defender.chain(attacking) {
             for r in self.rules_for(&facts) {
+                if counted.contains(&r.id.as_str()) {
+                    continue;
+                }
+                counted.push(&r.id);
                 for e in &r.then {
                     match e {
                         Effect::OddsShift(v) => shifts.push(Modifier {
@@ -541,6 +573,24 @@ impl Engine<'_> {
             }
         }
         (shifts, dice)
+    }
+
+    /// Whether the units attacking in melee from `attacker_hexes` occupy, or stand next
+    /// to, every one of the six hexes around `dhex` (PRESTAGS 7.51: a flank attack).
+    /// Hexes off the map count like any other (7.54: a map edge flanks no one).
+    fn flank_attack(&self, dhex: HexId, attacker_hexes: &[HexId]) -> bool {
+        const AROUND: [[i32; 2]; 6] = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
+        let layout = self.map.grid().layout;
+        let [q, r] = layout.axial(dhex);
+        let attackers: Vec<[i32; 2]> = attacker_hexes.iter().map(|h| layout.axial(*h)).collect();
+        let near = |a: [i32; 2], b: [i32; 2]| {
+            let (dq, dr) = (a[0] - b[0], a[1] - b[1]);
+            (dq.abs() + dr.abs() + (dq + dr).abs()) / 2 <= 1
+        };
+        !attackers.is_empty()
+            && AROUND
+                .iter()
+                .all(|d| attackers.iter().any(|a| near(*a, [q + d[0], r + d[1]])))
     }
 
     /// Whether moving along `path` (the hexes entered in order, the attacker's own hex

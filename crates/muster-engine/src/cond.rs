@@ -23,6 +23,8 @@ pub(crate) struct Facts<'f> {
     pub opponent: Option<HexId>,
     /// The movement mode it moves in.
     pub mode: Option<&'f str>,
+    /// In combat: the attackers occupy, or are next to, every hex around the defender.
+    pub flank_attack: bool,
 }
 
 impl Facts<'_> {
@@ -35,8 +37,9 @@ impl Facts<'_> {
     }
 }
 
-/// Whether `c` holds. Facts the position does not hold (supply, losses, a flank
-/// attack, a unit's history, facing, kept states, plots and events) are taken as false.
+/// Whether `c` holds. A unit's supply is traced ([`Engine::in_supply`]); a flank attack
+/// is a fact the combat gives. Facts the position does not hold (losses, a unit's
+/// history, facing, kept states, plots and events) are taken as false.
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
     let pos = engine.position;
@@ -82,9 +85,12 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             _ => false,
         },
         Condition::Moving(m) => f.mode == Some(m.as_str()),
-        Condition::InSupply
-        | Condition::Surrounded
-        | Condition::OwnSide(_)
+        Condition::InSupply => match (f.hex, unit.unit.side.as_deref()) {
+            (Some(h), Some(side)) => engine.in_supply(h, side),
+            _ => false,
+        },
+        Condition::Surrounded => f.flank_attack,
+        Condition::OwnSide(_)
         | Condition::EnemySide(_)
         | Condition::Did { .. }
         | Condition::Through(_)

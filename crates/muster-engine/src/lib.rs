@@ -8,9 +8,10 @@
 //! rulebook section where the data gives one. The engine is pure: no IO, no clock, no
 //! randomness; the same question gives the same answer.
 //!
-//! What the engine reads, and what it does not, is said on each query. Facts of play the
-//! position does not hold (a unit's supply, a side's losses, a flank attack) make the
-//! conditions that ask about them false.
+//! What the engine reads, and what it does not, is said on each query. A unit's supply
+//! is traced where a condition asks it, and a flank attack is read from the attackers'
+//! hexes. Facts of play the position does not hold (a side's losses, a unit's history)
+//! make the conditions that ask about them false.
 
 use std::collections::HashMap;
 
@@ -37,7 +38,7 @@ pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_co
 pub use march::March;
 pub use plan::{Hemmed, HemmedArrival, SideReach, Target, hemmed_arrivals, hemmed_in, side_reach};
 pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
-pub use reach::{Reach, ReachHex};
+pub use reach::{Reach, ReachHex, UnitZoc};
 pub use sight::{Blocker, Range, Sight};
 pub use supply::{Retreat, RetreatHex, Supply};
 
@@ -153,6 +154,11 @@ pub struct Engine<'a> {
     /// The distinct sets of rules step costs came from, in the order first met, and
     /// their indexes.
     pub(crate) cite_sets: std::cell::RefCell<CiteSets>,
+    /// Whether a hex is in supply for a side, as `InSupply` asked it.
+    supply_memo: std::cell::RefCell<FastMap<(HexId, String), bool>>,
+    /// Set while a supply trace is worked out, so that a zone of control asked on the
+    /// way does not ask for supply again.
+    tracing_supply: std::cell::Cell<bool>,
 }
 
 /// [`Engine::cite_sets`]: each set once, and where it is.
@@ -234,6 +240,8 @@ impl<'a> Engine<'a> {
             zoc_cache: std::cell::RefCell::new(Vec::new()),
             step_memo: Default::default(),
             cite_sets: Default::default(),
+            supply_memo: Default::default(),
+            tracing_supply: Default::default(),
         }
     }
 
@@ -414,11 +422,30 @@ impl<'a> Engine<'a> {
         set
     }
 
+    /// Zones are worked out with every unit taken as in supply ([`Engine::in_supply`]),
+    /// so that one answer serves every question, traces included.
     fn enemy_zoc_uncached(&self, side: Option<&str>) -> std::collections::HashSet<HexId> {
+        let was = self.tracing_supply.replace(true);
+        let out = self.enemy_zoc_of(side);
+        self.tracing_supply.set(was);
+        out
+    }
+
+    fn enemy_zoc_of(&self, side: Option<&str>) -> std::collections::HashSet<HexId> {
         let mut out = std::collections::HashSet::new();
         let Some(zoc) = &self.system.rules.zones_of_control else {
             return out;
         };
+        let blockers: Vec<&EffectRule> = self
+            .effects
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.then.iter().any(|e| {
+                    *e == muster_model::vocab::Effect::Zoc(muster_model::vocab::ZocEffect::Blocked)
+                })
+            })
+            .collect();
         for (i, p) in self.units.iter().enumerate() {
             let (Some(h), Some(s)) = (p.hex, p.unit.side.as_deref()) else {
                 continue;
@@ -427,7 +454,7 @@ impl<'a> Engine<'a> {
                 continue;
             }
             for n in self.map.neighbours(h) {
-                if self.zoc_blocked(zoc, h, n) {
+                if self.zoc_blocked(zoc, h, n) || self.zoc_blocked_by_rule(&blockers, i, h, n) {
                     continue;
                 }
                 out.insert(n);
@@ -456,6 +483,37 @@ impl<'a> Engine<'a> {
     }
 }
 
+impl Engine<'_> {
+    /// Whether a rule `Zoc(Blocked)` keeps unit `i`'s zone, exerted from `from`, out of
+    /// the next hex `to`: the rule is asked of the unit as if it stood on `to`, crossing
+    /// the hexside between.
+    fn zoc_blocked_by_rule(
+        &self,
+        blockers: &[&EffectRule],
+        i: usize,
+        from: HexId,
+        to: HexId,
+    ) -> bool {
+        if blockers.is_empty() {
+            return false;
+        }
+        let crossing: Vec<&str> = self
+            .map
+            .hexside(from, to)
+            .map(|s| s.features.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        let facts = cond::Facts {
+            unit: i,
+            hex: Some(to),
+            crossing,
+            ..cond::Facts::default()
+        };
+        blockers
+            .iter()
+            .any(|r| r.when.as_ref().is_none_or(|c| cond::holds(self, c, &facts)))
+    }
+}
+
 /// A condition's words for answers: the rule id and section.
 pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
     RuleRef::new(rule.id.clone(), Some(&rule.section))
@@ -465,9 +523,7 @@ pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
 pub fn unknown_condition(c: &Condition) -> bool {
     matches!(
         c,
-        Condition::InSupply
-            | Condition::Surrounded
-            | Condition::OwnSide(_)
+        Condition::OwnSide(_)
             | Condition::EnemySide(_)
             | Condition::Did { .. }
             | Condition::Through(_)

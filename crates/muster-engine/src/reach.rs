@@ -14,12 +14,25 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use muster_hex::HexId;
 use muster_model::rules::{Action, Allowance, TerrainEffect};
 use muster_model::system::{MoveCost, StackingPolicy, UnitRole};
-use muster_model::vocab::{Act, Effect, MovementMode, ZocEntry, ZocLeaving};
+use muster_model::vocab::{Act, Effect, EffectRule, MovementMode, ZocEffect, ZocEntry, ZocLeaving};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cond::{Facts, holds, status_of};
 use crate::{Engine, QueryError, RuleRef, rule_ref};
+
+/// How enemy zones of control bind one unit ([`Engine::zoc_of`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitZoc {
+    /// The unit ignores enemy zones.
+    pub ignores: bool,
+    /// What entering one does.
+    pub entry: ZocEntry,
+    /// What leaving one does.
+    pub leaving: ZocLeaving,
+    /// It may move straight from one enemy zone to another.
+    pub zone_to_zone: bool,
+}
 
 /// Every hex a unit may end its move in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -260,6 +273,7 @@ impl<'a> Engine<'a> {
         let zoc = self.enemy_zoc(self.units[i].unit.side.as_deref());
         if let Some(z) = &self.system.rules.zones_of_control {
             rules.push(RuleRef::new("zones of control", Some(&z.section)));
+            rules.extend(self.zoc_rules_of(i).into_iter().map(rule_ref));
         }
         // Per hex, the best search that may end there: its MP left and its mode's index.
         let modes = self.modes_of(i);
@@ -400,12 +414,12 @@ impl<'a> Engine<'a> {
                 open.push(Open(mp, h));
             }
         }
-        let ignores = self.ignores_zoc(i);
+        let bound = self.zoc_of(i);
         while let Some(Open(mp, h)) = open.pop() {
             if left.get(&h).is_some_and(|l| mp + EPS < *l) {
                 continue;
             }
-            for (n, cost) in self.moves_with(i, h, start, mode, zoc, ignores) {
+            for (n, cost) in self.moves_with(i, h, start, mode, zoc, bound) {
                 let after = mp - cost;
                 if after < -EPS {
                     continue;
@@ -431,11 +445,11 @@ impl<'a> Engine<'a> {
         mode: Option<&MovementMode>,
         zoc: &HashSet<HexId>,
     ) -> Vec<(HexId, f64)> {
-        self.moves_with(i, h, start, mode, zoc, self.ignores_zoc(i))
+        self.moves_with(i, h, start, mode, zoc, self.zoc_of(i))
     }
 
-    /// [`Engine::moves_from`] with whether the unit ignores zones already known, as a
-    /// search asks it once and not at every hex.
+    /// [`Engine::moves_from`] with how zones bind the unit already known, as a search
+    /// asks it once and not at every hex.
     fn moves_with(
         &self,
         i: usize,
@@ -443,10 +457,9 @@ impl<'a> Engine<'a> {
         start: HexId,
         mode: Option<&MovementMode>,
         zoc: &HashSet<HexId>,
-        ignores: bool,
+        rules: Option<UnitZoc>,
     ) -> Vec<(HexId, f64)> {
-        let rules = self.system.rules.zones_of_control.as_ref();
-        let in_zoc = |x: HexId| !ignores && zoc.contains(&x);
+        let in_zoc = |x: HexId| rules.is_some_and(|z| !z.ignores) && zoc.contains(&x);
         if let Some(z) = rules {
             if in_zoc(h) && h != start && z.entry == ZocEntry::Stop {
                 return Vec::new();
@@ -497,7 +510,50 @@ impl<'a> Engine<'a> {
         let facts = Facts::at(self, i, self.hex_of(i));
         self.effects_for(&facts)
             .into_iter()
-            .any(|e| matches!(e, Effect::Zoc(muster_model::vocab::ZocEffect::Ignores)))
+            .any(|e| matches!(e, Effect::Zoc(ZocEffect::Ignores)))
+    }
+
+    /// How enemy zones of control bind unit `i`: the system's `zones_of_control`, with
+    /// the unit's own rules (`ZocEntry`, `ZocLeaving`, `Zoc(ZoneToZone)`,
+    /// `Zoc(Ignores)`, asked where it stands) in place of its entry, leaving and
+    /// zone-to-zone; the last rule that says one wins. `None` where the system has no
+    /// zones.
+    pub fn zoc_of(&self, i: usize) -> Option<UnitZoc> {
+        let z = self.system.rules.zones_of_control.as_ref()?;
+        let mut out = UnitZoc {
+            ignores: false,
+            entry: z.entry,
+            leaving: z.leaving,
+            zone_to_zone: z.zone_to_zone,
+        };
+        for e in self.effects_for(&Facts::at(self, i, self.hex_of(i))) {
+            match e {
+                Effect::Zoc(ZocEffect::Ignores) => out.ignores = true,
+                Effect::Zoc(ZocEffect::ZoneToZone) => out.zone_to_zone = true,
+                Effect::ZocEntry(x) => out.entry = *x,
+                Effect::ZocLeaving(x) => out.leaving = *x,
+                _ => {}
+            }
+        }
+        Some(out)
+    }
+
+    /// The rules in force that change how zones bind unit `i` ([`Engine::zoc_of`]).
+    fn zoc_rules_of(&self, i: usize) -> Vec<&EffectRule> {
+        let facts = Facts::at(self, i, self.hex_of(i));
+        self.rules_for(&facts)
+            .into_iter()
+            .filter(|r| {
+                r.then.iter().any(|e| {
+                    matches!(
+                        e,
+                        Effect::Zoc(ZocEffect::Ignores | ZocEffect::ZoneToZone)
+                            | Effect::ZocEntry(_)
+                            | Effect::ZocLeaving(_)
+                    )
+                })
+            })
+            .collect()
     }
 
     /// The hexes in a zone of control of the unit's enemies.
@@ -813,21 +869,14 @@ impl<'a> Engine<'a> {
         }
         rules.push(RuleRef::new("minimum move", min.section.as_deref()));
         let zoc = self.zoc_against(i);
-        let zone_to_zone = self
-            .system
-            .rules
-            .zones_of_control
-            .as_ref()
-            .is_none_or(|z| z.zone_to_zone);
+        let bound = self.zoc_of(i);
+        let zone_to_zone = bound.is_none_or(|z| z.zone_to_zone || z.ignores);
         for mode in self.modes_of(i) {
             for n in self.map.neighbours(start) {
                 if out.contains_key(&n)
                     || !self.may_end(i, n)
                     || self.step_cost(i, start, n, mode).is_none()
-                    || (!zone_to_zone
-                        && zoc.contains(&start)
-                        && zoc.contains(&n)
-                        && !self.ignores_zoc(i))
+                    || (!zone_to_zone && zoc.contains(&start) && zoc.contains(&n))
                 {
                     continue;
                 }

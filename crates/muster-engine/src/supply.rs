@@ -45,6 +45,28 @@ pub struct RetreatHex {
 }
 
 impl Engine<'_> {
+    /// Whether a unit of `side` on `hex` is in supply, as the condition `InSupply` asks
+    /// it: always, where the system has no supply rule (nothing can cut a unit off);
+    /// else by the trace of [`Engine::supply`], once per hex and side. Zones of control
+    /// take every unit as in supply, so that a zone rule conditioned on supply cannot
+    /// ask for the trace it is part of.
+    pub fn in_supply(&self, hex: HexId, side: &str) -> bool {
+        if self.system.rules.supply.is_none() || self.tracing_supply.get() {
+            return true;
+        }
+        let key = (hex, side.to_string());
+        if let Some(&known) = self.supply_memo.borrow().get(&key) {
+            return known;
+        }
+        self.tracing_supply.set(true);
+        let known = self
+            .supply(&hex.to_string(), side)
+            .is_ok_and(|s| s.in_supply);
+        self.tracing_supply.set(false);
+        self.supply_memo.borrow_mut().insert(key, known);
+        known
+    }
+
     /// Whether `hex` can trace supply to a source of `side`.
     pub fn supply(&self, hex: &str, side: &str) -> Result<Supply, QueryError> {
         let start = self.hex(hex)?;

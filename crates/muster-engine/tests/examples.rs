@@ -347,6 +347,65 @@ fn prestags_26_against_9_is_two_to_one() {
     );
 }
 
+/// PRESTAGS 7.51's example: two units of strength 2 that between them occupy or touch
+/// every hex round a unit of strength 4 attack it at 8:4, 2:1, in melee. Standing there
+/// without attacking flanks no one (7.53), and fire never flanks (7.56: the rule asks
+/// for the melee phase).
+#[test]
+fn prestags_a_flank_attack_doubles_two_and_two_against_four() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let target = "2020";
+            let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
+            let t = e0.hex(target).unwrap();
+            // Two hexes on opposite sides of the target: between them they touch all six.
+            let around = e0.map.neighbours(t);
+            let west = around[0];
+            let east = *around
+                .iter()
+                .find(|h| {
+                    e0.map.distance(**h, west) == 2
+                        && around
+                            .iter()
+                            .filter(|x| {
+                                e0.map.distance(**x, west) == 1 && e0.map.distance(**x, **h) == 1
+                            })
+                            .count()
+                            == 0
+                })
+                .expect("a hex opposite");
+            let (west, east) = (west.to_string(), east.to_string());
+            let mut p = set_up.clone();
+            p.units = vec![
+                typed(cx, "d", "PS", "saxons", target),
+                typed(cx, "a1", "MI", "normans", &west),
+                typed(cx, "a2", "MI", "normans", &east),
+            ];
+            let odds = |p: &Position, attackers: &[&str]| {
+                let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), p);
+                let c = e.combat(attackers, "d", &BTreeMap::new()).unwrap();
+                (
+                    c.ratio.clone(),
+                    c.column.clone().unwrap_or_default(),
+                    c.rules,
+                )
+            };
+            p.phase = Some("melee".into());
+            let (ratio, column, rules) = odds(&p, &["a1", "a2"]);
+            assert_eq!((ratio.as_str(), column.as_str()), ("8:4", "2-1"));
+            assert!(sections(&rules).contains(&"7.51"), "{rules:?}");
+            // One of the two attacks alone: no flank, 2:4.
+            let (ratio, _, rules) = odds(&p, &["a1"]);
+            assert_eq!(ratio, "2:4");
+            assert!(!sections(&rules).contains(&"7.51"), "{rules:?}");
+            // Outside the melee phase the rule does not apply.
+            p.phase = Some("fire".into());
+            assert_eq!(odds(&p, &["a1", "a2"]).0, "4:4");
+        },
+    );
+}
+
 #[test]
 fn the_viking_fleet_sails_four_hexes_and_moors_for_eleven() {
     with_scenario(

@@ -234,3 +234,244 @@ fn reach_reads_the_weather_of_the_turn() {
         assert_eq!(rain.section.as_deref(), Some("9.1"));
     });
 }
+
+/// Supply is a condition combat reads: Harrow Ford halves a unit that cannot trace
+/// supply (10.3). The same League foot, attacked by the same Crown foot, defends at full
+/// strength within six hexes of a League source and at half beyond them, and the answer
+/// cites the rule only then.
+#[test]
+fn a_unit_out_of_supply_defends_at_half() {
+    harrow(|cx, p| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let pick = |side: &str| {
+            p.units
+                .iter()
+                .find(|u| u.side.as_deref() == Some(side) && u.kind == "foot")
+                .cloned()
+                .unwrap()
+        };
+        let (defender, attacker) = (pick("league"), pick("crown"));
+        let at = |d: &str, a: &str| muster_engine::Position {
+            units: vec![
+                muster_engine::Unit {
+                    hex: d.into(),
+                    ..defender.clone()
+                },
+                muster_engine::Unit {
+                    hex: a.into(),
+                    ..attacker.clone()
+                },
+            ],
+            ..p.clone()
+        };
+        // A clear hex with a clear neighbour, in supply or not for the League with the
+        // two units standing there.
+        let find = |want: bool| {
+            map.grid()
+                .hexes()
+                .filter(|h| map.terrain_id_at(*h) == Some("clear"))
+                .find_map(|h| {
+                    let n = map
+                        .neighbours(h)
+                        .into_iter()
+                        .find(|n| map.terrain_id_at(*n) == Some("clear"))?;
+                    let pos = at(&h.to_string(), &n.to_string());
+                    let e = Engine::new(system, map, &pos);
+                    (e.supply(&h.to_string(), "league").unwrap().in_supply == want)
+                        .then(|| (h.to_string(), n.to_string()))
+                })
+                .unwrap_or_else(|| panic!("no clear hex with supply {want}"))
+        };
+        let strength = |(d, a): (String, String)| {
+            let pos = at(&d, &a);
+            let e = Engine::new(system, map, &pos);
+            e.combat(&[&attacker.id], &defender.id, &BTreeMap::new())
+                .unwrap()
+        };
+        let supplied = strength(find(true));
+        let cut_off = strength(find(false));
+        assert_eq!(supplied.defence, defender.strength, "{supplied:?}");
+        assert_eq!(cut_off.defence, defender.strength / 2.0, "{cut_off:?}");
+        let cites = |c: &muster_engine::Combat| {
+            c.rules
+                .iter()
+                .any(|r| r.rule == "out-of-supply" && r.section.as_deref() == Some("10.3"))
+        };
+        assert!(!cites(&supplied) && cites(&cut_off), "{:?}", cut_off.rules);
+        // The attacker is in supply in both: only the defender is halved.
+        assert_eq!(supplied.attack, cut_off.attack);
+    });
+}
+
+/// A rule for the attacker's die is read as well as the defender's: Harrow Ford's
+/// optional veteran horse (13.1) adds 1 to the die of an attack by horse, and the
+/// stubborn levies (14.1) take 1 off an attack on League foot; each only where the
+/// scenario switches its option on.
+#[test]
+fn die_modifiers_of_attacker_and_defender_rules_both_count() {
+    harrow(|cx, p| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let pick = |side: &str, kind: &str| {
+            p.units
+                .iter()
+                .find(|u| u.side.as_deref() == Some(side) && u.kind == kind)
+                .cloned()
+                .unwrap()
+        };
+        let (foot, horse) = (pick("league", "foot"), pick("crown", "horse"));
+        let h = map
+            .grid()
+            .hexes()
+            .find(|h| {
+                map.terrain_id_at(*h) == Some("clear")
+                    && map
+                        .neighbours(*h)
+                        .iter()
+                        .all(|n| map.terrain_id_at(*n) == Some("clear"))
+            })
+            .unwrap();
+        let n = map.neighbours(h)[0];
+        let dice = |rules_on: &[&str]| {
+            let pos = muster_engine::Position {
+                units: vec![
+                    muster_engine::Unit {
+                        hex: h.to_string(),
+                        ..foot.clone()
+                    },
+                    muster_engine::Unit {
+                        hex: n.to_string(),
+                        ..horse.clone()
+                    },
+                ],
+                rules_on: rules_on.iter().map(|s| s.to_string()).collect(),
+                ..p.clone()
+            };
+            let c = Engine::new(system, map, &pos)
+                .combat(&[&horse.id], &foot.id, &BTreeMap::new())
+                .unwrap();
+            let mut out: Vec<(String, f64)> = c
+                .die_modifiers
+                .iter()
+                .map(|m| (m.what.clone(), m.value))
+                .collect();
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out
+        };
+        assert_eq!(dice(&[]), []);
+        assert_eq!(dice(&["veteran-horse"]), [("veteran-charge".into(), 1.0)]);
+        assert_eq!(dice(&["stubborn-levies"]), [("levies-hold".into(), -1.0)]);
+        assert_eq!(
+            dice(&["veteran-horse", "stubborn-levies"]),
+            [("levies-hold".into(), -1.0), ("veteran-charge".into(), 1.0)]
+        );
+    });
+}
+
+/// Zones of control bind units by rules as well as by the system's block: Harrow Ford's
+/// zones stop a unit entering and charge 1 MP to leave (8). A rule giving horse a free
+/// exit lets the Crown horse leave for nothing, and the answer cites it; a rule
+/// `Zoc(Blocked)` on woods keeps every zone out of woods hexes.
+#[test]
+fn zone_rules_change_entry_leaving_and_reach() {
+    use muster_model::vocab::{Condition, Effect, EffectRule, ZocEffect, ZocLeaving};
+    harrow(|cx, p| {
+        let map = cx.map.unwrap();
+        let base = cx.system.unwrap();
+        let with = |rule: EffectRule| {
+            let mut s = base.clone();
+            s.rules.effects.push(rule);
+            s
+        };
+        let free_exit = with(EffectRule {
+            id: "horse-slips-away".into(),
+            section: "X1".into(),
+            when: Some(Condition::Troop("horse".into())),
+            then: vec![Effect::ZocLeaving(ZocLeaving::Free)],
+            note: None,
+        });
+        let woods_block = with(EffectRule {
+            id: "woods-hide".into(),
+            section: "X2".into(),
+            when: Some(Condition::InTerrain("woods".into())),
+            then: vec![Effect::Zoc(ZocEffect::Blocked)],
+            note: None,
+        });
+        let horse = p.units.iter().find(|u| u.id == "crown-horse").unwrap();
+        let foot = p
+            .units
+            .iter()
+            .find(|u| u.side.as_deref() == Some("league") && u.kind == "foot")
+            .unwrap();
+        // A clear hex whose ring is clear but for one woods hex, the foot on it.
+        let (centre, woods) = map
+            .grid()
+            .hexes()
+            .filter(|h| map.terrain_id_at(*h) == Some("clear") && map.neighbours(*h).len() == 6)
+            .find_map(|h| {
+                let ring = map.neighbours(h);
+                let woods: Vec<_> = ring
+                    .iter()
+                    .filter(|n| map.terrain_id_at(**n) == Some("woods"))
+                    .collect();
+                let clear = ring
+                    .iter()
+                    .filter(|n| map.terrain_id_at(**n) == Some("clear"))
+                    .count();
+                (woods.len() == 1 && clear == 5).then(|| (h, *woods[0]))
+            })
+            .expect("a clear hex with one woods neighbour");
+        let beside = map
+            .neighbours(centre)
+            .into_iter()
+            .find(|n| map.terrain_id_at(*n) == Some("clear") && map.distance(*n, woods) > 1)
+            .unwrap();
+        let pos = muster_engine::Position {
+            units: vec![
+                muster_engine::Unit {
+                    hex: centre.to_string(),
+                    ..foot.clone()
+                },
+                muster_engine::Unit {
+                    hex: beside.to_string(),
+                    ..horse.clone()
+                },
+            ],
+            weather: Some("fair".into()),
+            ..p.clone()
+        };
+        // The horse starts in the foot's zone: leaving costs 1 MP, or nothing by rule.
+        let left_after_first_step = |system: &muster_model::system::RulesSystem| {
+            let e = Engine::new(system, map, &pos);
+            let r = e.reach("crown-horse").unwrap();
+            let first = r
+                .hexes
+                .iter()
+                .filter(|h| h.path.len() == 2 && !h.enemy_zoc)
+                .map(|h| h.mp_left)
+                .fold(f64::MIN, f64::max);
+            (first, r.rules)
+        };
+        let (plain, plain_rules) = left_after_first_step(base);
+        let (slipped, slip_rules) = left_after_first_step(&free_exit);
+        assert_eq!(slipped - plain, 1.0, "{plain} then {slipped}");
+        let cites = |rules: &[muster_engine::RuleRef]| {
+            rules
+                .iter()
+                .any(|r| r.rule == "horse-slips-away" && r.section.as_deref() == Some("X1"))
+        };
+        assert!(!cites(&plain_rules) && cites(&slip_rules), "{slip_rules:?}");
+        // The woods hex next to the foot is in its zone, unless a rule blocks it there.
+        let horse_at = pos
+            .units
+            .iter()
+            .position(|u| u.id == "crown-horse")
+            .unwrap();
+        let zone = |system: &muster_model::system::RulesSystem| {
+            Engine::new(system, map, &pos).zoc_against(horse_at)
+        };
+        assert!(zone(base).contains(&woods));
+        let blocked = zone(&woods_block);
+        assert!(!blocked.contains(&woods) && blocked.contains(&beside));
+        assert_eq!(blocked.len() + 1, zone(base).len());
+    });
+}

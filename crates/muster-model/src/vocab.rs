@@ -155,6 +155,12 @@ pub enum Effect {
     StackingLimit(u8),
     /// What the unit's zone of control does.
     Zoc(ZocEffect),
+    /// What entering an enemy zone of control does to the unit, in place of the
+    /// system's `zones_of_control.entry`.
+    ZocEntry(ZocEntry),
+    /// What leaving an enemy zone of control does to the unit, in place of the
+    /// system's `zones_of_control.leaving`.
+    ZocLeaving(ZocLeaving),
     /// The unit may do this.
     May(Act),
     /// The unit may not do this.
@@ -189,6 +195,14 @@ pub enum ZocEffect {
     ExertsNone,
     /// The unit ignores enemy zones of control.
     Ignores,
+    /// The unit may move straight from one enemy zone to another, where the system's
+    /// `zones_of_control` forbids it.
+    ZoneToZone,
+    /// The unit's zone does not reach the hex the condition describes: with
+    /// `InTerrain`, a hex of that terrain next to the unit; with `Crossing`, across a
+    /// hexside with that feature. The rule is asked of the exerting unit, for each hex
+    /// around it.
+    Blocked,
 }
 
 /// An act a rule permits, forbids or demands.

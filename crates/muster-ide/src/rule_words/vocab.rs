@@ -136,6 +136,12 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Zoc(ZocEffect::Exerts) => "exert a zone of control".to_string(),
         Effect::Zoc(ZocEffect::ExertsNone) => "exert no zone of control".to_string(),
         Effect::Zoc(ZocEffect::Ignores) => "ignore enemy zones of control".to_string(),
+        Effect::Zoc(ZocEffect::ZoneToZone) => {
+            "may move straight from one enemy zone of control to another".to_string()
+        }
+        Effect::Zoc(ZocEffect::Blocked) => "its zone of control does not reach there".to_string(),
+        Effect::ZocEntry(x) => format!("in enemy zones of control, {}", entry_words(*x)),
+        Effect::ZocLeaving(x) => format!("in enemy zones of control, {}", leaving_words(*x)),
         Effect::May(a) => format!("may {}", act_words(*a)),
         Effect::MayNot(a) => format!("may not {}", act_words(*a)),
         Effect::Must(a) => format!("must {}", act_words(*a)),
@@ -182,22 +188,30 @@ pub fn effect_rule_words(r: &EffectRule) -> String {
     )
 }
 
+fn entry_words(e: ZocEntry) -> String {
+    match e {
+        ZocEntry::Free => "entering is free".to_string(),
+        ZocEntry::Stop => "a unit entering stops".to_string(),
+        ZocEntry::Cost(c) => format!("entering costs +{} MP", number(c)),
+    }
+}
+
+fn leaving_words(l: ZocLeaving) -> String {
+    match l {
+        ZocLeaving::Free => "leaving is free".to_string(),
+        ZocLeaving::Cost(c) => format!("leaving costs +{} MP", number(c)),
+        ZocLeaving::Forbidden => "leaving only by retreat or advance".to_string(),
+    }
+}
+
 /// Zones of control in words.
 pub fn zoc_words(z: &ZoneOfControl) -> String {
     let mut parts = vec![match &z.exerted_by {
         Some(c) => format!("exerted by {}", condition_words(c)),
         None => "exerted by every combat unit".to_string(),
     }];
-    parts.push(match z.entry {
-        ZocEntry::Free => "entering is free".to_string(),
-        ZocEntry::Stop => "a unit entering stops".to_string(),
-        ZocEntry::Cost(c) => format!("entering costs +{} MP", number(c)),
-    });
-    parts.push(match z.leaving {
-        ZocLeaving::Free => "leaving is free".to_string(),
-        ZocLeaving::Cost(c) => format!("leaving costs +{} MP", number(c)),
-        ZocLeaving::Forbidden => "leaving only by retreat or advance".to_string(),
-    });
+    parts.push(entry_words(z.entry));
+    parts.push(leaving_words(z.leaving));
     if !z.zone_to_zone {
         parts.push("no move from one enemy zone straight to another".to_string());
     }

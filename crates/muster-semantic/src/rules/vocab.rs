@@ -114,6 +114,8 @@ impl<'a> Walk<'a> {
                 | Effect::FixedStrength(_)
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
+                | Effect::ZocEntry(_)
+                | Effect::ZocLeaving(_)
                 | Effect::May(_)
                 | Effect::MayNot(_)
                 | Effect::Must(_)
@@ -674,7 +676,15 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
-        (E::Zoc(x), E::Zoc(y)) => x != y,
+        (E::Zoc(x), E::Zoc(y)) => {
+            use muster_model::vocab::ZocEffect as Z;
+            matches!(
+                (x, y),
+                (Z::Exerts, Z::ExertsNone) | (Z::ExertsNone, Z::Exerts)
+            )
+        }
+        (E::ZocEntry(x), E::ZocEntry(y)) => x != y,
+        (E::ZocLeaving(x), E::ZocLeaving(y)) => x != y,
         (E::ToStatus(x), E::ToStatus(y)) | (E::Becomes(x), E::Becomes(y)) => x != y,
         _ => false,
     }
