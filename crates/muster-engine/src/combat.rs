@@ -528,9 +528,9 @@ impl Engine<'_> {
                 self.system.terrain_section.as_deref(),
             ));
         }
-        // The rules of the first defender, then of each attacker: a rule counts once
-        // however many attackers meet it.
-        let defender = defenders.iter().take(1).map(|&d| Facts {
+        // The rules of each defender, then of each attacker: a rule counts once however
+        // many units meet it (PRESTAGS 8.2: a stack with one disrupted unit in it).
+        let defender = defenders.iter().map(|&d| Facts {
             unit: d,
             hex: Some(dhex),
             defending: true,

@@ -72,6 +72,11 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
                     .any(|&o| engine.enemies(f.unit, o))
             })
         }),
+        Condition::StackedWith(t) => f.hex.is_some_and(|h| {
+            engine.units_at(h).iter().any(|&o| {
+                o != f.unit && engine.units[o].unit.side == unit.unit.side && engine.is_troop(o, t)
+            })
+        }),
         Condition::InEnemyZoc => f
             .hex
             .is_some_and(|h| engine.enemy_zoc(unit.unit.side.as_deref()).contains(&h)),

@@ -211,9 +211,21 @@ impl<'a> Engine<'a> {
         }
         let rules = &system.rules;
         let on = |id: &str| position.rules_on.iter().any(|r| r == id);
-        let mut effects: Vec<&EffectRule> = rules.effects.iter().collect();
+        // An optional rule that is on brings its effects and switches off the system's
+        // effects it names.
+        let options: Vec<_> = rules.optional_rules.iter().filter(|o| on(&o.id)).collect();
+        let switched_off = |id: &str| {
+            options
+                .iter()
+                .any(|o| o.switches_off.iter().any(|x| x == id))
+        };
+        let mut effects: Vec<&EffectRule> = rules
+            .effects
+            .iter()
+            .filter(|r| !switched_off(&r.id))
+            .collect();
         effects.extend(rules.special_rules.iter().filter(|r| on(&r.id)));
-        for option in rules.optional_rules.iter().filter(|o| on(&o.id)) {
+        for option in &options {
             effects.extend(option.effects.iter());
         }
         let move_rules = effects

@@ -180,11 +180,31 @@ impl Engine<'_> {
         Ok(out)
     }
 
-    /// Where unit `id` may end a retreat of `hexes` hexes.
+    /// Where unit `id` may end a retreat of `hexes` hexes: nowhere, citing the rule,
+    /// where a rule in force says it may not retreat.
     pub fn retreat(&self, id: &str, hexes: u8) -> Result<Retreat, QueryError> {
         let i = self.unit(id)?;
         let start = self.hex_of(i);
         let mut rules = Vec::new();
+        let facts = crate::cond::Facts::at(self, i, start);
+        let forbidding: Vec<RuleRef> = self
+            .rules_for(&facts)
+            .into_iter()
+            .filter(|r| {
+                r.then.iter().any(|e| {
+                    *e == muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Retreat)
+                })
+            })
+            .map(crate::rule_ref)
+            .collect();
+        if !forbidding.is_empty() {
+            return Ok(Retreat {
+                unit: id.to_string(),
+                from: start.to_string(),
+                hexes: Vec::new(),
+                rules: forbidding,
+            });
+        }
         let zoc = self.zoc_against(i);
         let no_zoc = self
             .system

@@ -476,10 +476,110 @@ fn an_undisrupted_unit_may_always_move_one_hex() {
             // Its other moves pay the chart's entry costs, and cite them (5.11).
             assert!(r.hexes.iter().any(|h| !h.minimum_move));
             assert!(r.rules.iter().any(|x| x.section.as_deref() == Some("5.11")));
-            // Disrupted, it has no minimum move.
+            // Disrupted, it has no minimum move: it does not move at all (8.2).
             p.units[0].status = Some("disrupted".into());
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
-            assert!(e.reach("bl").unwrap().at(&swamp.to_string()).is_none());
+            let r = e.reach("bl").unwrap();
+            assert!(r.hexes.is_empty(), "{r:?}");
+            assert!(sections(&r.rules).contains(&"8.2"), "{:?}", r.rules);
+        },
+    );
+}
+
+/// PRESTAGS 8.2: an attack on a hex holding a disrupted unit adds one to the die, once
+/// however many there are; 8.3: no unit ever retreats, unless optional 17.0 is on.
+#[test]
+fn prestags_disruption_helps_the_attacker_and_nobody_retreats() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let target = "2020";
+            let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
+            let next = e0.map.neighbours(e0.hex(target).unwrap())[0].to_string();
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "d1", "PS", "saxons", target),
+                typed(cx, "d2", "MS", "saxons", target),
+                typed(cx, "a", "PP", "normans", &next),
+            ];
+            let dice = |p: &Position| {
+                let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), p);
+                let c = e.combat(&["a"], "d1", &BTreeMap::new()).unwrap();
+                c.die_modifiers
+                    .iter()
+                    .map(|m| (m.what.clone(), m.value, m.section.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(dice(&p), []);
+            p.units[1].status = Some("disrupted".into());
+            let one = vec![(
+                "disrupted-defender".to_string(),
+                1.0,
+                Some("8.2".to_string()),
+            )];
+            assert_eq!(dice(&p), one);
+            p.units[0].status = Some("disrupted".into());
+            assert_eq!(dice(&p), one, "once for the hex");
+            // 8.3: no retreat; 17.0 switches that off.
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let r = e.retreat("a", 1).unwrap();
+            assert!(r.hexes.is_empty());
+            assert_eq!(sections(&r.rules), ["8.3"]);
+            p.rules_on = vec!["retreat-before-combat".into()];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            assert!(!e.retreat("a", 1).unwrap().hexes.is_empty());
+        },
+    );
+}
+
+/// `StackedWith` reads the units of the hex: a rule for units stacked with a leader (a
+/// class E unit, PRESTAGS 10.31) holds for a friend of the leader in its hex, and not
+/// for the same unit alone or for the leader itself.
+#[test]
+fn stacked_with_a_leader_is_read_from_the_hex() {
+    use muster_model::vocab::{Condition, Effect, EffectRule};
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let mut system = cx.system.unwrap().clone();
+            system.rules.effects.push(EffectRule {
+                id: "steadied".into(),
+                section: "T1".into(),
+                when: Some(Condition::All(vec![
+                    Condition::Defending,
+                    Condition::StackedWith("E".into()),
+                ])),
+                then: vec![Effect::OddsShift(-1)],
+                note: None,
+            });
+            let target = "2020";
+            let e0 = Engine::new(&system, cx.map.unwrap(), &set_up);
+            let next = e0.map.neighbours(e0.hex(target).unwrap())[0].to_string();
+            let mut p = set_up.clone();
+            p.units = vec![
+                typed(cx, "d", "PS", "saxons", target),
+                typed(cx, "a", "PP", "normans", &next),
+            ];
+            let shifts = |p: &Position, defender: &str| {
+                let e = Engine::new(&system, cx.map.unwrap(), p);
+                let c = e.combat(&["a"], defender, &BTreeMap::new()).unwrap();
+                c.shifts.iter().filter(|m| m.what == "steadied").count()
+            };
+            assert_eq!(shifts(&p, "d"), 0, "alone");
+            let leader = |side: &str, hex: &str| Unit {
+                id: "leader".into(),
+                kind: "2L".into(),
+                side: Some(side.into()),
+                hex: hex.into(),
+                movement: 9.0,
+                ..Unit::default()
+            };
+            p.units.push(leader("normans", &next));
+            assert_eq!(shifts(&p, "d"), 0, "an enemy leader next door");
+            p.units.pop();
+            p.units.push(leader("saxons", target));
+            assert_eq!(shifts(&p, "d"), 1, "stacked with a friendly leader");
         },
     );
 }

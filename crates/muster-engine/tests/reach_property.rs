@@ -4,8 +4,8 @@
 //! read here again from the compiled terrain table and the system (the table's cost,
 //! prohibited terrain and the road-only exception, a movement mode's own costs, a cost
 //! rule of the vocabulary), and so is how zones of control stop, forbid and charge a
-//! move. Who may pass or stop where, the zones' hexes and the modes open to a unit come
-//! from the engine.
+//! move, and whether a rule holds the unit where it stands. Who may pass or stop where,
+//! the zones' hexes and the modes open to a unit come from the engine.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -13,7 +13,7 @@ use muster_engine::{Engine, Position, Unit, from_scenario};
 use muster_hex::HexId;
 use muster_model::rules::TerrainEffect;
 use muster_model::system::{KindStats, MoveCost};
-use muster_model::vocab::{Condition, Effect, MovementMode, ZocEntry, ZocLeaving};
+use muster_model::vocab::{Act, Condition, Effect, MovementMode, ZocEntry, ZocLeaving};
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::db::{bundled, index};
 
@@ -75,16 +75,7 @@ fn simple_step(
 ) -> Option<f64> {
     let (map, system) = (e.map, e.system);
     let u = &e.position.units[i];
-    let class = system
-        .unit_kinds
-        .iter()
-        .find(|k| k.id == u.kind)
-        .and_then(|k| match &k.stats {
-            Some(KindStats::Counter { class, .. } | KindStats::Leader { class, .. }) => {
-                Some(class.as_str())
-            }
-            _ => None,
-        });
+    let class = class_of(e, &u.kind);
     let troop = |t: &str| t == "*" || t == u.kind || Some(t) == class;
     let has = |h: HexId, t: &str| {
         map.terrain_id_at(h) == Some(t) || map.feature_ids_at(h).iter().any(|f| *f == t)
@@ -163,8 +154,58 @@ fn simple_step(
     Some(cost.max(0.0))
 }
 
+/// The class of a unit kind, where its printed values give one.
+fn class_of<'e>(e: &Engine<'e>, kind: &str) -> Option<&'e str> {
+    e.system
+        .unit_kinds
+        .iter()
+        .find(|k| k.id == kind)
+        .and_then(|k| match &k.stats {
+            Some(KindStats::Counter { class, .. } | KindStats::Leader { class, .. }) => {
+                Some(class.as_str())
+            }
+            _ => None,
+        })
+}
+
+/// Whether a rule of the system keeps unit `i` from moving at all (`MayNot(Move)`),
+/// reading the conditions such rules use in the bundled systems; panics on any other.
+fn held(e: &Engine, i: usize) -> bool {
+    let u = &e.position.units[i];
+    let class = class_of(e, &u.kind);
+    let status = u.status.clone().or_else(|| {
+        e.system
+            .rules
+            .status
+            .as_ref()
+            .map(|l| l.levels[0].id.clone())
+    });
+    fn holds(c: &Condition, kind: &str, class: Option<&str>, status: Option<&str>) -> bool {
+        match c {
+            Condition::All(list) => list.iter().all(|c| holds(c, kind, class, status)),
+            Condition::Not(inner) => !holds(inner, kind, class, status),
+            Condition::Status(s) => status == Some(s.as_str()),
+            Condition::Troop(t) => t == "*" || t == kind || Some(t.as_str()) == class,
+            other => panic!("the simple search does not read {other:?}"),
+        }
+    }
+    e.system
+        .rules
+        .effects
+        .iter()
+        .filter(|r| r.then.contains(&Effect::MayNot(Act::Move)))
+        .any(|r| {
+            r.when
+                .as_ref()
+                .is_none_or(|c| holds(c, &u.kind, class, status.as_deref()))
+        })
+}
+
 /// The best MP left per hex where the unit may end, by exhaustive search.
 fn exhaustive(e: &Engine, i: usize, start: HexId) -> BTreeMap<HexId, i64> {
+    if held(e, i) {
+        return BTreeMap::new();
+    }
     let (mp, _) = e.allowance_of(i);
     let zoc_rule = e.system.rules.zones_of_control.as_ref();
     let zoc: HashSet<HexId> = if e.ignores_zoc(i) {

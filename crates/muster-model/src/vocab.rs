@@ -77,6 +77,9 @@ pub enum Condition {
     AllAttackersAcross(String),
     /// The unit is next to an enemy unit.
     AdjacentToEnemy,
+    /// The unit shares its hex with a friendly unit of this troop type (PRESTAGS 10.31:
+    /// units stacked with a leader).
+    StackedWith(String),
     /// The unit is in an enemy zone of control.
     InEnemyZoc,
     /// The unit can trace supply (the system's `supply`).

@@ -44,6 +44,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Crossing(f) => format!("across `{f}`"),
         Condition::AllAttackersAcross(f) => format!("when every attacker is across `{f}`"),
         Condition::AdjacentToEnemy => "next to an enemy unit".to_string(),
+        Condition::StackedWith(t) => format!("stacked with a friendly `{t}` unit"),
         Condition::InEnemyZoc => "in an enemy zone of control".to_string(),
         Condition::InSupply => "in supply".to_string(),
         Condition::Surrounded => {

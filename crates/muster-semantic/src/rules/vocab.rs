@@ -51,6 +51,7 @@ impl<'a> Walk<'a> {
             Condition::Not(inner) => self.condition(inner, &at.variant("Not"), side),
             Condition::Side(s) => self.name(at.variant("Side"), side, s),
             Condition::Troop(t) => self.name(at.variant("Troop"), NameKind::Troop, t),
+            Condition::StackedWith(t) => self.name(at.variant("StackedWith"), NameKind::Troop, t),
             Condition::Status(s) => self.name(at.variant("Status"), NameKind::Level, s),
             Condition::Weather(w) => self.name(at.variant("Weather"), NameKind::Weather, w),
             Condition::Phase(p) => self.name(at.variant("Phase"), NameKind::Phase, p),
