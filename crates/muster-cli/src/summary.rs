@@ -417,6 +417,9 @@ fn scenario_rules(s: &ScenarioSummary) -> String {
                 out += &format!("  {} ({})\n", e(&r.hook), e(&r.params_text));
             }
             out += &format!("    {}\n", e(&r.text));
+            for rule in &r.rules {
+                out += &format!("    as a rule: {}\n", e(rule));
+            }
         }
     }
     if !s.rules.is_empty() {

@@ -138,12 +138,14 @@ pub struct Engine<'a> {
     pub position: &'a Position,
     pub(crate) units: Vec<Placed<'a>>,
     pub(crate) by_hex: FastMap<HexId, Vec<usize>>,
-    /// The effect rules in force: the system's, and its optional and special rules the
-    /// position switches on.
+    /// The effect rules in force: the system's, its optional and special rules the
+    /// position switches on, and the position's own.
     pub(crate) effects: Vec<&'a EffectRule>,
     /// Those of them that say anything about movement (a cost, a hex not to enter), the
     /// only ones a step of a move asks about.
     pub(crate) move_rules: Vec<&'a EffectRule>,
+    /// Those of them that keep a unit from ending a move somewhere (`MayNot(EndMove)`).
+    pub(crate) end_rules: Vec<&'a EffectRule>,
     /// The hexes in an enemy zone of control, by the side they are enemies of, worked
     /// out once per engine: every search and condition asks the same.
     zoc_cache: std::cell::RefCell<ZocCache>,
@@ -228,6 +230,7 @@ impl<'a> Engine<'a> {
         for option in &options {
             effects.extend(option.effects.iter());
         }
+        effects.extend(position.rules.iter());
         let move_rules = effects
             .iter()
             .copied()
@@ -241,6 +244,15 @@ impl<'a> Engine<'a> {
                 })
             })
             .collect();
+        let end_rules = effects
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.then.contains(&muster_model::vocab::Effect::MayNot(
+                    muster_model::vocab::Act::EndMove,
+                ))
+            })
+            .collect();
         Self {
             system,
             map,
@@ -249,6 +261,7 @@ impl<'a> Engine<'a> {
             by_hex,
             effects,
             move_rules,
+            end_rules,
             zoc_cache: std::cell::RefCell::new(Vec::new()),
             step_memo: Default::default(),
             cite_sets: Default::default(),
@@ -528,7 +541,10 @@ impl Engine<'_> {
 
 /// A condition's words for answers: the rule id and section.
 pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
-    RuleRef::new(rule.id.clone(), Some(&rule.section))
+    RuleRef::new(
+        rule.id.clone(),
+        Some(rule.section.as_str()).filter(|s| !s.is_empty()),
+    )
 }
 
 /// Conditions the engine never knows from a position alone; used in docs and tests.

@@ -33,6 +33,11 @@ pub struct Position {
     /// The system's optional and special rules in force, by id.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules_on: Vec<String>,
+    /// Further rules in force, stated in the vocabulary: from a scenario, its special
+    /// rules and the rules its hooks desugar into
+    /// (`muster_semantic::rules::scenario::scenario_rules`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<muster_model::vocab::EffectRule>,
     pub sides: Vec<PositionSide>,
     pub units: Vec<Unit>,
 }
@@ -218,7 +223,11 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
         phase: None,
         side: Some(scenario.plays_first.clone()),
         weather,
-        rules_on: scenario.optional_rules.clone(),
+        rules_on: muster_semantic::rules::scenario::optional_rules_on(cx)
+            .iter()
+            .map(|o| o.id.to_string())
+            .collect(),
+        rules: muster_semantic::rules::scenario::scenario_rules(cx),
         sides,
         units,
     }

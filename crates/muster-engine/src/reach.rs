@@ -764,12 +764,26 @@ impl<'a> Engine<'a> {
         let friends = here.iter().any(|&o| o != i);
         !friends
             || self.allowance(i, Action::MoveThroughFriends) == Some(Allowance::May)
-            || self.may_end(i, h)
+            || self.may_stack(i, h)
     }
 
-    /// Whether a unit may end its move in a hex: no enemy there, the stacking rule
-    /// holds with the friends there, and no two carriers share it.
+    /// Whether a unit may end its move in a hex: no rule keeps it from ending a move
+    /// there (`MayNot(EndMove)`), no enemy is there, the stacking rule holds with the
+    /// friends there, and no two carriers share it.
     pub fn may_end(&self, i: usize, h: HexId) -> bool {
+        if !self.end_rules.is_empty() {
+            let facts = Facts::at(self, i, h);
+            let held = |r: &&EffectRule| r.when.as_ref().is_none_or(|c| holds(self, c, &facts));
+            if self.end_rules.iter().any(held) {
+                return false;
+            }
+        }
+        self.may_stack(i, h)
+    }
+
+    /// Whether a unit may stand in a hex with the units there: no enemy, the stacking
+    /// rule holds, and no two carriers share it.
+    fn may_stack(&self, i: usize, h: HexId) -> bool {
         let others: Vec<usize> = self
             .units_at(h)
             .iter()

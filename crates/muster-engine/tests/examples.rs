@@ -680,3 +680,88 @@ fn fire_units_enter_a_stream_only_along_a_road_and_say_so() {
         },
     );
 }
+
+/// A scenario's hooks reach the engine as the rules they desugar into: Hamburg's Viking
+/// ferocity (Excl 3.61) gives a Viking melee attack a column before the first attack has
+/// been made, and nothing to an attack on Vikings; its `no-end-move-in` keeps every unit
+/// from ending a move on a ford, though it may pass one.
+#[test]
+fn hamburg_s_hooks_are_rules_the_engine_applies() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let ids: Vec<&str> = set_up.rules.iter().map(|r| r.id.as_str()).collect();
+            for id in [
+                "viking-first-attack",
+                "viking-later-attacks",
+                "viking-later-defence",
+                "no-end-move-in",
+            ] {
+                assert!(ids.contains(&id), "{ids:?}");
+            }
+            let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
+            let clear = e0
+                .map
+                .grid()
+                .hexes()
+                .find(|h| {
+                    e0.map.terrain_id_at(*h) == Some("clear")
+                        && e0.map.neighbours(*h).len() == 6
+                        && e0
+                            .map
+                            .neighbours(*h)
+                            .iter()
+                            .all(|n| e0.map.terrain_id_at(*n) == Some("clear"))
+                })
+                .unwrap();
+            let next = e0.map.neighbours(clear)[0].to_string();
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "viking", "AX", "vikings", &clear.to_string()),
+                typed(cx, "german", "SD", "germans", &next),
+            ];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let by_vikings = e.combat(&["viking"], "german", &BTreeMap::new()).unwrap();
+            let shift: Vec<_> = by_vikings
+                .shifts
+                .iter()
+                .map(|m| (m.what.as_str(), m.value, m.section.as_deref()))
+                .collect();
+            assert!(
+                shift.contains(&("viking-first-attack", 1.0, Some("Excl 3.61"))),
+                "{shift:?}"
+            );
+            let on_vikings = e.combat(&["german"], "viking", &BTreeMap::new()).unwrap();
+            assert!(
+                on_vikings
+                    .shifts
+                    .iter()
+                    .chain(&on_vikings.die_modifiers)
+                    .all(|m| !m.what.starts_with("viking")),
+                "{on_vikings:?}"
+            );
+            // No unit ends a move on a ford, though one may cross it.
+            let ford = e0
+                .map
+                .grid()
+                .hexes()
+                .find(|h| e0.map.terrain_id_at(*h) == Some("ford"))
+                .expect("Hamburg's map has a ford");
+            let mut q = set_up.clone();
+            q.units = vec![typed(
+                cx,
+                "walker",
+                "SD",
+                "germans",
+                &e0.map.neighbours(ford)[0].to_string(),
+            )];
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &q);
+            assert!(!e.may_end(0, ford));
+            let mut without = q.clone();
+            without.rules.retain(|r| r.id != "no-end-move-in");
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &without);
+            assert!(e.may_end(0, ford));
+        },
+    );
+}

@@ -172,6 +172,9 @@ pub struct SpecialRuleLine {
     pub params_text: String,
     /// The author's text.
     pub text: String,
+    /// What a built-in hook desugars into, in words, a rule a line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -500,12 +503,14 @@ pub fn summarize(cx: &ScenarioCx) -> ScenarioSummary {
         special_rules: s
             .special_rules
             .iter()
-            .map(|r| SpecialRuleLine {
+            .enumerate()
+            .map(|(i, r)| SpecialRuleLine {
                 hook: r.hook.clone(),
                 params: r.params.clone(),
-                params_text: vocab_lines::special_rule_words(cx.system, r)
+                params_text: vocab_lines::special_rule_words(cx, i)
                     .unwrap_or_else(|| params_text(&r.params)),
                 text: r.text.clone(),
+                rules: vocab_lines::hook_rule_words(cx, i),
             })
             .collect(),
         rules: {

@@ -135,6 +135,9 @@ pub enum SideFact {
     LossesAtLeast(u16),
     /// The side holds the hex with this map label.
     Controls(String),
+    /// The side's units did this act in an earlier player-turn of the game (PRESTAGS
+    /// Excl 3.61: the Viking ferocity of the first melee attack).
+    ActedBefore(Act),
 }
 
 /// What a rule does while its condition holds.
@@ -233,6 +236,8 @@ pub enum Act {
     Evade,
     /// Change facing.
     Face,
+    /// End a move in a hex (with `InTerrain`: a hex of this terrain).
+    EndMove,
 }
 
 /// An optional rule: a named set of rules that applies only where a scenario switches

@@ -79,6 +79,7 @@ fn done_words(a: Act) -> &'static str {
         Act::Melee => "meleed",
         Act::Evade => "evaded",
         Act::Face => "changed facing",
+        Act::EndMove => "ended a move",
     }
 }
 
@@ -95,6 +96,7 @@ fn fact_words(f: &SideFact) -> String {
         SideFact::Demoralised => "is demoralised".to_string(),
         SideFact::LossesAtLeast(n) => format!("has lost {n}"),
         SideFact::Controls(l) => format!("holds `{l}`"),
+        SideFact::ActedBefore(a) => format!("has {} in an earlier player-turn", done_words(*a)),
     }
 }
 
@@ -110,6 +112,7 @@ fn act_words(a: Act) -> &'static str {
         Act::Melee => "attack in melee",
         Act::Evade => "evade",
         Act::Face => "change facing",
+        Act::EndMove => "end a move there",
     }
 }
 

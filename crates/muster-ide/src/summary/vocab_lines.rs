@@ -2,10 +2,9 @@
 //! control, movement modes and supply, the scenario's turn record and supply sources,
 //! and the words of a special rule stated as data.
 
-use muster_model::scenario::{SourceAt, SpecialRule};
-use muster_model::system::RulesSystem;
-use muster_model::vocab::Condition;
+use muster_model::scenario::SourceAt;
 use muster_semantic::ScenarioCx;
+use muster_semantic::rules::scenario::special_rule_rules;
 
 use super::RuleLine;
 use crate::rule_words as w;
@@ -187,26 +186,38 @@ fn used_in_play<'a>(cx: &ScenarioCx<'a>) -> (bool, Vec<&'a str>) {
 
 /// A special rule stated as data, in words: its own `when`/`then`, or the system's
 /// rule of that id narrowed by its `when`. `None` for a built-in hook.
-pub(super) fn special_rule_words(system: Option<&RulesSystem>, r: &SpecialRule) -> Option<String> {
-    if !r.then.is_empty() {
-        return Some(w::rule_words(
-            r.when.as_ref(),
-            &r.then,
-            r.section.as_deref(),
-        ));
+pub(super) fn special_rule_words(cx: &ScenarioCx, i: usize) -> Option<String> {
+    let r = cx.scenario.special_rules.get(i)?;
+    let declared = cx
+        .system
+        .is_some_and(|s| s.rules.special_rules.iter().any(|d| d.id == r.hook));
+    if r.then.is_empty() && !declared {
+        return None;
     }
-    let declared = system?
-        .rules
-        .special_rules
-        .iter()
-        .find(|d| d.id == r.hook)?;
-    let when = match (&declared.when, &r.when) {
-        (Some(a), Some(b)) => Some(Condition::All(vec![a.clone(), b.clone()])),
-        (a, b) => a.clone().or_else(|| b.clone()),
-    };
+    let rules = special_rule_rules(cx, i);
+    let rule = rules.first()?;
     Some(w::rule_words(
-        when.as_ref(),
-        &declared.then,
-        Some(&declared.section),
+        rule.when.as_ref(),
+        &rule.then,
+        Some(rule.section.as_str()).filter(|s| !s.is_empty()),
     ))
+}
+
+/// What a built-in hook desugars into, a rule a line (`id: effects: when (section)`);
+/// empty for a special rule stated as data, whose words are its own.
+pub(super) fn hook_rule_words(cx: &ScenarioCx, i: usize) -> Vec<String> {
+    if special_rule_words(cx, i).is_some() {
+        return Vec::new();
+    }
+    special_rule_rules(cx, i)
+        .iter()
+        .map(|r| {
+            let section = Some(r.section.as_str()).filter(|s| !s.is_empty());
+            format!(
+                "{}: {}",
+                r.id,
+                w::rule_words(r.when.as_ref(), &r.then, section)
+            )
+        })
+        .collect()
 }

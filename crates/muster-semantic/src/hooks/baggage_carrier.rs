@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 use super::{CarrierEffect, SideRule};
 
@@ -41,5 +42,10 @@ impl HookSpec for BaggageCarrier {
             max_carried: self.max_carried,
             max_movement: self.max_movement,
         })]
+    }
+
+    /// None: a carrier is a stacking fact of the set-up, which `effects` gives the checks.
+    fn rules(&self) -> Vec<EffectRule> {
+        Vec::new()
     }
 }

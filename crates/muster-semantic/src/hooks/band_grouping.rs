@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `band-grouping`: a side's small bands try to join larger ones or their leader (the
 /// raid's Saxons, Additional Notes 4).
@@ -31,6 +32,11 @@ impl HookSpec for BandGrouping {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: bands are a grouping of the set-up, not an effect of play.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 use super::SideRule;
 
@@ -34,6 +35,11 @@ impl HookSpec for Berserk {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: it names one counter, and its pinning lasts turns after a charge: no condition picks a counter or counts turns since an act.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `carried-only`: terrain that units may enter only aboard a carrier (river only on fleets).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -28,6 +29,11 @@ impl HookSpec for CarriedOnly {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: being carried is no condition of the vocabulary.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 use super::SideRule;
 
@@ -32,6 +33,11 @@ impl HookSpec for ChargeBonus {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: it names counters, and no condition picks a counter.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

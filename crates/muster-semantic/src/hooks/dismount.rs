@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `dismount`: units of one kind may dismount and fight as another.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -28,6 +29,11 @@ impl HookSpec for Dismount {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: dismounting is the owner's choice in play.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 use super::SideRule;
 
@@ -31,6 +32,11 @@ impl HookSpec for Evasion {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: evasion is a die roll made in play.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

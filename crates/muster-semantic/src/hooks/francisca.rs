@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `francisca`: the Viking optional rule of thrown axes (PRESTAGS Viking 1.0).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -23,6 +24,11 @@ impl HookSpec for Francisca {
     fn references<'a>(&'a self, _refs: &mut Refs<'a>) {}
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: the francisca is a once-a-game defensive weapon: no effect records a use.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `impassable-area`: whole columns that units may not enter, with exceptions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -44,5 +45,10 @@ impl HookSpec for ImpassableArea {
                 open: self.bridge.as_deref(),
             },
         ]
+    }
+
+    /// None: it names map columns and counters, which no condition picks; `effects` gives the checks the closed columns.
+    fn rules(&self) -> Vec<EffectRule> {
+        Vec::new()
     }
 }

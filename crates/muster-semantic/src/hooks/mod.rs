@@ -36,6 +36,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use muster_db::place::Place;
+use muster_model::vocab::EffectRule;
 
 pub use baggage_carrier::BaggageCarrier;
 pub use band_grouping::BandGrouping;
@@ -75,6 +76,11 @@ pub trait HookSpec: DeserializeOwned + JsonSchema + Debug + Send + Sync + 'stati
     fn references<'a>(&'a self, refs: &mut Refs<'a>);
     /// What the hook changes in validation (empty when it changes nothing muster checks).
     fn effects(&self) -> Vec<Effect<'_>>;
+    /// The hook as rules of the vocabulary: what it desugars into, which the engine
+    /// applies with the scenario ([`crate::rules::scenario::scenario_rules`]). Empty
+    /// where the hook is a procedure of play (a die roll, a choice, a set-up) the
+    /// vocabulary does not state; the hook's file says which.
+    fn rules(&self) -> Vec<EffectRule>;
 }
 
 /// Which side a counter named by a hook must belong to.
@@ -215,6 +221,7 @@ pub enum Effect<'a> {
 pub trait Hook: Debug + Send + Sync {
     fn references(&self) -> Vec<Ref<'_>>;
     fn effects(&self) -> Vec<Effect<'_>>;
+    fn rules(&self) -> Vec<EffectRule>;
 }
 
 impl<T: HookSpec> Hook for T {
@@ -225,6 +232,9 @@ impl<T: HookSpec> Hook for T {
     }
     fn effects(&self) -> Vec<Effect<'_>> {
         HookSpec::effects(self)
+    }
+    fn rules(&self) -> Vec<EffectRule> {
+        HookSpec::rules(self)
     }
 }
 

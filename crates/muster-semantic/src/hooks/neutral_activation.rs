@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 use super::SideRule;
 
@@ -30,6 +31,11 @@ impl HookSpec for NeutralActivation {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: a neutral unit changing sides is an event of play.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::{Act, Condition, Effect as VEffect, EffectRule};
 
 /// `no-end-move-in`: terrain where no unit may end its movement (fords and bridges).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -25,5 +26,17 @@ impl HookSpec for NoEndMoveIn {
 
     fn effects(&self) -> Vec<Effect<'_>> {
         Vec::new()
+    }
+
+    /// No unit ends a move in the terrain: `MayNot(EndMove)` there.
+    fn rules(&self) -> Vec<EffectRule> {
+        let terrain = self.terrain.iter().map(|t| Condition::InTerrain(t.clone()));
+        vec![EffectRule {
+            id: Self::ID.into(),
+            section: String::new(),
+            when: Some(Condition::Any(terrain.collect())),
+            then: vec![VEffect::MayNot(Act::EndMove)],
+            note: None,
+        }]
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `secret-commander-placement`: commanders are placed in secret and revealed together.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -20,6 +21,11 @@ impl HookSpec for SecretCommanderPlacement {
     fn references<'a>(&'a self, _refs: &mut Refs<'a>) {}
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: a hidden placement is a set-up procedure.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

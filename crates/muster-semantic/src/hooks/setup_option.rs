@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::EffectRule;
 
 /// `setup-option`: an optional free setup that hands the first move to the other side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -32,6 +33,11 @@ impl HookSpec for SetupOption {
     }
 
     fn effects(&self) -> Vec<Effect<'_>> {
+        Vec::new()
+    }
+
+    /// None: a choice between set-ups is made before play.
+    fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }
 }

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
+use muster_model::vocab::{Condition, Effect as VEffect, EffectRule};
 
 /// `stacking-override`: some unit kinds of one side stack to a different limit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -34,6 +35,21 @@ impl HookSpec for StackingOverride {
             side: &self.side,
             kinds: &self.kinds,
             limit: self.limit,
+        }]
+    }
+
+    /// The kinds of the side stack to the limit: `StackingLimit` for them.
+    fn rules(&self) -> Vec<EffectRule> {
+        let kinds = self.kinds.iter().map(|k| Condition::Troop(k.clone()));
+        vec![EffectRule {
+            id: Self::ID.into(),
+            section: String::new(),
+            when: Some(Condition::All(vec![
+                Condition::Side(self.side.clone()),
+                Condition::Any(kinds.collect()),
+            ])),
+            then: vec![VEffect::StackingLimit(self.limit)],
+            note: None,
         }]
     }
 }

@@ -1,8 +1,10 @@
 //! What a system's rules mean for one scenario: the sides that have no leader under
-//! leader control, and the men a table side's bases stand for.
+//! leader control, the men a table side's bases stand for, the optional rules in play
+//! and the vocabulary rules its special rules put in force.
 
 use muster_model::scenario::Forces;
 use muster_model::system::UnitRole;
+use muster_model::vocab::{Condition, EffectRule};
 
 use super::covers;
 use crate::ScenarioCx;
@@ -121,4 +123,57 @@ pub fn optional_rules_on<'a>(cx: &ScenarioCx<'a>) -> Vec<OptionalOn<'a>> {
         }
     }
     out
+}
+
+/// The vocabulary rules a scenario puts in force beyond its system's `effects` and
+/// optional rules, in the order of its `special_rules`:
+/// - a special rule naming one of the system's `special_rules` switches that rule on,
+///   narrowed by the scenario's `when` where it gives one;
+/// - a special rule stated in the vocabulary (`then`) is a rule of its own, its hook
+///   the rule's id;
+/// - a registered hook brings the rules it desugars into ([`crate::hooks::Hook::rules`]).
+///
+/// A rule with no section of its own takes the special rule's.
+pub fn scenario_rules(cx: &ScenarioCx) -> Vec<EffectRule> {
+    (0..cx.scenario.special_rules.len())
+        .flat_map(|i| special_rule_rules(cx, i))
+        .collect()
+}
+
+/// The vocabulary rules of the scenario's special rule at index `i`
+/// ([`scenario_rules`]).
+pub fn special_rule_rules(cx: &ScenarioCx, i: usize) -> Vec<EffectRule> {
+    let Some(rule) = cx.scenario.special_rules.get(i) else {
+        return Vec::new();
+    };
+    let section = rule.section.clone().unwrap_or_default();
+    let declared = cx
+        .system
+        .and_then(|s| s.rules.special_rules.iter().find(|r| r.id == rule.hook));
+    if let Some(base) = declared {
+        let when = match (&base.when, &rule.when) {
+            (Some(a), Some(b)) => Some(Condition::All(vec![a.clone(), b.clone()])),
+            (a, b) => a.as_ref().or(b.as_ref()).cloned(),
+        };
+        vec![EffectRule {
+            when,
+            ..base.clone()
+        }]
+    } else if !rule.then.is_empty() {
+        vec![EffectRule {
+            id: rule.hook.clone(),
+            section,
+            when: rule.when.clone(),
+            then: rule.then.clone(),
+            note: Some(rule.text.clone()),
+        }]
+    } else if let Some(hook) = cx.hooks().iter().find(|h| h.rule == i) {
+        let mut rules = hook.hook.rules();
+        for r in rules.iter_mut().filter(|r| r.section.is_empty()) {
+            r.section.clone_from(&section);
+        }
+        rules
+    } else {
+        Vec::new()
+    }
 }

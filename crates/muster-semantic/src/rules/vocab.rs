@@ -79,8 +79,12 @@ impl<'a> Walk<'a> {
             Condition::EnemySide(SideFact::Controls(l)) => self
                 .labels
                 .push((at.variant("EnemySide").variant("Controls"), l)),
-            Condition::OwnSide(SideFact::Demoralised | SideFact::LossesAtLeast(_))
-            | Condition::EnemySide(SideFact::Demoralised | SideFact::LossesAtLeast(_))
+            Condition::OwnSide(
+                SideFact::Demoralised | SideFact::LossesAtLeast(_) | SideFact::ActedBefore(_),
+            )
+            | Condition::EnemySide(
+                SideFact::Demoralised | SideFact::LossesAtLeast(_) | SideFact::ActedBefore(_),
+            )
             | Condition::Turns { .. }
             | Condition::Attacking
             | Condition::Defending
