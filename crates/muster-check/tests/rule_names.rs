@@ -117,3 +117,43 @@ fn conditions_relate_as_same_narrower_apart_or_overlapping() {
         Relation::Narrower
     );
 }
+
+/// A tag names kinds as a class does: known as a troop name, covering the kinds that
+/// carry it, an exception to none of the others and apart from the kinds without it.
+#[test]
+fn a_tag_names_the_kinds_that_carry_it() {
+    use muster_model::vocab::Condition as C;
+    use muster_semantic::rules::vocab::{Relation, relation};
+    use muster_semantic::rules::{kinds_named, tags, troop_known};
+    let db = bundled();
+    let mut system = (db.files.iter())
+        .find_map(|f| match &f.doc {
+            Some(Document::System(s)) if s.id == "prestags" => Some(s.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(tags(&system).is_empty() && !troop_known(&system, "shock"));
+    for k in system
+        .unit_kinds
+        .iter_mut()
+        .filter(|k| ["MI", "HC"].contains(&k.id.as_str()))
+    {
+        k.tags.push("shock".into());
+    }
+    assert_eq!(tags(&system), ["shock"]);
+    assert!(troop_known(&system, "shock") && !troop_known(&system, "shokc"));
+    let named: Vec<&str> = kinds_named(&system, "shock")
+        .iter()
+        .map(|k| k.id.as_str())
+        .collect();
+    assert_eq!(named, ["MI", "HC"]);
+    let troop = |t: &str| C::Troop(t.to_string());
+    assert_eq!(
+        relation(Some(&troop("shock")), Some(&troop("MI")), &system),
+        Relation::Narrower
+    );
+    assert_eq!(
+        relation(Some(&troop("shock")), Some(&troop("MS")), &system),
+        Relation::Apart
+    );
+}

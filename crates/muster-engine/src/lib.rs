@@ -330,7 +330,10 @@ impl<'a> Engine<'a> {
     /// class, or `"*"`.
     pub(crate) fn is_troop(&self, i: usize, troop: &str) -> bool {
         let p = &self.units[i];
-        troop == "*" || p.unit.kind == troop || p.class == Some(troop)
+        troop == "*"
+            || p.unit.kind == troop
+            || p.class == Some(troop)
+            || p.kind.is_some_and(|k| k.tags.iter().any(|t| t == troop))
     }
 
     /// What a permission of the system allows a unit: the last matching rule wins, a

@@ -475,3 +475,73 @@ fn zone_rules_change_entry_leaving_and_reach() {
         assert_eq!(blocked.len() + 1, zone(base).len());
     });
 }
+
+/// A rule may name kinds by a tag: tagged `veteran`, the Crown horse gains a rule's +1
+/// when it attacks, and the Crown foot, untagged, does not.
+#[test]
+fn a_rule_picks_units_by_tag() {
+    use muster_model::vocab::{Condition, Effect, EffectRule};
+    harrow(|cx, p| {
+        let map = cx.map.unwrap();
+        let mut system = cx.system.unwrap().clone();
+        for k in system.unit_kinds.iter_mut().filter(|k| k.id == "horse") {
+            k.tags.push("veteran".into());
+        }
+        system.rules.effects.push(EffectRule {
+            id: "veterans-press".into(),
+            section: "T2".into(),
+            when: Some(Condition::All(vec![
+                Condition::Troop("veteran".into()),
+                Condition::Attacking,
+            ])),
+            then: vec![Effect::DieModifier(1)],
+            note: None,
+        });
+        let pick = |side: &str, kind: &str| {
+            p.units
+                .iter()
+                .find(|u| u.side.as_deref() == Some(side) && u.kind == kind)
+                .cloned()
+                .unwrap()
+        };
+        let h = map
+            .grid()
+            .hexes()
+            .find(|h| {
+                map.terrain_id_at(*h) == Some("clear")
+                    && map
+                        .neighbours(*h)
+                        .iter()
+                        .all(|n| map.terrain_id_at(*n) == Some("clear"))
+            })
+            .unwrap();
+        let n = map.neighbours(h)[0];
+        let defender = pick("league", "foot");
+        let modifiers = |attacker: muster_engine::Unit| {
+            let pos = muster_engine::Position {
+                units: vec![
+                    muster_engine::Unit {
+                        hex: h.to_string(),
+                        ..defender.clone()
+                    },
+                    muster_engine::Unit {
+                        hex: n.to_string(),
+                        ..attacker.clone()
+                    },
+                ],
+                rules: Vec::new(),
+                rules_on: Vec::new(),
+                ..p.clone()
+            };
+            let c = Engine::new(&system, map, &pos)
+                .combat(&[&attacker.id], &defender.id, &BTreeMap::new())
+                .unwrap();
+            c.die_modifiers
+                .iter()
+                .map(|m| m.what.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(modifiers(pick("crown", "horse")), ["veterans-press"]);
+        assert!(modifiers(pick("crown", "foot")).is_empty());
+    });
+}

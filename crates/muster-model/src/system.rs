@@ -154,6 +154,10 @@ pub struct UnitKind {
     /// May charge for a strength bonus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge_bonus: Option<u8>,
+    /// Names a rule may pick the kind by besides its id and class (`Troop("elite")`,
+    /// `Troop("guard")`): a tag groups kinds that no class groups.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// Printed values of this kind, for systems that print them per type rather than per
     /// counter (PRESTAGS 3.4, miniatures troop and figure types).
     #[serde(default, skip_serializing_if = "Option::is_none")]

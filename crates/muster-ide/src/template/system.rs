@@ -37,6 +37,8 @@ System(
     unit_kinds: [
         (id: "infantry", name: "Infantry", role: Combat), // muster: placeholder
         (id: "cavalry", name: "Cavalry", role: Combat, mounted: true), // muster: placeholder
+        // A tag names kinds for a rule beside their id and class (`Troop("elite")`).
+        //~ (id: "guard", name: "Guard", role: Combat, tags: ["elite"]),
         (id: "commander", name: "Commander", role: Commander), // muster: placeholder
     ],
     // The terrain effects chart: what entering each kind of hex costs and does.

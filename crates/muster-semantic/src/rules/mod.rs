@@ -42,11 +42,30 @@ pub fn classes(system: &RulesSystem) -> Vec<&str> {
     out
 }
 
-/// How specifically a troop name names a kind: its id (2), its class (1), `"*"` (0).
+/// The system's unit kind tags, each once.
+pub fn tags(system: &RulesSystem) -> Vec<&str> {
+    let mut out: Vec<&str> = system
+        .unit_kinds
+        .iter()
+        .flat_map(|k| k.tags.iter().map(String::as_str))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// How specifically a troop name names a kind: its id (2), its class or one of its tags
+/// (1), `"*"` (0).
 pub fn specificity(system: &RulesSystem, name: &str, kind: &str) -> Option<u8> {
+    let tagged = || {
+        system
+            .unit_kinds
+            .iter()
+            .any(|k| k.id == kind && k.tags.iter().any(|t| t == name))
+    };
     if name == kind {
         Some(2)
-    } else if class_of(system, kind) == Some(name) {
+    } else if class_of(system, kind) == Some(name) || tagged() {
         Some(1)
     } else if name == "*" {
         Some(0)
@@ -74,9 +93,12 @@ pub fn covers(
         .max()
 }
 
-/// Whether a troop name is known: a unit kind id, a class or `"*"`.
+/// Whether a troop name is known: a unit kind id, a class, a tag or `"*"`.
 pub fn troop_known(system: &RulesSystem, name: &str) -> bool {
-    name == "*" || system.unit_kinds.iter().any(|k| k.id == name) || classes(system).contains(&name)
+    name == "*"
+        || system.unit_kinds.iter().any(|k| k.id == name)
+        || classes(system).contains(&name)
+        || tags(system).contains(&name)
 }
 
 /// The unit kinds a troop name covers.

@@ -352,7 +352,7 @@ fn elevations<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     }
 }
 
-/// The names the system defines for a kind of name: unit kind ids then classes, the
+/// The names the system defines for a kind of name: unit kind ids, classes and tags, the
 /// ladder's levels, the result tables, terrain, the combat results table's codes, the
 /// elevations, the phases of the sequence of play.
 pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
@@ -361,6 +361,7 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
         NameKind::Troop => {
             let mut out: Vec<&str> = system.unit_kinds.iter().map(|k| k.id.as_str()).collect();
             out.extend(classes(system));
+            out.extend(super::tags(system));
             out
         }
         NameKind::Level => rules

@@ -210,6 +210,10 @@ fn troop_types(system: &RulesSystem) -> String {
     if !class_list.is_empty() {
         known += &format!("; classes {}", class_list.join(", "));
     }
+    let tag_list = muster_semantic::rules::tags(system);
+    if !tag_list.is_empty() {
+        known += &format!("; tags {}", tag_list.join(", "));
+    }
     format!(
         "troop types of system `{}`: {known}; `*` for all",
         system.id
