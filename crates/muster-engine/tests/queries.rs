@@ -18,6 +18,32 @@ fn harrow(f: impl FnOnce(&ScenarioCx, muster_engine::Position)) {
     f(&cx, p);
 }
 
+/// The first unit of `kind` of `side` in the position.
+fn first_of(p: &muster_engine::Position, side: &str, kind: &str) -> muster_engine::Unit {
+    p.units
+        .iter()
+        .find(|u| u.side.as_deref() == Some(side) && u.kind == kind)
+        .cloned()
+        .unwrap_or_else(|| panic!("no {kind} of {side}"))
+}
+
+/// A clear hex whose six neighbours are clear, and one of them.
+fn open_ground(map: &muster_map::TerrainMap) -> (muster_hex::HexId, muster_hex::HexId) {
+    let h = map
+        .grid()
+        .hexes()
+        .find(|h| {
+            map.terrain_id_at(*h) == Some("clear")
+                && map.neighbours(*h).len() == 6
+                && map
+                    .neighbours(*h)
+                    .iter()
+                    .all(|n| map.terrain_id_at(*n) == Some("clear"))
+        })
+        .expect("open ground on the map");
+    (h, map.neighbours(h)[0])
+}
+
 #[test]
 fn supply_traces_to_a_source_or_says_why_not() {
     harrow(|cx, p| {
@@ -311,26 +337,9 @@ fn a_unit_out_of_supply_defends_at_half() {
 fn die_modifiers_of_attacker_and_defender_rules_both_count() {
     harrow(|cx, p| {
         let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
-        let pick = |side: &str, kind: &str| {
-            p.units
-                .iter()
-                .find(|u| u.side.as_deref() == Some(side) && u.kind == kind)
-                .cloned()
-                .unwrap()
-        };
+        let pick = |side: &str, kind: &str| first_of(&p, side, kind);
         let (foot, horse) = (pick("league", "foot"), pick("crown", "horse"));
-        let h = map
-            .grid()
-            .hexes()
-            .find(|h| {
-                map.terrain_id_at(*h) == Some("clear")
-                    && map
-                        .neighbours(*h)
-                        .iter()
-                        .all(|n| map.terrain_id_at(*n) == Some("clear"))
-            })
-            .unwrap();
-        let n = map.neighbours(h)[0];
+        let (h, n) = open_ground(map);
         let dice = |rules_on: &[&str]| {
             let pos = muster_engine::Position {
                 units: vec![
@@ -497,25 +506,8 @@ fn a_rule_picks_units_by_tag() {
             then: vec![Effect::DieModifier(1)],
             note: None,
         });
-        let pick = |side: &str, kind: &str| {
-            p.units
-                .iter()
-                .find(|u| u.side.as_deref() == Some(side) && u.kind == kind)
-                .cloned()
-                .unwrap()
-        };
-        let h = map
-            .grid()
-            .hexes()
-            .find(|h| {
-                map.terrain_id_at(*h) == Some("clear")
-                    && map
-                        .neighbours(*h)
-                        .iter()
-                        .all(|n| map.terrain_id_at(*n) == Some("clear"))
-            })
-            .unwrap();
-        let n = map.neighbours(h)[0];
+        let pick = |side: &str, kind: &str| first_of(&p, side, kind);
+        let (h, n) = open_ground(map);
         let defender = pick("league", "foot");
         let modifiers = |attacker: muster_engine::Unit| {
             let pos = muster_engine::Position {
