@@ -134,6 +134,8 @@ enum Encoded {
 struct Row {
     line: usize,
     rule: String,
+    /// The rule or section number as printed (the first column).
+    number: String,
     encoded: Encoded,
 }
 
@@ -209,6 +211,7 @@ fn read_map(text: &str) -> (Map, Vec<String>) {
                 Ok(encoded) => map.rows.push(Row {
                     line: n,
                     rule: format!("{} {}", row[0], row[1]),
+                    number: row[0].to_string(),
                     encoded,
                 }),
                 Err(e) => errors.push(format!("line {n}: {e}")),
@@ -523,6 +526,59 @@ fn every_fidelity_place_exists() {
         "fidelity maps name places that do not exist:\n{}",
         errors.join("\n")
     );
+}
+
+/// Every row left as prose is either no rule at all (its reason starts with one of the
+/// kinds the README names) or one of the few the README lists, each with its reason.
+#[test]
+fn every_prose_row_is_no_rule_or_listed() {
+    let readme = std::fs::read_to_string(fidelity_dir().join("README.md")).unwrap();
+    let section = readme
+        .split("## What stays prose")
+        .nth(1)
+        .expect("README.md has a `What stays prose` section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    // The kinds are the backticked spans of the section's first paragraph.
+    let first = section
+        .trim_start()
+        .split("\n\n")
+        .next()
+        .unwrap_or_default();
+    let kinds: Vec<&str> = first
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|k| *k != "not data:")
+        .collect();
+    assert!(
+        kinds.contains(&"a heading") && kinds.contains(&"commentary"),
+        "{kinds:?}"
+    );
+    let mut unlisted = Vec::new();
+    let mut listed = 0;
+    for (name, _) in REQUIRED {
+        let text = std::fs::read_to_string(fidelity_dir().join(format!("{name}.md"))).unwrap();
+        let (map, _) = read_map(&text);
+        for row in &map.rows {
+            let Encoded::NotData(reason) = &row.encoded else {
+                continue;
+            };
+            if kinds.iter().any(|k| reason.starts_with(k)) {
+                continue;
+            }
+            if section.contains(&format!("**{name} {}**", row.number)) {
+                listed += 1;
+            } else {
+                unlisted.push(format!("{name} {}: {reason}", row.rule));
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "prose rows that are rules but not listed in README.md:\n{}",
+        unlisted.join("\n")
+    );
+    assert!(listed > 0, "the README's list names no row");
 }
 
 #[test]
