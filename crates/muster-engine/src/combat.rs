@@ -384,7 +384,7 @@ impl Engine<'_> {
             ..Facts::default()
         };
         let mut cancelled = false;
-        for r in self.rules_for(&facts) {
+        for r in self.rules_giving(&facts, |e| matches!(e, Effect::NoChargeBonus)) {
             if r.then.iter().any(|e| matches!(e, Effect::NoChargeBonus)) {
                 rules.push(rule_ref(r));
                 cancelled = true;
@@ -443,7 +443,9 @@ impl Engine<'_> {
             opponent: Some(self.hex_of(opponent)),
             ..Facts::default()
         };
-        for r in self.rules_for(&facts) {
+        for r in self.rules_giving(&facts, |e| {
+            matches!(e, Effect::Strength(_) | Effect::FixedStrength(_))
+        }) {
             for e in &r.then {
                 match e {
                     Effect::Strength(f) => {
@@ -549,7 +551,9 @@ impl Engine<'_> {
         });
         let mut counted: Vec<&str> = Vec::new();
         for facts in defender.chain(attacking) {
-            for r in self.rules_for(&facts) {
+            for r in self.rules_giving(&facts, |e| {
+                matches!(e, Effect::OddsShift(_) | Effect::DieModifier(_))
+            }) {
                 if counted.contains(&r.id.as_str()) {
                     continue;
                 }

@@ -411,19 +411,17 @@ impl<'a> Engine<'a> {
         exerts && self.units[i].role() == UnitRole::Combat
     }
 
-    /// The effects of the rules in force whose condition holds for these facts, with
-    /// the rule they come from.
-    pub(crate) fn effects_for(&self, facts: &cond::Facts) -> Vec<&'a muster_model::vocab::Effect> {
-        self.rules_for(facts)
-            .into_iter()
-            .flat_map(|r| r.then.iter())
-            .collect()
-    }
-
-    pub(crate) fn rules_for(&self, facts: &cond::Facts) -> Vec<&'a EffectRule> {
+    /// The rules in force with an effect `want` picks whose condition holds: a
+    /// condition is read only for the rules that could matter.
+    pub(crate) fn rules_giving(
+        &self,
+        facts: &cond::Facts,
+        want: impl Fn(&muster_model::vocab::Effect) -> bool,
+    ) -> Vec<&'a EffectRule> {
         self.effects
             .iter()
             .copied()
+            .filter(|r| r.then.iter().any(&want))
             .filter(|r| r.when.as_ref().is_none_or(|c| cond::holds(self, c, facts)))
             .collect()
     }

@@ -261,14 +261,12 @@ impl<'a> Engine<'a> {
         rules: &mut Vec<RuleRef>,
     ) -> HashMap<HexId, ReachHex> {
         let facts = Facts::at(self, i, start);
-        for r in self.rules_for(&facts) {
-            if r.then
-                .iter()
-                .any(|e| matches!(e, Effect::MayNot(Act::Move)))
-            {
-                rules.push(rule_ref(r));
-                return HashMap::new();
-            }
+        if let Some(r) = self
+            .rules_giving(&facts, |e| *e == Effect::MayNot(Act::Move))
+            .first()
+        {
+            rules.push(rule_ref(r));
+            return HashMap::new();
         }
         let zoc = self.enemy_zoc(self.units[i].unit.side.as_deref());
         if let Some(z) = &self.system.rules.zones_of_control {
@@ -508,9 +506,9 @@ impl<'a> Engine<'a> {
     /// Whether a unit ignores enemy zones of control (`Zoc(Ignores)`).
     pub fn ignores_zoc(&self, i: usize) -> bool {
         let facts = Facts::at(self, i, self.hex_of(i));
-        self.effects_for(&facts)
-            .into_iter()
-            .any(|e| matches!(e, Effect::Zoc(ZocEffect::Ignores)))
+        !self
+            .rules_giving(&facts, |e| *e == Effect::Zoc(ZocEffect::Ignores))
+            .is_empty()
     }
 
     /// How enemy zones of control bind unit `i`: the system's `zones_of_control`, with
@@ -526,7 +524,8 @@ impl<'a> Engine<'a> {
             leaving: z.leaving,
             zone_to_zone: z.zone_to_zone,
         };
-        for e in self.effects_for(&Facts::at(self, i, self.hex_of(i))) {
+        let rules = self.zoc_rules_of(i);
+        for e in rules.iter().flat_map(|r| r.then.iter()) {
             match e {
                 Effect::Zoc(ZocEffect::Ignores) => out.ignores = true,
                 Effect::Zoc(ZocEffect::ZoneToZone) => out.zone_to_zone = true,
@@ -541,19 +540,14 @@ impl<'a> Engine<'a> {
     /// The rules in force that change how zones bind unit `i` ([`Engine::zoc_of`]).
     fn zoc_rules_of(&self, i: usize) -> Vec<&EffectRule> {
         let facts = Facts::at(self, i, self.hex_of(i));
-        self.rules_for(&facts)
-            .into_iter()
-            .filter(|r| {
-                r.then.iter().any(|e| {
-                    matches!(
-                        e,
-                        Effect::Zoc(ZocEffect::Ignores | ZocEffect::ZoneToZone)
-                            | Effect::ZocEntry(_)
-                            | Effect::ZocLeaving(_)
-                    )
-                })
-            })
-            .collect()
+        self.rules_giving(&facts, |e| {
+            matches!(
+                e,
+                Effect::Zoc(ZocEffect::Ignores | ZocEffect::ZoneToZone)
+                    | Effect::ZocEntry(_)
+                    | Effect::ZocLeaving(_)
+            )
+        })
     }
 
     /// The hexes in a zone of control of the unit's enemies.

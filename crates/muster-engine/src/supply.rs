@@ -188,13 +188,10 @@ impl Engine<'_> {
         let mut rules = Vec::new();
         let facts = crate::cond::Facts::at(self, i, start);
         let forbidding: Vec<RuleRef> = self
-            .rules_for(&facts)
-            .into_iter()
-            .filter(|r| {
-                r.then.iter().any(|e| {
-                    *e == muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Retreat)
-                })
+            .rules_giving(&facts, |e| {
+                *e == muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Retreat)
             })
+            .into_iter()
             .map(crate::rule_ref)
             .collect();
         if !forbidding.is_empty() {
