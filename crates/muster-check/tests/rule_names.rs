@@ -105,6 +105,9 @@ fn conditions_relate_as_same_narrower_apart_or_overlapping() {
             Relation::Apart,
         ),
         (troop("MI"), weather("rain"), Relation::Overlapping),
+        // Only Viking fleets sail (Excl 3.12).
+        (C::Moving("sail".into()), troop("MI"), Relation::Apart),
+        (C::Moving("sail".into()), troop("VF"), Relation::Overlapping),
         (troop("A"), C::Attacking, Relation::Overlapping),
     ];
     for (a, b, want) in cases {

@@ -135,6 +135,9 @@ pub enum SideFact {
     LossesAtLeast(u16),
     /// The side holds the hex with this map label.
     Controls(String),
+    /// The side holds at least this many of the map's labelled hexes (the objectives a
+    /// game counts).
+    ControlsAtLeast(u16),
     /// The side's units did this act in an earlier player-turn of the game (PRESTAGS
     /// Excl 3.61: the Viking ferocity of the first melee attack).
     ActedBefore(Act),

@@ -96,6 +96,7 @@ fn fact_words(f: &SideFact) -> String {
         SideFact::Demoralised => "is demoralised".to_string(),
         SideFact::LossesAtLeast(n) => format!("has lost {n}"),
         SideFact::Controls(l) => format!("holds `{l}`"),
+        SideFact::ControlsAtLeast(n) => format!("holds {n} or more labelled hexes"),
         SideFact::ActedBefore(a) => format!("has {} in an earlier player-turn", done_words(*a)),
     }
 }
@@ -442,5 +443,39 @@ mod tests {
         );
         assert_eq!(effect_words(&Effect::Strength(0.5)), "strength halved");
         assert_eq!(effect_words(&Effect::Strength(1.5)), "strength x1.5");
+    }
+
+    /// The side's state and the zone effects added for a fifth game read as words.
+    #[test]
+    fn side_facts_and_zone_effects_read_as_words() {
+        let side = |f: SideFact| condition_words(&Condition::OwnSide(f));
+        assert_eq!(
+            side(SideFact::Demoralised),
+            "once their side is demoralised"
+        );
+        assert_eq!(
+            side(SideFact::LossesAtLeast(4)),
+            "once their side has lost 4"
+        );
+        assert_eq!(
+            side(SideFact::ControlsAtLeast(3)),
+            "once their side holds 3 or more labelled hexes"
+        );
+        assert_eq!(
+            side(SideFact::ActedBefore(Act::Melee)),
+            "once their side has meleed in an earlier player-turn"
+        );
+        assert_eq!(
+            condition_words(&Condition::StackedWith("E".into())),
+            "stacked with a friendly `E` unit"
+        );
+        assert_eq!(
+            effect_words(&Effect::ZocLeaving(ZocLeaving::Cost(2.0))),
+            "in enemy zones of control, leaving costs +2 MP"
+        );
+        assert_eq!(
+            effect_words(&Effect::MayNot(Act::EndMove)),
+            "may not end a move there"
+        );
     }
 }

@@ -80,10 +80,16 @@ impl<'a> Walk<'a> {
                 .labels
                 .push((at.variant("EnemySide").variant("Controls"), l)),
             Condition::OwnSide(
-                SideFact::Demoralised | SideFact::LossesAtLeast(_) | SideFact::ActedBefore(_),
+                SideFact::Demoralised
+                | SideFact::LossesAtLeast(_)
+                | SideFact::ControlsAtLeast(_)
+                | SideFact::ActedBefore(_),
             )
             | Condition::EnemySide(
-                SideFact::Demoralised | SideFact::LossesAtLeast(_) | SideFact::ActedBefore(_),
+                SideFact::Demoralised
+                | SideFact::LossesAtLeast(_)
+                | SideFact::ControlsAtLeast(_)
+                | SideFact::ActedBefore(_),
             )
             | Condition::Turns { .. }
             | Condition::Attacking
@@ -551,6 +557,14 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
             })
         }
         (C::Moving(x), C::Moving(y)) => two("movement mode", x, y),
+        (C::Moving(m), C::Troop(t)) | (C::Troop(t), C::Moving(m)) => {
+            let mode = system.rules.movement_modes.iter().find(|x| x.id == *m)?;
+            let who = mode.who.as_ref()?;
+            let kinds = super::kinds_named(system, t);
+            let any = kinds.iter().any(|k| admits_kind(who, system, k));
+            (!kinds.is_empty() && !any)
+                .then(|| format!("no `{t}` unit may move by `{m}` (its `who`)"))
+        }
         (C::Plotted(x), C::Plotted(y)) if one_task_per_turn(system) => two("plotted task", x, y),
         (C::Troop(x), C::Troop(y)) => {
             let both = system.unit_kinds.iter().any(|k| {
