@@ -15,7 +15,7 @@ use muster_model::rules::{Action, Allowance};
 use muster_model::system::{
     BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, OddsRounding, UnitRole,
 };
-use muster_model::vocab::Effect;
+use muster_model::vocab::{Act, Effect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -336,6 +336,25 @@ impl Engine<'_> {
                     reason: format!(
                         "`{a}` in {} is neither next to `{defender}` in {dhex} nor within its range",
                         self.hex_of(i)
+                    ),
+                });
+            }
+            let facts = Facts {
+                unit: i,
+                hex: Some(self.hex_of(i)),
+                attacking: true,
+                opponent: Some(dhex),
+                ..Facts::default()
+            };
+            let act = if at_range { Act::Fire } else { Act::Melee };
+            let forbids =
+                |e: &Effect| *e == Effect::MayNot(Act::Attack) || *e == Effect::MayNot(act);
+            if let Some(r) = self.rules_giving(&facts, forbids).first() {
+                let what = if at_range { "fire at" } else { "attack" };
+                return Err(QueryError::Invalid {
+                    reason: format!(
+                        "`{a}` may not {what} `{defender}` now: rule `{}` ({})",
+                        r.id, r.section
                     ),
                 });
             }

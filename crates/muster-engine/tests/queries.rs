@@ -537,3 +537,60 @@ fn a_rule_picks_units_by_tag() {
         assert!(modifiers(pick("crown", "foot")).is_empty());
     });
 }
+
+/// A scenario's board carries the rules its special rules put in force: Harrow Ford
+/// switches on the system's morning mist (S1) and states its own rule (S2), and the
+/// optional rules its `muster.toml` switches on are in play. The mist forbids fire on
+/// turn 1 and the rain on turns 3-4 (9.1): musketeers have a target two hexes off on
+/// turn 2 only, and a combat query says which rule forbids the others.
+#[test]
+fn a_scenario_board_carries_its_special_and_optional_rules() {
+    harrow(|cx, p| {
+        let rule = |id: &str| p.rules.iter().find(|r| r.id == id);
+        let mist = rule("morning-mist").expect("the system's rule, switched on");
+        assert_eq!(mist.section, "S1");
+        let heartens = rule("harrow-heartens").expect("the scenario's own rule");
+        assert_eq!(heartens.section, "S2");
+        assert!(
+            p.rules_on.iter().any(|r| r == "stubborn-levies"),
+            "{:?}",
+            p.rules_on
+        );
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let (h, n) = open_ground(map);
+        let far = map
+            .neighbours(n)
+            .into_iter()
+            .find(|x| map.distance(*x, h) == 2)
+            .unwrap();
+        let gunner = first_of(&p, "crown", "musketeers");
+        let target = first_of(&p, "league", "foot");
+        let at_turn = |turn: u8, weather: &str| muster_engine::Position {
+            turn,
+            weather: Some(weather.into()),
+            units: vec![
+                muster_engine::Unit {
+                    hex: h.to_string(),
+                    ..gunner.clone()
+                },
+                muster_engine::Unit {
+                    hex: far.to_string(),
+                    ..target.clone()
+                },
+            ],
+            ..p.clone()
+        };
+        let targets = |turn: u8, weather: &str| {
+            let pos = at_turn(turn, weather);
+            Engine::new(system, map, &pos).targets(&gunner.id).unwrap()
+        };
+        assert!(targets(1, "fair").is_empty());
+        assert_eq!(targets(2, "fair"), vec![target.id.clone()]);
+        assert!(targets(3, "rain").is_empty());
+        let pos = at_turn(1, "fair");
+        let why = Engine::new(system, map, &pos)
+            .combat(&[&gunner.id], &target.id, &BTreeMap::new())
+            .unwrap_err();
+        assert!(why.to_string().contains("morning-mist"), "{why}");
+    });
+}
