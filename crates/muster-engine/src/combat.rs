@@ -351,10 +351,12 @@ impl Engine<'_> {
                 |e: &Effect| *e == Effect::MayNot(Act::Attack) || *e == Effect::MayNot(act);
             if let Some(r) = self.rules_giving(&facts, forbids).first() {
                 let what = if at_range { "fire at" } else { "attack" };
+                let section = Some(r.section.as_str()).filter(|s| !s.is_empty());
                 return Err(QueryError::Invalid {
                     reason: format!(
-                        "`{a}` may not {what} `{defender}` now: rule `{}` ({})",
-                        r.id, r.section
+                        "`{a}` may not {what} `{defender}` now: rule `{}`{}",
+                        r.id,
+                        section.map(|s| format!(" ({s})")).unwrap_or_default()
                     ),
                 });
             }
@@ -402,14 +404,9 @@ impl Engine<'_> {
             flank_attack: contact.flank,
             ..Facts::default()
         };
-        let mut cancelled = false;
-        for r in self.rules_giving(&facts, |e| matches!(e, Effect::NoChargeBonus)) {
-            if r.then.iter().any(|e| matches!(e, Effect::NoChargeBonus)) {
-                rules.push(rule_ref(r));
-                cancelled = true;
-            }
-        }
-        cancelled
+        let cancelling = self.rules_giving(&facts, |e| matches!(e, Effect::NoChargeBonus));
+        rules.extend(cancelling.iter().map(|r| rule_ref(r)));
+        !cancelling.is_empty()
     }
 
     fn strength_of(
