@@ -472,6 +472,29 @@ pub fn canonical_when(c: Option<&Condition>) -> String {
 /// two phases, a phase of other sides' turns only, two movement modes, two unit kinds,
 /// attacking and defending, higher and lower, a condition and its negation).
 pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Option<String> {
+    never_holds_in(
+        c,
+        system,
+        &Game {
+            last_turn: turns,
+            labels: None,
+        },
+    )
+}
+
+/// What one game bounds a condition by, where it is known.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Game {
+    /// The game's last turn.
+    pub last_turn: Option<u8>,
+    /// How many distinct labels its map has.
+    pub labels: Option<usize>,
+}
+
+/// [`never_holds`] within one game: with the map's labels known, a side cannot hold
+/// more labelled hexes than the map has (`ControlsAtLeast`).
+pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Option<String> {
+    let turns = game.last_turn;
     match c {
         Condition::Any(list) if list.is_empty() => {
             Some("`Any([])` has no member that could hold".to_string())
@@ -479,7 +502,7 @@ pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Op
         Condition::Any(list) => {
             let reasons: Vec<String> = list
                 .iter()
-                .filter_map(|x| never_holds(x, system, turns))
+                .filter_map(|x| never_holds_in(x, system, game))
                 .collect();
             (reasons.len() == list.len()).then(|| reasons.join("; "))
         }
@@ -494,9 +517,18 @@ pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Op
             "the game ends with turn {}",
             turns.unwrap_or_default()
         )),
+        Condition::OwnSide(SideFact::ControlsAtLeast(n))
+        | Condition::EnemySide(SideFact::ControlsAtLeast(n))
+            if game.labels.is_some_and(|l| usize::from(*n) > l) =>
+        {
+            Some(format!(
+                "no side can hold {n} labelled hexes on a map that has {}",
+                game.labels.unwrap_or_default()
+            ))
+        }
         Condition::All(list) => list
             .iter()
-            .find_map(|x| never_holds(x, system, turns))
+            .find_map(|x| never_holds_in(x, system, game))
             .or_else(|| exclusive_pair(list, system)),
         _ => None,
     }

@@ -3,7 +3,7 @@ use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
 use muster_model::vocab::Condition;
 use muster_semantic::ScenarioCx;
-use muster_semantic::rules::vocab::never_holds;
+use muster_semantic::rules::vocab::{Game, never_holds_in};
 
 declare_check! {
     /// ## What it does
@@ -12,8 +12,8 @@ declare_check! {
     /// the game (1 to `turns` plus `extra_turns`) and listed once, replacement turns
     /// must run forward within the game, and the `when` of each special rule (with the
     /// `when` the system gives a rule it declares under that id) must be able to hold in
-    /// this game (a turn range after the last turn, or a condition that can never hold,
-    /// cannot).
+    /// this game (a turn range after the last turn, more labelled hexes held than the
+    /// map has, or a condition that can never hold, cannot).
     ///
     /// ## Why is this bad?
     /// Weather given for a turn that is never played, or a rule for turns after the
@@ -81,6 +81,15 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
         }
     }
     let Some(system) = cx.system else { return };
+    let game = Game {
+        last_turn: Some(last),
+        labels: cx.map.map(|m| {
+            let mut texts: Vec<&str> = m.table().labels.iter().map(|l| l.text.as_str()).collect();
+            texts.sort_unstable();
+            texts.dedup();
+            texts.len()
+        }),
+    };
     for (i, rule) in s.special_rules.iter().enumerate() {
         // A rule the system declares under this id is narrowed by the scenario's own
         // `when`: both must be able to hold.
@@ -96,7 +105,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             (None, None) => continue,
         };
         let at = if rule.when.is_some() { "when" } else { "hook" };
-        if let Some(why) = never_holds(&when, system, Some(last)) {
+        if let Some(why) = never_holds_in(&when, system, &game) {
             sink.push(
                 Report::new(
                     &META,
@@ -106,7 +115,7 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
                         rule.hook
                     ),
                 )
-                .help("correct the rule's condition, or the scenario's `turns`"),
+                .help("correct the rule's condition, or the game it is written for (the scenario's `turns`, its map's labels)"),
             );
         }
     }
