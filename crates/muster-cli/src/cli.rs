@@ -411,4 +411,16 @@ pub enum QueryWhat {
         hex: String,
         side: String,
     },
+    /// What a combat result does to a unit: the codes that befall it, those a rule
+    /// cancels, their meaning, and a status or kind a rule gives.
+    Result {
+        input: PathBuf,
+        /// The unit the result befalls.
+        unit: String,
+        /// The result, as a cell of the combat results table gives it (`D1R`).
+        result: String,
+        /// The unit takes the result as the attacker (by default, the defender).
+        #[arg(long)]
+        attacker: bool,
+    },
 }

@@ -37,7 +37,8 @@ pub fn run(
         QueryWhat::Reach { input, .. }
         | QueryWhat::Combat { input, .. }
         | QueryWhat::Sight { input, .. }
-        | QueryWhat::Supply { input, .. } => input.clone(),
+        | QueryWhat::Supply { input, .. }
+        | QueryWhat::Result { input, .. } => input.clone(),
     };
     let asked = asked(&db, &cwd.join(&input), &input, turn)?;
     let engine = Engine::new(asked.system, asked.map, &asked.position);
@@ -99,6 +100,19 @@ pub fn run(
                 to_json(&supply)?
             } else {
                 words::supply(&supply)
+            }
+        }
+        QueryWhat::Result {
+            unit,
+            result,
+            attacker,
+            ..
+        } => {
+            let outcome = engine.outcome(&unit, &result, attacker).map_err(explain)?;
+            if json {
+                to_json(&outcome)?
+            } else {
+                words::outcome(&outcome)
             }
         }
     };
@@ -212,7 +226,7 @@ mod words {
     use std::fmt::Write;
 
     use muster_db::text::escape;
-    use muster_engine::{Combat, Modifier, Reach, RuleRef, Sight, Supply};
+    use muster_engine::{Combat, Modifier, Outcome, Reach, RuleRef, Sight, Supply};
 
     fn rules(out: &mut String, rules: &[RuleRef]) {
         if rules.is_empty() {
@@ -371,6 +385,50 @@ mod words {
             let _ = writeln!(out, "through {}", line.join(" "));
         }
         rules(&mut out, &s.rules);
+        out
+    }
+
+    pub fn outcome(o: &Outcome) -> String {
+        let mut out = String::new();
+        let part = if o.attacking { "attacker" } else { "defender" };
+        let _ = writeln!(
+            out,
+            "`{}` as the {part}, result {}:",
+            escape(&o.unit),
+            escape(&o.result)
+        );
+        let codes = |list: &[String]| {
+            list.iter()
+                .map(|c| escape(c).into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if o.codes.is_empty() && o.ignored.is_empty() {
+            let _ = writeln!(out, "nothing befalls it");
+        }
+        if !o.codes.is_empty() {
+            let meaning: Vec<String> = o.effects.iter().map(|e| format!("{e:?}")).collect();
+            let _ = writeln!(
+                out,
+                "takes {}{}",
+                codes(&o.codes),
+                if meaning.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", meaning.join(", "))
+                }
+            );
+        }
+        if !o.ignored.is_empty() {
+            let _ = writeln!(out, "ignores {}", codes(&o.ignored));
+        }
+        if let Some(s) = &o.status {
+            let _ = writeln!(out, "goes to status `{}`", escape(s));
+        }
+        if let Some(k) = &o.becomes {
+            let _ = writeln!(out, "becomes a `{}`", escape(k));
+        }
+        rules(&mut out, &o.rules);
         out
     }
 

@@ -2,9 +2,10 @@
 //! hex at one moment of play.
 
 use muster_hex::HexId;
-use muster_model::vocab::Condition;
+use muster_model::rules::MoraleEvent;
+use muster_model::vocab::{Condition, Past, SideFact};
 
-use crate::Engine;
+use crate::{Engine, PositionSide};
 
 /// What a condition is asked about.
 #[derive(Debug, Clone, Default)]
@@ -25,6 +26,8 @@ pub(crate) struct Facts<'f> {
     pub mode: Option<&'f str>,
     /// In combat: the attackers occupy, or are next to, every hex around the defender.
     pub flank_attack: bool,
+    /// The moment asked about, where one is (a combat result befalling the unit).
+    pub event: Option<&'f MoraleEvent>,
 }
 
 impl Facts<'_> {
@@ -38,8 +41,9 @@ impl Facts<'_> {
 }
 
 /// Whether `c` holds. A unit's supply is traced ([`Engine::in_supply`]); a flank attack
-/// is a fact the combat gives. Facts the position does not hold (losses, a unit's
-/// history, facing, kept states, plots and events) are taken as false.
+/// is a fact the combat gives, an event the question asked. A side's losses, threshold,
+/// labels held and past acts, and a unit's past acts, kept states and plotted task are
+/// the position's. Facing is not held, so `Through` and `AttackedThrough` are false.
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
     let pos = engine.position;
@@ -95,14 +99,41 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             _ => false,
         },
         Condition::Surrounded => f.flank_attack,
-        Condition::OwnSide(_)
-        | Condition::EnemySide(_)
-        | Condition::Did { .. }
-        | Condition::Through(_)
-        | Condition::AttackedThrough(_)
-        | Condition::InState(_)
-        | Condition::Plotted(_)
-        | Condition::Event(_) => false,
+        Condition::OwnSide(fact) => pos
+            .sides
+            .iter()
+            .filter(|s| unit.unit.side.as_deref() == Some(s.id.as_str()))
+            .any(|s| side_fact(s, fact)),
+        Condition::EnemySide(fact) => unit.unit.side.as_deref().is_some_and(|own| {
+            pos.sides
+                .iter()
+                .filter(|s| s.id != own)
+                .any(|s| side_fact(s, fact))
+        }),
+        Condition::Did { act, when } => unit.unit.did.iter().any(|d| {
+            d.act == *act
+                && (d.when == *when || (*when == Past::ThisTurn && d.when == Past::ThisPlayerTurn))
+        }),
+        Condition::InState(s) => unit.unit.states.iter().any(|x| x == s),
+        Condition::Plotted(p) => unit.unit.plotted.as_deref() == Some(p.as_str()),
+        Condition::Event(e) => f.event == Some(e),
+        Condition::Through(_) | Condition::AttackedThrough(_) => false,
+    }
+}
+
+/// Whether a fact holds of a side of the position.
+fn side_fact(side: &PositionSide, fact: &SideFact) -> bool {
+    match fact {
+        SideFact::Demoralised => side.morale_threshold.is_some_and(|t| side.losses >= t),
+        SideFact::LossesAtLeast(n) => side.losses >= *n,
+        SideFact::Controls(label) => side.controls.iter().any(|l| l == label),
+        SideFact::ControlsAtLeast(n) => {
+            let mut held: Vec<&str> = side.controls.iter().map(String::as_str).collect();
+            held.sort_unstable();
+            held.dedup();
+            held.len() >= usize::from(*n)
+        }
+        SideFact::ActedBefore(act) => side.acted.contains(act),
     }
 }
 

@@ -2,7 +2,8 @@
 //! a [`Position`], and answers what a game engine (or a designer) asks: where a unit can
 //! move ([`Engine::reach`]), the odds of an attack ([`Engine::combat`]), whether one hex
 //! sees another ([`Engine::sight`], [`Engine::range`]), whether a hex is in supply
-//! ([`Engine::supply`]) and where a unit may retreat ([`Engine::retreat`]).
+//! ([`Engine::supply`]), where a unit may retreat ([`Engine::retreat`]) and what a
+//! combat result does to a unit ([`Engine::outcome`]).
 //!
 //! Every answer is typed, serialisable and lists the rules it used, each with its
 //! rulebook section where the data gives one. The engine is pure: no IO, no clock, no
@@ -10,8 +11,9 @@
 //!
 //! What the engine reads, and what it does not, is said on each query. A unit's supply
 //! is traced where a condition asks it, and a flank attack is read from the attackers'
-//! hexes. Facts of play the position does not hold (a side's losses, a unit's history)
-//! make the conditions that ask about them false.
+//! hexes. Play so far is the position's to say: a side's losses, morale threshold,
+//! labels held and past acts, and a unit's past acts, kept states and plotted task.
+//! Facing is not held, so the conditions that ask about it are false.
 
 use std::collections::HashMap;
 
@@ -28,6 +30,7 @@ use serde::{Deserialize, Serialize};
 mod combat;
 mod cond;
 mod march;
+mod outcome;
 mod plan;
 mod position;
 mod reach;
@@ -36,8 +39,9 @@ mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
 pub use march::March;
+pub use outcome::Outcome;
 pub use plan::{Hemmed, HemmedArrival, SideReach, Target, hemmed_arrivals, hemmed_in, side_reach};
-pub use position::{Position, PositionSide, Unit, from_board, from_scenario};
+pub use position::{Done, Position, PositionSide, Unit, from_board, from_scenario};
 pub use reach::{Reach, ReachHex, UnitZoc};
 pub use sight::{Blocker, Range, Sight};
 pub use supply::{Retreat, RetreatHex, Supply};
@@ -146,6 +150,8 @@ pub struct Engine<'a> {
     pub(crate) move_rules: Vec<&'a EffectRule>,
     /// Those of them that keep a unit from ending a move somewhere (`MayNot(EndMove)`).
     pub(crate) end_rules: Vec<&'a EffectRule>,
+    /// Those of them that set a stacking limit (`StackingLimit`).
+    pub(crate) stack_rules: Vec<&'a EffectRule>,
     /// The hexes in an enemy zone of control, by the side they are enemies of, worked
     /// out once per engine: every search and condition asks the same.
     zoc_cache: std::cell::RefCell<ZocCache>,
@@ -253,6 +259,15 @@ impl<'a> Engine<'a> {
                 ))
             })
             .collect();
+        let stack_rules = effects
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.then
+                    .iter()
+                    .any(|e| matches!(e, muster_model::vocab::Effect::StackingLimit(_)))
+            })
+            .collect();
         Self {
             system,
             map,
@@ -262,6 +277,7 @@ impl<'a> Engine<'a> {
             effects,
             move_rules,
             end_rules,
+            stack_rules,
             zoc_cache: std::cell::RefCell::new(Vec::new()),
             step_memo: Default::default(),
             cite_sets: Default::default(),
@@ -548,17 +564,8 @@ pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
     )
 }
 
-/// Conditions the engine never knows from a position alone; used in docs and tests.
+/// Conditions the engine never knows from a position alone (facing); used in docs and
+/// tests.
 pub fn unknown_condition(c: &Condition) -> bool {
-    matches!(
-        c,
-        Condition::OwnSide(_)
-            | Condition::EnemySide(_)
-            | Condition::Did { .. }
-            | Condition::Through(_)
-            | Condition::AttackedThrough(_)
-            | Condition::InState(_)
-            | Condition::Plotted(_)
-            | Condition::Event(_)
-    )
+    matches!(c, Condition::Through(_) | Condition::AttackedThrough(_))
 }

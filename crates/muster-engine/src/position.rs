@@ -5,6 +5,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use muster_model::scenario::MoraleThreshold;
+use muster_model::vocab::{Act, Past};
 use muster_semantic::ScenarioCx;
 use muster_semantic::board::SupplyAt;
 
@@ -56,6 +58,33 @@ pub struct PositionSide {
     /// Hexes the side traces supply to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supply_sources: Vec<String>,
+    /// Its losses so far, counted as its morale threshold counts them (LRF: points).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub losses: u16,
+    /// The loss total at which the side is demoralised (`SideFact::Demoralised`), if it
+    /// has one: from the scenario, at no losses yet where it moves with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale_threshold: Option<u16>,
+    /// The map labels of the hexes the side holds (`SideFact::Controls`). The position
+    /// says who holds what: a unit standing on a labelled hex does not change it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
+    /// Acts the side's units did in earlier player-turns of the game
+    /// (`SideFact::ActedBefore`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acted: Vec<Act>,
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
+}
+
+/// An act a unit did earlier, and when (`Condition::Did`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Done {
+    pub act: Act,
+    pub when: Past,
 }
 
 /// A unit on the map.
@@ -84,6 +113,16 @@ pub struct Unit {
     /// Fire strength, where the system has fire apart from melee.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fire: Option<f64>,
+    /// What it did before now (`Condition::Did`): an act done this player-turn was also
+    /// done this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub did: Vec<Done>,
+    /// The kept states it is in, by the system's `states` ids (`Condition::InState`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<String>,
+    /// Its plotted task this turn (`Condition::Plotted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plotted: Option<String>,
 }
 
 /// A unit's melee strength, movement allowance, fire range and fire strength: its
@@ -140,7 +179,34 @@ pub fn unit_of_kind(cx: &ScenarioCx, side: usize, kind: &str, hex: muster_hex::H
         movement,
         range,
         fire,
+        ..Unit::default()
     }
+}
+
+/// The labels of the map's hexes that side `side` holds on `board`: those its pieces
+/// stand on, with no enemy piece beside them in the hex. Each label once, in the map's
+/// order.
+fn held_at_start(
+    cx: &ScenarioCx,
+    board: &muster_semantic::board::Board,
+    side: usize,
+) -> Vec<String> {
+    let Some(map) = cx.map else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for label in &map.table().labels {
+        let Ok(hex) = muster_hex::HexId::parse(&label.hex) else {
+            continue;
+        };
+        let mut there = board.pieces.iter().filter(|p| p.hex == hex).map(|p| p.side);
+        let first = there.next();
+        if first == Some(Some(side)) && there.all(|s| s == Some(side)) && !out.contains(&label.text)
+        {
+            out.push(label.text.clone());
+        }
+    }
+    out
 }
 
 /// Builds the position of a scenario at the start of `turn` (`1`: its set-up), with the
@@ -174,6 +240,13 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
                     SupplyAt::Edge(_, hexes) => hexes.iter().map(|h| h.to_string()).collect(),
                 })
                 .collect(),
+            losses: 0,
+            morale_threshold: s.morale_threshold.as_ref().and_then(|t| match t {
+                MoraleThreshold::Fixed(n) => Some(*n),
+                MoraleThreshold::ByLosses { thresholds, .. } => thresholds.first().copied(),
+            }),
+            controls: held_at_start(cx, board, i),
+            acted: Vec::new(),
         })
         .collect();
     let first_status = cx
@@ -194,7 +267,16 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
                     .iter()
                     .find_map(|a| a.counters.iter().find(|c| c.id == piece.counter))
             });
-        let (strength, movement, range, fire) = figures(counter, stats);
+        let (mut strength, movement, range, fire) = figures(counter, stats);
+        // A unit set up below the ladder's first level shows its counter's reduced side.
+        let below_first = piece
+            .status
+            .as_deref()
+            .and_then(|s| cx.status_ladder()?.index_of(s))
+            .is_some_and(|i| i > 0);
+        if let Some(reduced) = counter.and_then(|c| c.reduced).filter(|_| below_first) {
+            strength = f64::from(reduced);
+        }
         units.push(Unit {
             id,
             kind: piece.kind.clone(),
@@ -203,11 +285,12 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
                 .and_then(|s| scenario.sides.get(s))
                 .map(|s| s.id.clone()),
             hex: piece.hex.to_string(),
-            status: first_status.clone(),
+            status: piece.status.clone().or_else(|| first_status.clone()),
             strength,
             movement,
             range,
             fire,
+            ..Unit::default()
         });
     }
     let weather = scenario

@@ -260,11 +260,7 @@ impl<'a> Engine<'a> {
         start: HexId,
         rules: &mut Vec<RuleRef>,
     ) -> HashMap<HexId, ReachHex> {
-        let facts = Facts::at(self, i, start);
-        if let Some(r) = self
-            .rules_giving(&facts, |e| *e == Effect::MayNot(Act::Move))
-            .first()
-        {
+        if let Some(r) = self.held_by(i, start) {
             rules.push(rule_ref(r));
             return HashMap::new();
         }
@@ -797,8 +793,22 @@ impl<'a> Engine<'a> {
                 return false;
             }
         }
+        // A rule in force for the unit there (`StackingLimit`, PRESTAGS scenarios'
+        // `stacking-override`) sets its limit in place of the system's or the side's;
+        // the highest, where several hold.
+        let facts = Facts::at(self, i, h);
+        let by_rule = self
+            .stack_rules
+            .iter()
+            .filter(|r| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)))
+            .flat_map(|r| &r.then)
+            .filter_map(|e| match e {
+                Effect::StackingLimit(n) => Some(*n),
+                _ => None,
+            })
+            .max();
         match &self.system.stacking {
-            StackingPolicy::Unlimited => true,
+            StackingPolicy::Unlimited => by_rule.is_none_or(|l| others.len() < usize::from(l)),
             StackingPolicy::UnitsPerHex {
                 combat_units,
                 riders,
@@ -808,7 +818,7 @@ impl<'a> Engine<'a> {
                         .iter()
                         .filter(|&&o| self.units[o].role() == UnitRole::Combat)
                         .count();
-                    n < usize::from(*combat_units)
+                    n < usize::from(by_rule.unwrap_or(*combat_units))
                 }
                 role => riders.iter().find(|r| r.role == role).is_some_and(|r| {
                     let same = others
@@ -830,12 +840,13 @@ impl<'a> Engine<'a> {
                         .class
                         .is_some_and(|c| not_counted.iter().any(|n| n == c))
                 };
-                let limit = self
-                    .position
-                    .sides
-                    .iter()
-                    .find(|s| Some(&s.id) == me.unit.side.as_ref())
-                    .and_then(|s| s.stacking_limit);
+                let limit = by_rule.or_else(|| {
+                    self.position
+                        .sides
+                        .iter()
+                        .find(|s| Some(&s.id) == me.unit.side.as_ref())
+                        .and_then(|s| s.stacking_limit)
+                });
                 let n = others.iter().filter(|&&o| counts(o)).count() + usize::from(counts(i));
                 if limit.is_some_and(|l| n > usize::from(l)) {
                     return false;
@@ -851,6 +862,14 @@ impl<'a> Engine<'a> {
                         .any(|g| classes.iter().all(|c| g.iter().any(|x| x == c)))
             }
         }
+    }
+
+    /// The first rule in force that keeps unit `i` on `start` (`MayNot(Move)`).
+    fn held_by(&self, i: usize, start: HexId) -> Option<&'a EffectRule> {
+        let facts = Facts::at(self, i, start);
+        self.rules_giving(&facts, |e| *e == Effect::MayNot(Act::Move))
+            .first()
+            .copied()
     }
 
     /// PRESTAGS 5.15 and the like: a unit whose status allows it may always move one
@@ -873,6 +892,10 @@ impl<'a> Engine<'a> {
         };
         let status = status_of(self, i);
         if !min.status.is_empty() && !min.status.iter().any(|s| Some(s.as_str()) == status) {
+            return;
+        }
+        // A unit a rule holds in place has no minimum move either.
+        if self.held_by(i, start).is_some() {
             return;
         }
         rules.push(RuleRef::new("minimum move", min.section.as_deref()));

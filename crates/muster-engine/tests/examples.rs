@@ -4,6 +4,9 @@
 
 use std::collections::BTreeMap;
 
+mod common;
+
+use common::open_ground;
 use muster_engine::{Engine, Position, Unit, from_scenario, odds_column};
 use muster_hex::HexId;
 use muster_semantic::{FileCx, ScenarioCx};
@@ -700,20 +703,7 @@ fn hamburg_s_hooks_are_rules_the_engine_applies() {
                 assert!(ids.contains(&id), "{ids:?}");
             }
             let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
-            let clear = e0
-                .map
-                .grid()
-                .hexes()
-                .find(|h| {
-                    e0.map.terrain_id_at(*h) == Some("clear")
-                        && e0.map.neighbours(*h).len() == 6
-                        && e0
-                            .map
-                            .neighbours(*h)
-                            .iter()
-                            .all(|n| e0.map.terrain_id_at(*n) == Some("clear"))
-                })
-                .unwrap();
+            let clear = open_ground(e0.map).0;
             let next = e0.map.neighbours(clear)[0].to_string();
             let mut p = set_up.clone();
             p.phase = Some("melee".into());
@@ -762,6 +752,219 @@ fn hamburg_s_hooks_are_rules_the_engine_applies() {
             without.rules.retain(|r| r.id != "no-end-move-in");
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &without);
             assert!(e.may_end(0, ford));
+        },
+    );
+}
+
+/// Hastings' set-up narrowed to a melee: Saxon spearmen `d` on 2020 and Norman pikemen
+/// `a` next to them, in the melee phase; and the defender's hex.
+fn hastings_melee(cx: &ScenarioCx, set_up: &Position) -> (Position, &'static str) {
+    let target = "2020";
+    let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), set_up);
+    let next = e.map.neighbours(e.hex(target).unwrap())[0].to_string();
+    let mut p = set_up.clone();
+    p.phase = Some("melee".into());
+    p.units = vec![
+        typed(cx, "d", "PS", "saxons", target),
+        typed(cx, "a", "PP", "normans", &next),
+    ];
+    (p, target)
+}
+
+/// PRESTAGS 10.3-10.32, result by result: in melee a D on a hex with a leader leaves its
+/// units undisrupted (10.32) and steps the leader down a grade (10.3: 1L becomes 2L, a
+/// 4L is eliminated); in the fire phase the leader takes nothing (10.31) and its units
+/// shrug off a D but not a 1/2E. A D befalls the defender, never the attacker.
+#[test]
+fn prestags_a_leader_takes_the_disruption_of_his_stack() {
+    use muster_model::system::ResultEffect;
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            let leader = |kind: &str| Unit {
+                id: "leader".into(),
+                kind: kind.into(),
+                side: Some("saxons".into()),
+                hex: target.into(),
+                movement: 9.0,
+                ..Unit::default()
+            };
+            let outcome = |p: &Position, id: &str, result: &str, attacking: bool| {
+                Engine::new(system, map, p)
+                    .outcome(id, result, attacking)
+                    .unwrap()
+            };
+            let alone = outcome(&p, "d", "D", false);
+            assert_eq!(alone.codes, ["D"]);
+            assert_eq!(alone.effects, [ResultEffect::Disrupted]);
+            assert!(alone.ignored.is_empty());
+            let on_attacker = outcome(&p, "a", "D", true);
+            assert!(on_attacker.codes.is_empty() && on_attacker.effects.is_empty());
+
+            p.units.push(leader("1L"));
+            let covered = outcome(&p, "d", "D", false);
+            assert_eq!(
+                (covered.codes.len(), covered.ignored.clone()),
+                (0, vec!["D".to_string()])
+            );
+            assert!(sections(&covered.rules).contains(&"10.32"), "{covered:?}");
+            let stepped = outcome(&p, "leader", "D", false);
+            assert_eq!(stepped.becomes.as_deref(), Some("2L"));
+            assert_eq!(stepped.status, None);
+            assert!(sections(&stepped.rules).contains(&"10.3"));
+            p.units[2].kind = "4L".into();
+            let fallen = outcome(&p, "leader", "1/2E", false);
+            assert_eq!(fallen.status.as_deref(), Some("eliminated"));
+            assert_eq!(fallen.becomes, None);
+
+            p.phase = Some("fire".into());
+            let unharmed = outcome(&p, "leader", "E", false);
+            assert_eq!(unharmed.ignored, ["E"]);
+            assert!(sections(&unharmed.rules).contains(&"10.31"));
+            assert_eq!(outcome(&p, "d", "D", false).ignored, ["D"]);
+            let halved = outcome(&p, "d", "1/2E", false);
+            assert_eq!(halved.codes, ["1/2E"]);
+            assert!(halved.effects.contains(&ResultEffect::HalfEliminated));
+            let e = Engine::new(system, map, &p);
+            assert!(matches!(
+                e.outcome("d", "X9", false),
+                Err(muster_engine::QueryError::Invalid { .. })
+            ));
+        },
+    );
+}
+
+/// The position's record of play feeds the rules: PRESTAGS 6.51 (a unit that fired this
+/// player-turn may not attack in melee), 18.2 (a unit in contact stays put) and 23.11 (a
+/// unit plotted to move defends at half in melee) hold only when the unit's record says
+/// so.
+#[test]
+fn prestags_a_unit_s_record_of_play_is_read() {
+    use muster_engine::Done;
+    use muster_model::vocab::{Act, Past};
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, _) = hastings_melee(cx, &set_up);
+            let attack =
+                |p: &Position| Engine::new(system, map, p).combat(&["a"], "d", &BTreeMap::new());
+            assert!(attack(&p).is_ok());
+            p.units[1].did = vec![Done {
+                act: Act::Fire,
+                when: Past::LastPlayerTurn,
+            }];
+            assert!(attack(&p).is_ok(), "6.51 asks about this player-turn only");
+            p.units[1].did[0].when = Past::ThisPlayerTurn;
+            let refused = attack(&p).unwrap_err().to_string();
+            assert!(
+                refused.contains("fire-then-no-melee") && refused.contains("6.51"),
+                "{refused}"
+            );
+            p.units[1].did.clear();
+
+            p.rules_on = vec!["contact".into()];
+            let reach = |p: &Position| Engine::new(system, map, p).reach("d").unwrap();
+            assert!(!reach(&p).hexes.is_empty());
+            p.units[0].states = vec!["contact".into()];
+            let held = reach(&p);
+            assert!(held.hexes.is_empty(), "{held:?}");
+            assert!(sections(&held.rules).contains(&"18.2"));
+            p.units[0].states.clear();
+
+            p.rules_on = vec!["simultaneous-movement".into()];
+            let defence = |p: &Position| attack(p).unwrap().defence;
+            let full = defence(&p);
+            p.units[0].plotted = Some("mv".into());
+            assert_eq!(defence(&p), full / 2.0, "23.11");
+            p.units[0].plotted = Some("ml".into());
+            assert_eq!(defence(&p), full);
+        },
+    );
+}
+
+/// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
+/// the first attack's column to a die modifier once the side has attacked in melee, and
+/// is lost once its losses reach its threshold (3.9).
+#[test]
+fn hamburg_s_ferocity_follows_the_side_s_record() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let e0 = Engine::new(system, map, &set_up);
+            let clear = open_ground(e0.map).0;
+            let next = e0.map.neighbours(clear)[0].to_string();
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "viking", "AX", "vikings", &clear.to_string()),
+                typed(cx, "german", "SD", "germans", &next),
+            ];
+            let ferocity = |p: &Position| {
+                let c = Engine::new(system, map, p)
+                    .combat(&["viking"], "german", &BTreeMap::new())
+                    .unwrap();
+                let mut out: Vec<(String, f64)> = c
+                    .shifts
+                    .iter()
+                    .chain(&c.die_modifiers)
+                    .filter(|m| m.what.starts_with("viking"))
+                    .map(|m| (m.what.clone(), m.value))
+                    .collect();
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                out
+            };
+            assert_eq!(ferocity(&p), [("viking-first-attack".to_string(), 1.0)]);
+            let vikings = p.sides.iter().position(|s| s.id == "vikings").unwrap();
+            p.sides[vikings].acted = vec![muster_model::vocab::Act::Melee];
+            assert_eq!(ferocity(&p), [("viking-later-attacks".to_string(), 1.0)]);
+            p.sides[vikings].morale_threshold = Some(6);
+            p.sides[vikings].losses = 5;
+            assert_eq!(ferocity(&p).len(), 1, "one short of the threshold");
+            p.sides[vikings].losses = 6;
+            assert_eq!(ferocity(&p), [], "panicked (3.9)");
+        },
+    );
+}
+
+/// Durazzo's special rule (`stacking-override`, desugared to `StackingLimit(3)` for the
+/// Norman HC) lets a third HC join two in a hex where the side's limit is two; a Norman
+/// unit of another kind is still held to two, and without the rule so is the HC.
+#[test]
+fn durazzo_s_horse_stack_three_by_its_special_rule() {
+    with_scenario(
+        "scenarios/prestags/6-2-durazzo.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let normans = set_up.sides.iter().find(|s| s.id == "normans").unwrap();
+            assert_eq!(normans.stacking_limit, Some(2));
+            let e0 = Engine::new(system, map, &set_up);
+            let open = open_ground(e0.map).0;
+            let next = e0.map.neighbours(open)[0].to_string();
+            let stack = open.to_string();
+            let mut p = set_up.clone();
+            p.units = vec![
+                typed(cx, "hc1", "HC", "normans", &stack),
+                typed(cx, "hc2", "HC", "normans", &stack),
+                typed(cx, "hc3", "HC", "normans", &next),
+            ];
+            let reaches = |p: &Position, id: &str| {
+                Engine::new(system, map, p)
+                    .reach(id)
+                    .unwrap()
+                    .hexes
+                    .iter()
+                    .any(|h| h.hex == stack)
+            };
+            assert!(reaches(&p, "hc3"), "three HC by the special rule");
+            p.units[2] = typed(cx, "pp", "PP", "normans", &next);
+            assert!(!reaches(&p, "pp"), "other Normans stack two");
+            p.units[2] = typed(cx, "hc3", "HC", "normans", &next);
+            p.rules.retain(|r| r.id != "stacking-override");
+            assert!(!reaches(&p, "hc3"), "two without the rule");
         },
     );
 }

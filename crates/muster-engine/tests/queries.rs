@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 
+mod common;
+
+use common::open_ground;
 use muster_engine::{Engine, QueryError, from_scenario};
 use muster_semantic::{FileCx, ScenarioCx};
 use muster_testkit::repo;
@@ -27,21 +30,20 @@ fn first_of(p: &muster_engine::Position, side: &str, kind: &str) -> muster_engin
         .unwrap_or_else(|| panic!("no {kind} of {side}"))
 }
 
-/// A clear hex whose six neighbours are clear, and one of them.
-fn open_ground(map: &muster_map::TerrainMap) -> (muster_hex::HexId, muster_hex::HexId) {
-    let h = map
-        .grid()
-        .hexes()
-        .find(|h| {
-            map.terrain_id_at(*h) == Some("clear")
-                && map.neighbours(*h).len() == 6
-                && map
-                    .neighbours(*h)
-                    .iter()
-                    .all(|n| map.terrain_id_at(*n) == Some("clear"))
-        })
-        .expect("open ground on the map");
-    (h, map.neighbours(h)[0])
+/// The position `p` with only two units, each moved to its hex.
+fn face_to_face(
+    p: &muster_engine::Position,
+    (a, at_a): (&muster_engine::Unit, muster_hex::HexId),
+    (b, at_b): (&muster_engine::Unit, muster_hex::HexId),
+) -> muster_engine::Position {
+    let on = |u: &muster_engine::Unit, h: muster_hex::HexId| muster_engine::Unit {
+        hex: h.to_string(),
+        ..u.clone()
+    };
+    muster_engine::Position {
+        units: vec![on(a, at_a), on(b, at_b)],
+        ..p.clone()
+    }
 }
 
 #[test]
@@ -342,18 +344,8 @@ fn die_modifiers_of_attacker_and_defender_rules_both_count() {
         let (h, n) = open_ground(map);
         let dice = |rules_on: &[&str]| {
             let pos = muster_engine::Position {
-                units: vec![
-                    muster_engine::Unit {
-                        hex: h.to_string(),
-                        ..foot.clone()
-                    },
-                    muster_engine::Unit {
-                        hex: n.to_string(),
-                        ..horse.clone()
-                    },
-                ],
                 rules_on: rules_on.iter().map(|s| s.to_string()).collect(),
-                ..p.clone()
+                ..face_to_face(&p, (&foot, h), (&horse, n))
             };
             let c = Engine::new(system, map, &pos)
                 .combat(&[&horse.id], &foot.id, &BTreeMap::new())
@@ -592,5 +584,58 @@ fn a_scenario_board_carries_its_special_and_optional_rules() {
             .combat(&[&gunner.id], &target.id, &BTreeMap::new())
             .unwrap_err();
         assert!(why.to_string().contains("morning-mist"), "{why}");
+    });
+}
+
+/// A scenario's position starts where its set-up says: Harrow Ford's Crown musketeers
+/// set up reduced stand at that status with their counter's reduced strength, and each
+/// side holds the labelled hexes its units stand on (the League: Harrow, Harrow Ford
+/// and, with the Free Company's pike, Gallows Hill). The League's own rule (S2) then adds one to its foot's attacks while it holds
+/// Harrow, and nothing once the position says it holds it no more.
+#[test]
+fn a_position_starts_with_the_set_up_s_status_and_holdings() {
+    harrow(|cx, p| {
+        let musketeers = first_of(&p, "crown", "musketeers");
+        assert_eq!(musketeers.status.as_deref(), Some("reduced"));
+        assert_eq!(musketeers.strength, 1.0, "the counter's reduced side");
+        let horse = first_of(&p, "crown", "horse");
+        assert_eq!(horse.status.as_deref(), Some("full"));
+        assert_eq!(horse.strength, 4.0);
+        let held = |side: &str| {
+            p.sides
+                .iter()
+                .find(|s| s.id == side)
+                .map(|s| s.controls.clone())
+                .unwrap()
+        };
+        assert_eq!(
+            held("league"),
+            ["Harrow", "Harrow Ford", "Gallows Hill"].map(String::from)
+        );
+        assert!(held("crown").is_empty());
+
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let (h, n) = open_ground(map);
+        let foot = first_of(&p, "league", "foot");
+        let mut pos = muster_engine::Position {
+            rules_on: Vec::new(),
+            ..face_to_face(&p, (&foot, h), (&horse, n))
+        };
+        let heartened = |pos: &muster_engine::Position, attacker: &str, defender: &str| {
+            Engine::new(system, map, pos)
+                .combat(&[attacker], defender, &BTreeMap::new())
+                .unwrap()
+                .die_modifiers
+                .iter()
+                .filter(|m| m.what == "harrow-heartens")
+                .map(|m| m.value)
+                .collect::<Vec<f64>>()
+        };
+        let none: [f64; 0] = [];
+        assert_eq!(heartened(&pos, &foot.id, &horse.id), [1.0]);
+        assert_eq!(heartened(&pos, &horse.id, &foot.id), none, "not in defence");
+        let league = pos.sides.iter().position(|s| s.id == "league").unwrap();
+        pos.sides[league].controls.retain(|l| l != "Harrow");
+        assert_eq!(heartened(&pos, &foot.id, &horse.id), none);
     });
 }

@@ -156,6 +156,9 @@ pub struct Piece {
     pub strength: Option<String>,
     pub hex: HexId,
     pub state: PieceState,
+    /// The status level it starts at, where its unit line names one (`status`); `None`
+    /// for the ladder's first level.
+    pub status: Option<String>,
     /// How many identical units this piece stands for: 1, or the whole count of a
     /// sample line longer than [`MAX_DRAWN_COPIES`].
     pub count: u16,
@@ -464,6 +467,7 @@ impl ScenarioCx<'_> {
                             strength,
                             hex: *hex,
                             state,
+                            status: slot.status.map(str::to_string),
                             count: 1,
                             aboard: Vec::new(),
                             span,
@@ -534,6 +538,7 @@ impl ScenarioCx<'_> {
                                 strength,
                                 hex,
                                 state: PieceState::Chosen,
+                                status: slot.status.map(str::to_string),
                                 count: 1,
                                 aboard: Vec::new(),
                                 span,
@@ -601,6 +606,7 @@ impl ScenarioCx<'_> {
                                     state: PieceState::Arrived {
                                         turn: reinforcement.turn,
                                     },
+                                    status: group.status.clone(),
                                     count: 1,
                                     aboard: Vec::new(),
                                     span: unit_span,
@@ -772,6 +778,7 @@ impl ScenarioCx<'_> {
                             strength: self.kind_strength(&unit.kind),
                             hex,
                             state: PieceState::Placed,
+                            status: None,
                             count: each,
                             aboard: Vec::new(),
                             span: self.span_of(&kind),

@@ -238,6 +238,12 @@ fn spare_piece(
         strength,
         hex: hexes.first().copied().unwrap_or(HexId { col: 1, row: 1 }),
         state: PieceState::Chosen,
+        status: group
+            .units
+            .iter()
+            .find(|s| s.counter_id == u.what)
+            .and_then(|s| s.status)
+            .map(str::to_string),
         count: 1,
         aboard: Vec::new(),
         span: u.span.clone(),

@@ -198,6 +198,7 @@ fn sheet_piece(system: &RulesSystem, c: &muster_model::counters::Counter) -> Pie
         strength: Some(c.strength.to_string()),
         hex: HexId { col: 1, row: 1 },
         state: PieceState::Placed,
+        status: None,
         count: 1,
         aboard: Vec::new(),
         span: 0..0,
