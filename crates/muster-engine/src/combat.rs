@@ -6,7 +6,10 @@
 //! paths given: who may charge is a `Charge` permission, what it adds the kind's
 //! `charge_bonus`, and a defender with `NoChargeBonus` cancels it. A hexside's die
 //! modifier counts only when every attacker next to the defender attacks across it
-//! (LRF 9.6); attackers firing from range do not count for that.
+//! (LRF 9.6); attackers firing from range do not count for that. Where units face
+//! (the system's `facing`, a unit's `facing`), an attacker attacks through the class of
+//! its hexside toward the defender (`Through`), and a defender is attacked through the
+//! classes of its hexsides toward the melee attackers (`AttackedThrough`).
 
 use std::collections::BTreeMap;
 
@@ -164,6 +167,8 @@ fn number(x: f64) -> String {
 pub(crate) struct Contact<'f> {
     pub across: Vec<&'f str>,
     pub flank: bool,
+    /// The hexes the melee attackers stand on.
+    pub melee: Vec<HexId>,
 }
 
 impl Engine<'_> {
@@ -209,6 +214,7 @@ impl Engine<'_> {
         let contact = Contact {
             flank: self.flank_attack(dhex, &melee_hexes),
             across: all_across,
+            melee: melee_hexes,
         };
         let no_charge = self.no_charge_bonus(d, &contact, &mut rules);
         let mut charges = Vec::new();
@@ -344,6 +350,7 @@ impl Engine<'_> {
                 hex: Some(self.hex_of(i)),
                 attacking: true,
                 opponent: Some(dhex),
+                through: self.class_toward(i, dhex),
                 ..Facts::default()
             };
             let act = if at_range { Act::Fire } else { Act::Melee };
@@ -374,6 +381,23 @@ impl Engine<'_> {
             .filter(|&d| self.attackers_of(&[id], d, &self.units[d].unit.id).is_ok())
             .map(|d| self.units[d].unit.id.clone())
             .collect())
+    }
+
+    /// The class of unit `i`'s hexsides (by its facing) it attacks `target` through: the
+    /// hexside toward a neighbour, or those the line of fire leaves by. A line along the
+    /// vertex between two classes goes through neither.
+    fn class_toward(&self, i: usize, target: HexId) -> Option<&str> {
+        let first: Vec<HexId> = if self.map.distance(self.hex_of(i), target) == 1 {
+            vec![target]
+        } else {
+            self.line_between(self.hex_of(i), target)
+                .into_iter()
+                .next()
+                .unwrap_or_default()
+        };
+        let mut classes = first.iter().map(|h| self.side_class(i, *h));
+        let class = classes.next()??;
+        classes.all(|c| c == Some(class)).then_some(class)
     }
 
     /// The units that defend with `d`: its hex's for systems that attack a hex, else the
@@ -449,6 +473,17 @@ impl Engine<'_> {
                 }
             }
         }
+        let mut attacked_through: Vec<&str> = if attacking {
+            Vec::new()
+        } else {
+            contact
+                .melee
+                .iter()
+                .filter_map(|h| self.side_class(i, *h))
+                .collect()
+        };
+        attacked_through.sort_unstable();
+        attacked_through.dedup();
         let facts = Facts {
             unit: i,
             hex: Some(self.hex_of(i)),
@@ -457,6 +492,12 @@ impl Engine<'_> {
             all_attackers_across: contact.across.clone(),
             flank_attack: contact.flank && !at_range,
             opponent: Some(self.hex_of(opponent)),
+            through: if attacking {
+                self.class_toward(i, self.hex_of(opponent))
+            } else {
+                None
+            },
+            attacked_through,
             ..Facts::default()
         };
         for r in self.rules_giving(&facts, |e| {

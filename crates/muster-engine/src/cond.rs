@@ -28,6 +28,11 @@ pub(crate) struct Facts<'f> {
     pub flank_attack: bool,
     /// The moment asked about, where one is (a combat result befalling the unit).
     pub event: Option<&'f MoraleEvent>,
+    /// The class of its own hexside (by its facing) it attacks through.
+    pub through: Option<&'f str>,
+    /// The classes of its hexsides (by its facing) the units attacking it in melee come
+    /// through.
+    pub attacked_through: Vec<&'f str>,
 }
 
 impl Facts<'_> {
@@ -43,7 +48,8 @@ impl Facts<'_> {
 /// Whether `c` holds. A unit's supply is traced ([`Engine::in_supply`]); a flank attack
 /// is a fact the combat gives, an event the question asked. A side's losses, threshold,
 /// labels held and past acts, and a unit's past acts, kept states and plotted task are
-/// the position's. Facing is not held, so `Through` and `AttackedThrough` are false.
+/// the position's. `Through` and `AttackedThrough` read the unit's facing in combat; a
+/// move is not turned, so they are false in `reach`.
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
     let pos = engine.position;
@@ -117,7 +123,8 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
         Condition::InState(s) => unit.unit.states.iter().any(|x| x == s),
         Condition::Plotted(p) => unit.unit.plotted.as_deref() == Some(p.as_str()),
         Condition::Event(e) => f.event == Some(e),
-        Condition::Through(_) | Condition::AttackedThrough(_) => false,
+        Condition::Through(x) => f.through == Some(x.as_str()),
+        Condition::AttackedThrough(x) => f.attacked_through.contains(&x.as_str()),
     }
 }
 
@@ -167,5 +174,21 @@ impl Engine<'_> {
     pub(crate) fn hex_has_own(&self, hex: HexId, id: &str) -> bool {
         self.map.terrain_id_at(hex) == Some(id)
             || self.map.feature_ids_at(hex).iter().any(|f| f == id)
+    }
+}
+
+impl Engine<'_> {
+    /// The class of unit `i`'s hexsides (the system's `facing`) that the neighbouring
+    /// hex `toward` lies across, by the unit's facing; `None` without facing rules, a
+    /// facing, or a neighbour.
+    pub(crate) fn side_class(&self, i: usize, toward: HexId) -> Option<&str> {
+        let facing = self.units[i].unit.facing.filter(|f| *f < 6)?;
+        let classes = &self.system.rules.facing.as_ref()?.classes;
+        let dir = self.map.grid().direction(self.hex_of(i), toward)?;
+        let relative = (dir + 6 - facing) % 6;
+        classes
+            .iter()
+            .find(|c| c.hexsides.contains(&relative))
+            .map(|c| c.id.as_str())
     }
 }

@@ -123,6 +123,12 @@ pub struct Unit {
     /// Its plotted task this turn (`Condition::Plotted`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plotted: Option<String>,
+    /// The hexside it faces, where the system has facing: 0 north, then clockwise to 5
+    /// north-west (`Condition::Through`, `Condition::AttackedThrough`). A unit without
+    /// one, or with a number above 5, has no facing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(max = 5))]
+    pub facing: Option<u8>,
 }
 
 /// A unit's melee strength, movement allowance, fire range and fire strength: its

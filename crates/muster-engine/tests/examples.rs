@@ -968,3 +968,52 @@ fn durazzo_s_horse_stack_three_by_its_special_rule() {
         },
     );
 }
+
+/// PRESTAGS 16.0 (optional facing): a unit attacked in melee through a flank hexside
+/// defends at half (16.21), and a unit melees only through its front (16.2). Facing 0
+/// is north: a defender facing north is flanked from the south, and an attacker facing
+/// south may not attack the hex north of it.
+#[test]
+fn prestags_facing_halves_a_flanked_defender_and_holds_a_turned_attacker() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            p.rules_on = vec!["facing".into()];
+            let d = HexId::parse(target).unwrap();
+            let toward = |dir: u8| {
+                map.neighbours(d)
+                    .into_iter()
+                    .find(|n| map.grid().direction(d, *n) == Some(dir))
+                    .unwrap()
+                    .to_string()
+            };
+            p.units[0].facing = Some(0);
+            p.units[1].hex = toward(3);
+            p.units[1].facing = Some(0);
+            let attack =
+                |p: &Position| Engine::new(system, map, p).combat(&["a"], "d", &BTreeMap::new());
+            let flanked = attack(&p).unwrap();
+            assert_eq!(flanked.defence, 2.0, "PS 4 halved: {flanked:?}");
+            assert!(sections(&flanked.rules).contains(&"16.21"));
+            p.units[1].hex = toward(0);
+            p.units[1].facing = Some(3);
+            let head_on = attack(&p).unwrap();
+            assert_eq!(head_on.defence, 4.0);
+            assert!(!sections(&head_on.rules).contains(&"16.21"));
+            p.units[1].facing = Some(0);
+            let turned = attack(&p).unwrap_err().to_string();
+            assert!(
+                turned.contains("front-melees") && turned.contains("16.2"),
+                "{turned}"
+            );
+            p.rules_on.clear();
+            assert_eq!(
+                attack(&p).unwrap().defence,
+                4.0,
+                "without the optional rule"
+            );
+        },
+    );
+}

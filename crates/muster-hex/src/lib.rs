@@ -148,6 +148,22 @@ impl HexLayout {
         self.distance(a, b) == 1
     }
 
+    /// The hexside of `from` that its neighbour `to` lies across, numbered clockwise from
+    /// north on the flat-topped map: 0 north, 1 north-east, 2 south-east, 3 south, 4
+    /// south-west, 5 north-west. `None` unless the two are neighbours.
+    pub fn direction(self, from: HexId, to: HexId) -> Option<u8> {
+        let ([q0, r0], [q1, r1]) = (self.axial(from), self.axial(to));
+        match (q1 - q0, r1 - r0) {
+            (0, -1) => Some(0),
+            (1, -1) => Some(1),
+            (1, 0) => Some(2),
+            (0, 1) => Some(3),
+            (-1, 1) => Some(4),
+            (-1, 0) => Some(5),
+            _ => None,
+        }
+    }
+
     /// The six neighbours, leaving out those with no printable number (column or row 0).
     pub fn neighbours(self, id: HexId) -> Vec<HexId> {
         self.neighbour_iter(id).collect()
@@ -243,6 +259,11 @@ impl HexGrid {
 
     pub fn adjacent(&self, a: HexId, b: HexId) -> bool {
         self.layout.adjacent(a, b)
+    }
+
+    /// [`HexLayout::direction`] on this grid's layout.
+    pub fn direction(&self, from: HexId, to: HexId) -> Option<u8> {
+        self.layout.direction(from, to)
     }
 
     /// The edges a hex lies on (empty for an inner hex or a hex off the map).
@@ -370,6 +391,34 @@ mod tests {
 
     fn lrf(columns: u16, rows: u16) -> HexGrid {
         HexGrid::new(columns, rows, HexLayout::EvenColumnsDown)
+    }
+
+    /// North is the row above, south the row below; across a column, the neighbour
+    /// higher on the page is north-east or north-west, whichever way the columns shift.
+    #[test]
+    fn directions_run_clockwise_from_north() {
+        for layout in [HexLayout::EvenColumnsDown, HexLayout::OddColumnsDown] {
+            let at = h("0505");
+            let mut around: Vec<(u8, String)> = layout
+                .neighbours(at)
+                .into_iter()
+                .map(|n| (layout.direction(at, n).unwrap(), n.to_string()))
+                .collect();
+            around.sort();
+            let (ne, se, sw, nw) = match layout {
+                // Column 06 sits half a hex lower than column 05.
+                HexLayout::EvenColumnsDown => ("0604", "0605", "0405", "0404"),
+                HexLayout::OddColumnsDown => ("0605", "0606", "0406", "0405"),
+            };
+            let want: Vec<(u8, String)> =
+                [(0, "0504"), (1, ne), (2, se), (3, "0506"), (4, sw), (5, nw)]
+                    .into_iter()
+                    .map(|(d, x)| (d, x.to_string()))
+                    .collect();
+            assert_eq!(around, want, "{layout:?}");
+            assert_eq!(layout.direction(at, h("0507")), None);
+            assert_eq!(layout.direction(at, at), None);
+        }
     }
 
     #[test]
