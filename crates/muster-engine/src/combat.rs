@@ -227,11 +227,11 @@ impl Engine<'_> {
                     rules.push(RuleRef::new("charge", Some(section)));
                 }
                 if j.charge && !no_charge {
-                    let bonus = self.units[i].kind.and_then(|k| k.charge_bonus).unwrap_or(0);
+                    let (bonus, section) = self.charge_bonus(i, d, &mut rules);
                     s.modifiers.push(Modifier {
                         what: "charge".into(),
                         value: f64::from(bonus),
-                        section: j.section.clone(),
+                        section: section.or_else(|| j.section.clone()),
                     });
                     s.total += f64::from(bonus);
                 }
@@ -398,6 +398,40 @@ impl Engine<'_> {
         let mut classes = first.iter().map(|h| self.side_class(i, *h));
         let class = classes.next()??;
         classes.all(|c| c == Some(class)).then_some(class)
+    }
+
+    /// The facts of unit `i` charging unit `d`.
+    fn charging(&self, i: usize, d: usize) -> Facts<'_> {
+        Facts {
+            unit: i,
+            hex: Some(self.hex_of(i)),
+            attacking: true,
+            opponent: Some(self.hex_of(d)),
+            ..Facts::default()
+        }
+    }
+
+    /// What unit `i`'s charge on `d` adds: the first rule in force giving it a
+    /// `ChargeBonus` (cited, with its section), else its kind's `charge_bonus`.
+    fn charge_bonus(&self, i: usize, d: usize, rules: &mut Vec<RuleRef>) -> (u8, Option<String>) {
+        let facts = self.charging(i, d);
+        let by_rule = self.rules_giving(&facts, |e| matches!(e, Effect::ChargeBonus(_)));
+        let found = by_rule.first().and_then(|r| {
+            r.then.iter().find_map(|e| match e {
+                Effect::ChargeBonus(n) => Some((r, *n)),
+                _ => None,
+            })
+        });
+        match found {
+            Some((r, n)) => {
+                rules.push(rule_ref(r));
+                (n, Some(r.section.clone()).filter(|s| !s.is_empty()))
+            }
+            None => (
+                self.units[i].kind.and_then(|k| k.charge_bonus).unwrap_or(0),
+                None,
+            ),
+        }
     }
 
     /// The units that defend with `d`: its hex's for systems that attack a hex, else the
@@ -669,7 +703,21 @@ impl Engine<'_> {
             j.reason = Some(why);
             j
         };
-        if self.allowance(i, Action::Charge) != Some(Allowance::May) {
+        // A rule in force may forbid this charge, or allow it whatever the permissions
+        // and the charge rule's target terrain say (a special rule's charging unit).
+        let facts = self.charging(i, d);
+        let said = self.rules_giving(&facts, |e| {
+            matches!(e, Effect::May(Act::Charge) | Effect::MayNot(Act::Charge))
+        });
+        let says = |want: &Effect| said.iter().find(|r| r.then.contains(want));
+        if let Some(r) = says(&Effect::MayNot(Act::Charge)) {
+            j.section = Some(r.section.clone())
+                .filter(|s| !s.is_empty())
+                .or(j.section);
+            return refuse(j, format!("rule `{}` forbids this charge", r.id));
+        }
+        let allowed = says(&Effect::May(Act::Charge)).is_some();
+        if !allowed && self.allowance(i, Action::Charge) != Some(Allowance::May) {
             return refuse(j, format!("{} may not charge", self.units[i].unit.kind));
         }
         let Some(rule) = rule else {
@@ -692,7 +740,10 @@ impl Engine<'_> {
                 ),
             );
         }
-        if !rule.target_in.is_empty() && !rule.target_in.iter().any(|t| self.hex_has(target, t)) {
+        if !allowed
+            && !rule.target_in.is_empty()
+            && !rule.target_in.iter().any(|t| self.hex_has(target, t))
+        {
             return refuse(
                 j,
                 format!(

@@ -100,6 +100,11 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             _ => false,
         },
         Condition::Moving(m) => f.mode == Some(m.as_str()),
+        Condition::Counter(c) => {
+            let id = &unit.unit.id;
+            let own = unit.unit.counter.as_deref();
+            own.unwrap_or_else(|| id.split_once('#').map_or(id.as_str(), |(c, _)| c)) == c
+        }
         Condition::InSupply => match (f.hex, unit.unit.side.as_deref()) {
             (Some(h), Some(side)) => engine.in_supply(h, side),
             _ => false,

@@ -95,6 +95,10 @@ pub struct Unit {
     pub id: String,
     /// The unit kind (a system `unit_kinds` id).
     pub kind: String,
+    /// The counter of the counter sheet it is a copy of (`Condition::Counter`); when left
+    /// out, its id up to any `#`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<String>,
     /// The side's id; neutral when left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
@@ -286,6 +290,7 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
         units.push(Unit {
             id,
             kind: piece.kind.clone(),
+            counter: Some(piece.counter.clone()),
             side: piece
                 .side
                 .and_then(|s| scenario.sides.get(s))

@@ -95,6 +95,9 @@ pub enum Condition {
     Lower,
     /// The unit moves in this movement mode.
     Moving(String),
+    /// The unit is a copy of this counter of the counter sheet, by its id: a scenario's
+    /// rule names one of its sheet's counters (Brissarthe's Berserkers).
+    Counter(String),
     /// A fact about the unit's own side.
     OwnSide(SideFact),
     /// A fact about the opposing side.
@@ -178,6 +181,8 @@ pub enum Effect {
     Must(Act),
     /// Victory points to the unit's side.
     VictoryPoints(i16),
+    /// A charge by the unit adds this, in place of its kind's `charge_bonus`.
+    ChargeBonus(u8),
     /// Units attacking this unit gain no charge bonus (LRF 10.2: a charge counts only
     /// against a unit that cannot charge itself).
     NoChargeBonus,

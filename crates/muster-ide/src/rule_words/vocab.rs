@@ -54,6 +54,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Higher => "higher than the opponent".to_string(),
         Condition::Lower => "lower than the opponent".to_string(),
         Condition::Moving(m) => format!("moving by `{m}`"),
+        Condition::Counter(c) => format!("counter `{c}`"),
         Condition::OwnSide(f) => format!("once their side {}", fact_words(f)),
         Condition::EnemySide(f) => format!("once the enemy {}", fact_words(f)),
         Condition::Did { act, when } => {
@@ -152,6 +153,7 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Must(a) => format!("must {}", act_words(*a)),
         Effect::VictoryPoints(n) => format!("{n:+} victory points"),
         Effect::NoChargeBonus => "its attackers gain no charge bonus".to_string(),
+        Effect::ChargeBonus(n) => format!("charges for +{n}"),
         Effect::ToStatus(l) => format!("put at status `{l}`"),
         Effect::Becomes(k) => format!("becomes a `{k}`"),
         Effect::ShareLosses {

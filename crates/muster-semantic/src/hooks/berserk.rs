@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
-use muster_model::vocab::EffectRule;
+use muster_model::vocab::{Condition, EffectRule};
 
 use super::SideRule;
 
@@ -38,8 +38,15 @@ impl HookSpec for Berserk {
         Vec::new()
     }
 
-    /// None: it names one counter, and its pinning lasts turns after a charge: no condition picks a counter or counts turns since an act.
+    /// The counter charges for its bonus, and only a unit in the terrain named
+    /// ([`super::charge_bonus::charge_rules`]). Its pinning after combat stays the
+    /// hook's: no condition counts turns since an act.
     fn rules(&self) -> Vec<EffectRule> {
-        Vec::new()
+        super::charge_bonus::charge_rules(
+            Self::ID,
+            Condition::Counter(self.counter.clone()),
+            &self.terrain,
+            self.charge_bonus,
+        )
     }
 }

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
-use muster_model::vocab::EffectRule;
+use muster_model::vocab::{Condition, EffectRule};
 
 use super::SideRule;
 
@@ -36,8 +36,50 @@ impl HookSpec for ChargeBonus {
         Vec::new()
     }
 
-    /// None: it names counters, and no condition picks a counter.
+    /// The counters charge for the bonus (`ChargeBonus`); where the hook names terrain,
+    /// they charge only a unit in it (`charge_rules`).
     fn rules(&self) -> Vec<EffectRule> {
-        Vec::new()
+        let who = Condition::Any(
+            self.counters
+                .iter()
+                .cloned()
+                .map(Condition::Counter)
+                .collect(),
+        );
+        charge_rules(Self::ID, who, &self.terrain, self.bonus)
     }
+}
+
+/// A charge by the units `who` picks adds `bonus`; where `terrain` names some, they may
+/// charge a unit in it whatever the system's charge rule says (`May(Charge)`), and no
+/// other (`MayNot(Charge)`).
+pub(super) fn charge_rules(
+    id: &str,
+    who: Condition,
+    terrain: &[String],
+    bonus: u8,
+) -> Vec<EffectRule> {
+    let rule = |when: Condition, then| EffectRule {
+        id: id.into(),
+        section: String::new(),
+        when: Some(when),
+        then: vec![then],
+        note: None,
+    };
+    let mut out = vec![rule(
+        who.clone(),
+        muster_model::vocab::Effect::ChargeBonus(bonus),
+    )];
+    if !terrain.is_empty() {
+        let there = Condition::Any(terrain.iter().cloned().map(Condition::OpponentIn).collect());
+        out.push(rule(
+            Condition::All(vec![who.clone(), there.clone()]),
+            muster_model::vocab::Effect::May(muster_model::vocab::Act::Charge),
+        ));
+        out.push(rule(
+            Condition::All(vec![who, Condition::Not(Box::new(there))]),
+            muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Charge),
+        ));
+    }
+    out
 }

@@ -47,7 +47,9 @@ impl HookSpec for ImpassableArea {
         ]
     }
 
-    /// None: it names map columns and counters, which no condition picks; `effects` gives the checks the closed columns.
+    /// None: it names map columns, which no condition picks; `effects` gives the checks
+    /// the closed columns. The bundled maps draw the column as impassable terrain and the
+    /// bridge's access, which the engine reads.
     fn rules(&self) -> Vec<EffectRule> {
         Vec::new()
     }

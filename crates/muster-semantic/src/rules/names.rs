@@ -53,6 +53,9 @@ pub enum NameKind {
     Task,
     /// An id of the system's `effects`.
     Rule,
+    /// A counter of a counter sheet, by id: a scenario's sheet resolves it; a system has
+    /// no counters of its own.
+    Counter,
 }
 
 /// A name the rules refer to, at its place in the system file.
@@ -421,6 +424,8 @@ pub fn defined(system: &RulesSystem, kind: NameKind) -> Vec<&str> {
             .flat_map(|o| o.tasks.iter().map(|t| t.id.as_str()))
             .collect(),
         NameKind::Rule => rules.effects.iter().map(|r| r.id.as_str()).collect(),
+        // Counters are a counter sheet's, which a scenario picks.
+        NameKind::Counter => Vec::new(),
     }
 }
 

@@ -62,6 +62,7 @@ impl<'a> Walk<'a> {
                 self.name(at.variant("AllAttackersAcross"), NameKind::Feature, f)
             }
             Condition::Moving(m) => self.name(at.variant("Moving"), NameKind::Mode, m),
+            Condition::Counter(c) => self.name(at.variant("Counter"), NameKind::Counter, c),
             Condition::Through(x) => self.name(at.variant("Through"), NameKind::SideClass, x),
             Condition::AttackedThrough(x) => {
                 self.name(at.variant("AttackedThrough"), NameKind::SideClass, x)
@@ -132,6 +133,7 @@ impl<'a> Walk<'a> {
                 | Effect::Must(_)
                 | Effect::VictoryPoints(_)
                 | Effect::NoChargeBonus
+                | Effect::ChargeBonus(_)
                 | Effect::ShareLosses { .. } => {}
             }
         }
@@ -334,6 +336,8 @@ pub enum ScenarioName {
     System(NameKind),
     /// A side of this scenario.
     Side,
+    /// A counter of this scenario's counter sheet.
+    Counter,
 }
 
 /// Every name a scenario's vocabulary refers to: its special rules' conditions and
@@ -385,6 +389,7 @@ pub fn scenario_walk(s: &Scenario) -> ScenarioWalk<'_> {
         .into_iter()
         .map(|n| match n.kind {
             NameKind::Faction => (ScenarioName::Side, n),
+            NameKind::Counter => (ScenarioName::Counter, n),
             kind => (ScenarioName::System(kind), n),
         })
         .collect();
@@ -589,6 +594,7 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
             })
         }
         (C::Moving(x), C::Moving(y)) => two("movement mode", x, y),
+        (C::Counter(x), C::Counter(y)) => two("counter", x, y),
         (C::Moving(m), C::Troop(t)) | (C::Troop(t), C::Moving(m)) => {
             let mode = system.rules.movement_modes.iter().find(|x| x.id == *m)?;
             let who = mode.who.as_ref()?;
@@ -726,6 +732,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::May(x) | E::Must(x), E::MayNot(y)) | (E::MayNot(y), E::May(x) | E::Must(x)) => x == y,
         (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
+        (E::ChargeBonus(x), E::ChargeBonus(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
         (E::Zoc(x), E::Zoc(y)) => {
             use muster_model::vocab::ZocEffect as Z;

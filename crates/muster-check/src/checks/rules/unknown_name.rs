@@ -65,6 +65,14 @@ pub fn unknown(meta: &'static CheckMeta, system: &RulesSystem, name: &NameRef) -
             )
             .help("give the levels in `rules: (status: (levels: [...]))`");
         }
+        NameKind::Counter => {
+            return Report::new(
+                meta,
+                name.at.clone(),
+                format!("a rule of system `{}` names counter `{n}`, but counters belong to a counter sheet", system.id),
+            )
+            .help("name the counter's unit kind or a tag of it (`tags`), or state the rule in the scenario that uses the sheet");
+        }
         NameKind::Level => (
             format!("unknown status level `{n}`"),
             format!("status levels: {}", known.join(", ")),

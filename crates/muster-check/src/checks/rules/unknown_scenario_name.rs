@@ -11,7 +11,8 @@ use super::unknown_name::unknown;
 declare_check! {
     /// ## What it does
     /// Checks the names a scenario gives the rules vocabulary: in its own special
-    /// rules' `when` and `then`, `Side(...)` must name one of its sides and every other
+    /// rules' `when` and `then`, `Side(...)` must name one of its sides, `Counter(...)` a
+    /// counter of its counter sheet, and every other
     /// name (troop type, status, weather, terrain, hexside feature, phase, movement
     /// mode, result code) one of its system's; its turn record's weather must be a
     /// weather kind of the system, each side's `faction` a faction of the system, each
@@ -39,6 +40,12 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
     let Some(system) = cx.system else { return };
     let walk = scenario_walk(cx.scenario);
     let sides: Vec<&str> = cx.scenario.sides.iter().map(|s| s.id.as_str()).collect();
+    let counters: Vec<&str> = cx
+        .counters
+        .iter()
+        .flat_map(|sheet| &sheet.armies)
+        .flat_map(|a| a.counters.iter().map(|c| c.id.as_str()))
+        .collect();
     for (kind, name) in &walk.names {
         match kind {
             ScenarioName::Side if !sides.contains(&name.name) => {
@@ -56,7 +63,23 @@ pub fn run(cx: &ScenarioCx, sink: &mut Sink) {
             ScenarioName::System(_) if !resolves(system, name) => {
                 sink.push(unknown(&META, system, name));
             }
-            ScenarioName::Side | ScenarioName::System(_) => {}
+            ScenarioName::Counter if !counters.contains(&name.name) => {
+                let help = did_you_mean(name.name, counters.iter().copied()).unwrap_or_else(|| {
+                    match cx.counters {
+                        Some(sheet) => format!("counter sheet `{}` has no such counter", sheet.id),
+                        None => "the scenario names no counter sheet".to_string(),
+                    }
+                });
+                sink.push(
+                    Report::new(
+                        &META,
+                        name.at.clone(),
+                        format!("unknown counter `{}`", name.name),
+                    )
+                    .help(help),
+                );
+            }
+            ScenarioName::Side | ScenarioName::System(_) | ScenarioName::Counter => {}
         }
     }
     let Some(map) = cx.map else { return };
