@@ -314,6 +314,19 @@ mod words {
                 );
             }
         }
+        if let Some(p) = &c.protection {
+            let section = p
+                .section
+                .as_deref()
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "against fire the hex defends at {}: {}{section}",
+                p.value,
+                escape(&p.what)
+            );
+        }
         let _ = writeln!(
             out,
             "{} against {}: {} {}",

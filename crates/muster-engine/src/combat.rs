@@ -74,6 +74,11 @@ pub struct Combat {
     pub defenders: Vec<Strength>,
     pub attack: f64,
     pub defence: f64,
+    /// Against fire alone, where the system's terrain has fire protection strengths
+    /// (PRESTAGS 6.22): what defends in place of the defenders' strengths, the hex's
+    /// protection or a defender's own against fire (Excl 3.25), and the rule behind it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protection: Option<Modifier>,
     /// `odds` or `differential`.
     pub index: String,
     /// The odds as `attack:defence`, or the differential.
@@ -254,7 +259,15 @@ impl Engine<'_> {
             })
             .collect();
         let attack: f64 = attackers_out.iter().map(|s| s.total).sum();
-        let defence: f64 = defenders_out.iter().map(|s| s.total).sum();
+        let protection = if !atk.is_empty() && atk.iter().all(|(_, at_range)| *at_range) {
+            self.fire_protection(dhex, &defenders, &mut rules)
+        } else {
+            None
+        };
+        let defence: f64 = match &protection {
+            Some(p) => p.value,
+            None => defenders_out.iter().map(|s| s.total).sum(),
+        };
         let (shifts, die_modifiers) =
             self.terrain_modifiers(dhex, &defenders, &atk, &contact, &mut rules);
         let table = self.system.combat_results.as_ref();
@@ -263,6 +276,7 @@ impl Engine<'_> {
             defenders: defenders_out,
             attack,
             defence,
+            protection,
             index: table
                 .map_or(CrtIndex::Odds, |t| t.index)
                 .words()
@@ -398,6 +412,67 @@ impl Engine<'_> {
         let mut classes = first.iter().map(|h| self.side_class(i, *h));
         let class = classes.next()??;
         classes.all(|c| c == Some(class)).then_some(class)
+    }
+
+    /// What defends hex `dhex` against fire, where the system's terrain has fire
+    /// protection strengths: a defender's fixed defence against fire (the highest), else
+    /// the best protection of the hex's terrain and features. The number of defenders
+    /// does not count (PRESTAGS 6.22).
+    fn fire_protection(
+        &self,
+        dhex: HexId,
+        defenders: &[usize],
+        rules: &mut Vec<RuleRef>,
+    ) -> Option<Modifier> {
+        use muster_model::rules::AttackKind;
+        if !self
+            .system
+            .terrain
+            .iter()
+            .any(|t| t.fire_protection.is_some())
+        {
+            return None;
+        }
+        let fixed = self
+            .system
+            .rules
+            .fixed_defences
+            .iter()
+            .filter(|f| f.against == AttackKind::Fire)
+            .filter(|f| {
+                defenders
+                    .iter()
+                    .any(|&i| f.troops.iter().any(|t| self.is_troop(i, t)))
+            })
+            .max_by_key(|f| f.value);
+        if let Some(f) = fixed {
+            let what = format!("{} defend at {} against fire", f.troops.join(", "), f.value);
+            rules.push(RuleRef::new(what.clone(), None));
+            return Some(Modifier {
+                what,
+                value: f64::from(f.value),
+                section: None,
+            });
+        }
+        let mut ids: Vec<&str> = self.map.terrain_id_at(dhex).into_iter().collect();
+        ids.extend(self.map.feature_ids_at(dhex).iter().map(String::as_str));
+        let (id, value) = ids
+            .iter()
+            .filter_map(|id| {
+                let t = self.system.terrain.iter().find(|t| t.id == *id)?;
+                Some((*id, t.fire_protection?))
+            })
+            .max_by_key(|(_, v)| *v)?;
+        let what = format!("fire protection of {id}");
+        rules.push(RuleRef::new(
+            what.clone(),
+            self.system.terrain_section.as_deref(),
+        ));
+        Some(Modifier {
+            what,
+            value: f64::from(value),
+            section: self.system.terrain_section.clone(),
+        })
     }
 
     /// The facts of unit `i` charging unit `d`.

@@ -1126,3 +1126,103 @@ fn brissarthe_s_charges_follow_its_special_rules() {
         assert!(why.is_some_and(|w| w.contains("may not charge")));
     });
 }
+
+/// PRESTAGS 6.22: against fire the hex defends, not its units: bowmen firing at one
+/// unit or at two stacked in clear meet the clear hex's protection (2), in woods the
+/// woods' (4); a fleet carries its own 4 wherever it floats (Excl 3.25). A melee attack
+/// on the same hex is still strength against strength.
+#[test]
+fn prestags_fire_meets_the_hex_s_protection() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let bowmen = |hex: &str| Unit {
+                range: Some(2),
+                fire: Some(2.0),
+                ..typed(cx, "bowmen", "BW", "normans", hex)
+            };
+            // A target hex of `terrain` with a hex two away to shoot from.
+            let lane = |terrain: &str, from: &str| {
+                map.grid()
+                    .hexes()
+                    .filter(|h| map.terrain_id_at(*h) == Some(terrain))
+                    .find_map(|d| {
+                        let a = map.grid().hexes().find(|a| {
+                            map.distance(*a, d) == 2 && map.terrain_id_at(*a) == Some(from)
+                        })?;
+                        Some((d.to_string(), a.to_string()))
+                    })
+                    .unwrap_or_else(|| panic!("no {terrain} hex two from {from}"))
+            };
+            let fire = |p: &Position| {
+                let c = Engine::new(system, map, p)
+                    .combat(&["bowmen"], "d1", &BTreeMap::new())
+                    .unwrap();
+                (c.attack, c.defence, c.protection.map(|m| m.what))
+            };
+            let (d, a) = lane("clear", "clear");
+            let mut p = set_up.clone();
+            p.units = vec![bowmen(&a), typed(cx, "d1", "PS", "saxons", &d)];
+            let one = fire(&p);
+            assert_eq!(one, (2.0, 2.0, Some("fire protection of clear".into())));
+            p.units.push(typed(cx, "d2", "MS", "saxons", &d));
+            assert_eq!(fire(&p), one, "two units defend as the hex");
+
+            let (d, a) = lane("woods", "clear");
+            p.units = vec![bowmen(&a), typed(cx, "d1", "PS", "saxons", &d)];
+            assert_eq!(fire(&p).1, 4.0);
+
+            let (d, a) = lane("river", "clear");
+            p.units = vec![bowmen(&a), typed(cx, "d1", "VF", "saxons", &d)];
+            let (_, defence, what) = fire(&p);
+            assert_eq!(defence, 4.0, "{what:?}");
+            assert!(what.is_some_and(|w| w.contains("VF")));
+
+            let (d, _) = lane("clear", "clear");
+            let next = map.neighbours(HexId::parse(&d).unwrap())[0].to_string();
+            p.units = vec![
+                typed(cx, "a", "PP", "normans", &next),
+                typed(cx, "d1", "PS", "saxons", &d),
+            ];
+            let melee = Engine::new(system, map, &p)
+                .combat(&["a"], "d1", &BTreeMap::new())
+                .unwrap();
+            assert_eq!((melee.defence, melee.protection), (4.0, None));
+        },
+    );
+}
+
+/// LRF 9.4 as the engine resolves a result: baggage ignores R and T, a unit stacked
+/// with baggage ignores R but still takes its step loss, and a unit alone takes all.
+#[test]
+fn lrf_baggage_shrugs_off_retreats() {
+    with_scenario("scenarios/lrf/brissarthe.scenario.ron", |cx, set_up| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let unit = |id: &str, kind: &str, hex: &str| Unit {
+            id: id.into(),
+            kind: kind.into(),
+            side: Some("vikings".into()),
+            hex: hex.into(),
+            strength: 1.0,
+            ..Unit::default()
+        };
+        let mut p = set_up.clone();
+        p.units = vec![
+            unit("baggage", "baggage", "0808"),
+            unit("guard", "infantry", "0808"),
+            unit("alone", "infantry", "0810"),
+        ];
+        let e = Engine::new(system, map, &p);
+        let took = |id: &str, result: &str| {
+            let o = e.outcome(id, result, false).unwrap();
+            (o.codes, o.ignored)
+        };
+        let s = |list: &[&str]| list.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(took("baggage", "DRT"), (s(&[]), s(&["R", "T"])));
+        assert_eq!(took("guard", "D1R"), (s(&["1"]), s(&["R"])));
+        assert_eq!(took("alone", "D1R"), (s(&["1", "R"]), s(&[])));
+        let cites = e.outcome("guard", "D1R", false).unwrap().rules;
+        assert!(sections(&cites).contains(&"9.4"), "{cites:?}");
+    });
+}

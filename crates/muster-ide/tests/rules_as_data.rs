@@ -375,21 +375,29 @@ fn lrf_commander_morale_bonus_and_baggage_immunities() {
     }
     let immunities: Vec<_> = lrf
         .rules
-        .immunities
+        .effects
         .iter()
-        .map(|i| {
-            (
-                i.troops.join(","),
-                i.results.join(","),
-                i.condition.is_some(),
-            )
+        .filter_map(|r| match r.then.as_slice() {
+            [muster_model::vocab::Effect::Immune(codes)] => {
+                Some((r.section.as_str(), r.when.clone(), codes.join(",")))
+            }
+            _ => None,
         })
         .collect();
+    use muster_model::vocab::Condition;
     assert_eq!(
         immunities,
         [
-            ("baggage".to_string(), "R,T".to_string(), false),
-            ("*".to_string(), "R".to_string(), true),
+            (
+                "9.4",
+                Some(Condition::Troop("baggage".into())),
+                "R,T".to_string()
+            ),
+            (
+                "9.4",
+                Some(Condition::StackedWith("baggage".into())),
+                "R".to_string()
+            ),
         ]
     );
 }
@@ -567,7 +575,8 @@ fn the_summary_words_the_new_rules() {
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for start in [
         "morale tests: all on combat result `T`; all on displaced by a retreating friend; commander never test; +1 morale for all stacked with or next to commander",
-        "immune to results: baggage: `R`, `T`; all stacked with a baggage unit: `R`",
+        "rule: baggage-unshaken: unaffected by R, T: `baggage` units (9.4)",
+        "rule: held-by-the-baggage: unaffected by R: stacked with a friendly `baggage` unit (9.4)",
         "exert a zone of control: never: baggage",
         "be fired on: never: baggage",
     ] {
@@ -943,11 +952,17 @@ fn the_vocabulary_reads_as_words_in_the_summary() {
         "    rules: (\n",
         r#"    rules: (
         weather: [(id: "clear", name: "Clear"), (id: "rain", name: "Rain")],
-        effects: [(id: "rain", section: "S8", when: All([Weather("rain"), Troop("missile-infantry")]), then: [Strength(0.5), MayNot(Fire)])],
         special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MoveCost(Points(2.0))])],
         movement_modes: [(id: "road-march", name: "Road march", section: "6", costs: [(on: "road", cost: Points(0.5))], end_on: ["road"], not_adjacent_to_enemy: true)],
         supply: (section: "S9", trace_length: 4, blocked_by_hexsides: ["river"]),
 "#,
+    );
+    replace(
+        &dir.path().join("scenarios/lrf/lrf.system.ron"),
+        "        effects: [\n            (id: \"baggage-unshaken\"",
+        r#"        effects: [
+            (id: "rain", section: "S8", when: All([Weather("rain"), Troop("missile-infantry")]), then: [Strength(0.5), MayNot(Fire)]),
+            (id: "baggage-unshaken""#,
     );
     replace(
         &dir.path().join("scenarios/lrf/jengland.scenario.ron"),

@@ -2,7 +2,7 @@
 //! tables read by a difference of dice, what each troop type may or must do, terrain
 //! exceptions by troop type, morale tests and modifiers, line of sight (by terrain,
 //! elevation and occupation), victory-level order, exiting, leaders' movement control,
-//! the minimum move, immunities to results, effects of a status level, army panic,
+//! the minimum move, effects of a status level, army panic,
 //! defences that terrain does not change, troops eliminated with the unit they stand
 //! with, and what a melee does to a loser who survives.
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
@@ -82,9 +82,6 @@ pub struct Rules {
     /// General movement rules that hold whatever the allowance (PRESTAGS 5.15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement: Option<MovementRules>,
-    /// Combat result codes some troop types ignore (LRF 9.4: baggage and `R`, `T`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub immunities: Vec<Immunity>,
     /// What a status level does to some troop types beyond the ladder itself (PRESTAGS
     /// Excl 3.23: a disrupted fleet moves at half its allowance).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -942,21 +939,6 @@ pub struct MinimumMove {
     /// A unit that uses it moves no further that turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_move: bool,
-}
-
-/// Combat result codes that have no effect on some troop types.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Immunity {
-    /// Troop types, classes, or `"*"`.
-    pub troops: Vec<String>,
-    /// Codes of the system's combat results table (`R`, `T`).
-    pub results: Vec<String>,
-    /// When it applies, in words, if not always.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }
 
 /// What a status level does to some troop types.

@@ -414,9 +414,19 @@ fn combat_panel(c: &Combat, attackers: &[&str], defender: &str) -> String {
             let _ = write!(out, "</ul></td><td>= {}</td></tr>", s.total);
         }
     }
+    out.push_str("</table>");
+    if let Some(p) = &c.protection {
+        let _ = write!(
+            out,
+            "<div class=\"protection\">Against fire the hex defends at {}:<ul>",
+            p.value
+        );
+        modifiers(&mut out, std::slice::from_ref(p));
+        out.push_str("</ul></div>");
+    }
     let _ = write!(
         out,
-        "</table><p class=\"ratio\">{} against {}: {} {}</p>",
+        "<p class=\"ratio\">{} against {}: {} {}</p>",
         c.attack,
         c.defence,
         esc(&c.index),
@@ -545,6 +555,11 @@ mod tests {
             defenders: vec![strength],
             attack: 3.0,
             defence: 3.0,
+            protection: Some(Modifier {
+                what: evil.to_string(),
+                value: 2.0,
+                section: Some(evil.to_string()),
+            }),
             index: "odds".to_string(),
             ratio: evil.to_string(),
             column_before_shifts: Some(evil.to_string()),

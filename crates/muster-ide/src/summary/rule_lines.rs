@@ -215,25 +215,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
         line("morale tests", parts.join("; "));
     }
-    if !rules.immunities.is_empty() {
-        line(
-            "immune to results",
-            rules
-                .immunities
-                .iter()
-                .map(|im| {
-                    let codes: Vec<String> = im.results.iter().map(|c| format!("`{c}`")).collect();
-                    match &im.condition {
-                        Some(c) => {
-                            format!("{} {c}: {}", troops_words(&im.troops), codes.join(", "))
-                        }
-                        None => format!("{}: {}", troops_words(&im.troops), codes.join(", ")),
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
-        );
-    }
     for d in rules
         .fixed_defences
         .iter()

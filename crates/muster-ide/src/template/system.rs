@@ -156,8 +156,6 @@ System(
         //~ leader_control: Some((beyond_radius_factor: 0.5, always_in_control: ["commander"])),
         // Movement rules that hold whatever the allowance.
         //~ movement: Some((minimum_move: Some((hexes: 1, whole_move: true)))),
-        // Result codes some troop types ignore (codes of `combat_results`).
-        //~ immunities: [(troops: ["commander"], results: ["R"])],
         // What a status level does to some troop types beyond the ladder itself (a level of
         // `status`).
         //~ status_effects: [(troops: ["cavalry"], status: "reduced", effects: [MovementShare(0.5)])],

@@ -171,12 +171,9 @@ fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     more_troops(rules, n);
 }
 
-/// Troop names of immunities, status effects, fixed defences, eliminations together
+/// Troop names of status effects, fixed defences, eliminations together
 /// and panic.
 fn more_troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
-    for (i, im) in rules.immunities.iter().enumerate() {
-        n.each(entry("immunities", i).field("troops"), &im.troops);
-    }
     for (i, se) in rules.status_effects.iter().enumerate() {
         n.each(entry("status_effects", i).field("troops"), &se.troops);
     }
@@ -302,7 +299,7 @@ fn eliminated_by<'a>(list: Place, effects: &'a [StateEffect], n: &mut Names<'a>)
     }
 }
 
-/// Result codes: band results, morale triggers, immunities and effects.
+/// Result codes: band results, morale triggers and effects.
 fn codes<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     for (t, table) in rules.result_tables.iter().enumerate() {
         let code = |r: &'a BandResult| match r {
@@ -318,9 +315,6 @@ fn codes<'a>(rules: &'a Rules, n: &mut Names<'a>) {
                 n.one(at.field("event").variant("CombatResult"), code);
             }
         }
-    }
-    for (i, im) in rules.immunities.iter().enumerate() {
-        n.each(entry("immunities", i).field("results"), &im.results);
     }
     for (i, se) in rules.status_effects.iter().enumerate() {
         eliminated_by(entry("status_effects", i).field("effects"), &se.effects, n);
