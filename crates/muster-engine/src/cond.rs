@@ -48,8 +48,8 @@ impl Facts<'_> {
 /// Whether `c` holds. A unit's supply is traced ([`Engine::in_supply`]); a flank attack
 /// is a fact the combat gives, an event the question asked. A side's losses, threshold,
 /// labels held and past acts, and a unit's past acts, kept states and plotted task are
-/// the position's. `Through` and `AttackedThrough` read the unit's facing in combat; a
-/// move is not turned, so they are false in `reach`.
+/// the position's. `Through` and `AttackedThrough` read the unit's facing in combat; in
+/// `reach` a unit that faces is searched by hex and facing (`crate::facing`).
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
     let pos = engine.position;

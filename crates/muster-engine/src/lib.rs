@@ -12,8 +12,9 @@
 //! What the engine reads, and what it does not, is said on each query. A unit's supply
 //! is traced where a condition asks it, and a flank attack is read from the attackers'
 //! hexes. Play so far is the position's to say: a side's losses, morale threshold,
-//! labels held and past acts, and a unit's past acts, kept states and plotted task.
-//! Facing is not held, so the conditions that ask about it are false.
+//! labels held and past acts, and a unit's past acts, kept states, plotted task and
+//! facing (which combat reads, and `reach` where a rule keeps a unit from moving
+//! through some of its hexsides).
 
 use std::collections::HashMap;
 
@@ -23,12 +24,13 @@ pub(crate) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 use muster_hex::HexId;
 use muster_map::TerrainMap;
 use muster_model::system::{RulesSystem, UnitKind, UnitRole};
-use muster_model::vocab::{Condition, EffectRule};
+use muster_model::vocab::EffectRule;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod combat;
 mod cond;
+mod facing;
 mod march;
 mod outcome;
 mod plan;
@@ -562,10 +564,4 @@ pub(crate) fn rule_ref(rule: &EffectRule) -> RuleRef {
         rule.id.clone(),
         Some(rule.section.as_str()).filter(|s| !s.is_empty()),
     )
-}
-
-/// Conditions the engine never knows from a position alone (facing); used in docs and
-/// tests.
-pub fn unknown_condition(c: &Condition) -> bool {
-    matches!(c, Condition::Through(_) | Condition::AttackedThrough(_))
 }

@@ -95,7 +95,7 @@ impl Ord for Open {
     }
 }
 
-const EPS: f64 = 1e-9;
+pub(crate) const EPS: f64 = 1e-9;
 
 /// The rules behind the cost of one step: the terrain effects chart, terrain exceptions
 /// (by index in the system's list) and movement rules (by index in the engine's
@@ -110,14 +110,20 @@ pub(crate) struct StepCites {
 
 /// What one search found: the most MP left on each hex reached, and the hex each was
 /// entered from.
-struct Search {
-    left: crate::FastMap<HexId, f64>,
+#[derive(Default)]
+pub(crate) struct Search {
+    pub(crate) left: crate::FastMap<HexId, f64>,
     parent: crate::FastMap<HexId, HexId>,
+    /// Whole paths, where a search keeps them by hex (a search over hex and facing).
+    pub(crate) paths: crate::FastMap<HexId, Vec<HexId>>,
 }
 
 impl Search {
     /// The path to `h`, `start` first.
     fn path_to(&self, h: HexId, start: HexId) -> Vec<HexId> {
+        if let Some(path) = self.paths.get(&h) {
+            return path.clone();
+        }
         let mut path = vec![h];
         let mut at = h;
         while let Some(&p) = self.parent.get(&at) {
@@ -264,6 +270,13 @@ impl<'a> Engine<'a> {
             rules.push(rule_ref(r));
             return HashMap::new();
         }
+        if let Some(faced) = self.faced(i, start) {
+            rules.extend(faced.rules.iter().map(|r| rule_ref(r)));
+            rules.push(RuleRef::new(
+                format!("turning in place costs {} MP", faced.turn_cost),
+                Some(faced.section),
+            ));
+        }
         let zoc = self.enemy_zoc(self.units[i].unit.side.as_deref());
         if let Some(z) = &self.system.rules.zones_of_control {
             rules.push(RuleRef::new("zones of control", Some(&z.section)));
@@ -396,6 +409,9 @@ impl<'a> Engine<'a> {
         mode: Option<&MovementMode>,
         zoc: &HashSet<HexId>,
     ) -> Search {
+        if let Some(faced) = self.faced(i, start) {
+            return self.search_faced(i, seeds, start, mode, zoc, &faced);
+        }
         let mut left: crate::FastMap<HexId, f64> = crate::FastMap::default();
         let mut parent: crate::FastMap<HexId, HexId> = crate::FastMap::default();
         let mut open = BinaryHeap::new();
@@ -425,7 +441,11 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        Search { left, parent }
+        Search {
+            left,
+            parent,
+            paths: Default::default(),
+        }
     }
 
     /// The hexes a unit at `h` may step into next, with what each step costs (zones of
@@ -444,7 +464,7 @@ impl<'a> Engine<'a> {
 
     /// [`Engine::moves_from`] with how zones bind the unit already known, as a search
     /// asks it once and not at every hex.
-    fn moves_with(
+    pub(crate) fn moves_with(
         &self,
         i: usize,
         h: HexId,
@@ -902,9 +922,20 @@ impl<'a> Engine<'a> {
         let zoc = self.zoc_against(i);
         let bound = self.zoc_of(i);
         let zone_to_zone = bound.is_none_or(|z| z.zone_to_zone || z.ignores);
+        // A unit that faces takes its one hex through a hexside open to its facing.
+        let faced = self.faced(i, start);
+        let shut = |n: HexId| {
+            faced.as_ref().is_some_and(|f| {
+                self.map
+                    .grid()
+                    .direction(start, n)
+                    .is_some_and(|d| f.blocked[usize::from((d + 6 - f.facing) % 6)])
+            })
+        };
         for mode in self.modes_of(i) {
             for n in self.map.neighbours(start) {
                 if out.contains_key(&n)
+                    || shut(n)
                     || !self.may_end(i, n)
                     || self.step_cost(i, start, n, mode).is_none()
                     || (!zone_to_zone && zoc.contains(&start) && zoc.contains(&n))

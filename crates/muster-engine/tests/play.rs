@@ -1,0 +1,530 @@
+//! The rules at work on play so far, computed from the bundled data: a position's
+//! record of play (a side's losses and past acts, a unit's past acts, states, plotted
+//! task and facing), results resolved unit by unit, stacking and charges set by special
+//! rules, and fire against the hex's protection.
+
+use std::collections::BTreeMap;
+
+mod common;
+
+use common::{open_ground, place, sections, typed, with_scenario};
+use muster_engine::{Engine, Position, Unit};
+use muster_hex::HexId;
+use muster_semantic::ScenarioCx;
+
+/// Hastings' set-up narrowed to a melee: Saxon spearmen `d` on 2020 and Norman pikemen
+/// `a` next to them, in the melee phase; and the defender's hex.
+fn hastings_melee(cx: &ScenarioCx, set_up: &Position) -> (Position, &'static str) {
+    let target = "2020";
+    let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), set_up);
+    let next = e.map.neighbours(e.hex(target).unwrap())[0].to_string();
+    let mut p = set_up.clone();
+    p.phase = Some("melee".into());
+    p.units = vec![
+        typed(cx, "d", "PS", "saxons", target),
+        typed(cx, "a", "PP", "normans", &next),
+    ];
+    (p, target)
+}
+
+/// PRESTAGS 10.3-10.32, result by result: in melee a D on a hex with a leader leaves its
+/// units undisrupted (10.32) and steps the leader down a grade (10.3: 1L becomes 2L, a
+/// 4L is eliminated); in the fire phase the leader takes nothing (10.31) and its units
+/// shrug off a D but not a 1/2E. A D befalls the defender, never the attacker.
+#[test]
+fn prestags_a_leader_takes_the_disruption_of_his_stack() {
+    use muster_model::system::ResultEffect;
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            let leader = |kind: &str| Unit {
+                id: "leader".into(),
+                kind: kind.into(),
+                side: Some("saxons".into()),
+                hex: target.into(),
+                movement: 9.0,
+                ..Unit::default()
+            };
+            let outcome = |p: &Position, id: &str, result: &str, attacking: bool| {
+                Engine::new(system, map, p)
+                    .outcome(id, result, attacking)
+                    .unwrap()
+            };
+            let alone = outcome(&p, "d", "D", false);
+            assert_eq!(alone.codes, ["D"]);
+            assert_eq!(alone.effects, [ResultEffect::Disrupted]);
+            assert!(alone.ignored.is_empty());
+            let on_attacker = outcome(&p, "a", "D", true);
+            assert!(on_attacker.codes.is_empty() && on_attacker.effects.is_empty());
+
+            p.units.push(leader("1L"));
+            let covered = outcome(&p, "d", "D", false);
+            assert_eq!(
+                (covered.codes.len(), covered.ignored.clone()),
+                (0, vec!["D".to_string()])
+            );
+            assert!(sections(&covered.rules).contains(&"10.32"), "{covered:?}");
+            let stepped = outcome(&p, "leader", "D", false);
+            assert_eq!(stepped.becomes.as_deref(), Some("2L"));
+            assert_eq!(stepped.status, None);
+            assert!(sections(&stepped.rules).contains(&"10.3"));
+            p.units[2].kind = "4L".into();
+            let fallen = outcome(&p, "leader", "1/2E", false);
+            assert_eq!(fallen.status.as_deref(), Some("eliminated"));
+            assert_eq!(fallen.becomes, None);
+
+            p.phase = Some("fire".into());
+            let unharmed = outcome(&p, "leader", "E", false);
+            assert_eq!(unharmed.ignored, ["E"]);
+            assert!(sections(&unharmed.rules).contains(&"10.31"));
+            assert_eq!(outcome(&p, "d", "D", false).ignored, ["D"]);
+            let halved = outcome(&p, "d", "1/2E", false);
+            assert_eq!(halved.codes, ["1/2E"]);
+            assert!(halved.effects.contains(&ResultEffect::HalfEliminated));
+            let e = Engine::new(system, map, &p);
+            assert!(matches!(
+                e.outcome("d", "X9", false),
+                Err(muster_engine::QueryError::Invalid { .. })
+            ));
+        },
+    );
+}
+
+/// The position's record of play feeds the rules: PRESTAGS 6.51 (a unit that fired this
+/// player-turn may not attack in melee), 18.2 (a unit in contact stays put) and 23.11 (a
+/// unit plotted to move defends at half in melee) hold only when the unit's record says
+/// so.
+#[test]
+fn prestags_a_unit_s_record_of_play_is_read() {
+    use muster_engine::Done;
+    use muster_model::vocab::{Act, Past};
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, _) = hastings_melee(cx, &set_up);
+            let attack =
+                |p: &Position| Engine::new(system, map, p).combat(&["a"], "d", &BTreeMap::new());
+            assert!(attack(&p).is_ok());
+            p.units[1].did = vec![Done {
+                act: Act::Fire,
+                when: Past::LastPlayerTurn,
+            }];
+            assert!(attack(&p).is_ok(), "6.51 asks about this player-turn only");
+            p.units[1].did[0].when = Past::ThisPlayerTurn;
+            let refused = attack(&p).unwrap_err().to_string();
+            assert!(
+                refused.contains("fire-then-no-melee") && refused.contains("6.51"),
+                "{refused}"
+            );
+            p.units[1].did.clear();
+
+            p.rules_on = vec!["contact".into()];
+            let reach = |p: &Position| Engine::new(system, map, p).reach("d").unwrap();
+            assert!(!reach(&p).hexes.is_empty());
+            p.units[0].states = vec!["contact".into()];
+            let held = reach(&p);
+            assert!(held.hexes.is_empty(), "{held:?}");
+            assert!(sections(&held.rules).contains(&"18.2"));
+            p.units[0].states.clear();
+
+            p.rules_on = vec!["simultaneous-movement".into()];
+            let defence = |p: &Position| attack(p).unwrap().defence;
+            let full = defence(&p);
+            p.units[0].plotted = Some("mv".into());
+            assert_eq!(defence(&p), full / 2.0, "23.11");
+            p.units[0].plotted = Some("ml".into());
+            assert_eq!(defence(&p), full);
+        },
+    );
+}
+
+/// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
+/// the first attack's column to a die modifier once the side has attacked in melee, and
+/// is lost once its losses reach its threshold (3.9).
+#[test]
+fn hamburg_s_ferocity_follows_the_side_s_record() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let e0 = Engine::new(system, map, &set_up);
+            let clear = open_ground(e0.map).0;
+            let next = e0.map.neighbours(clear)[0].to_string();
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "viking", "AX", "vikings", &clear.to_string()),
+                typed(cx, "german", "SD", "germans", &next),
+            ];
+            let ferocity = |p: &Position| {
+                let c = Engine::new(system, map, p)
+                    .combat(&["viking"], "german", &BTreeMap::new())
+                    .unwrap();
+                let mut out: Vec<(String, f64)> = c
+                    .shifts
+                    .iter()
+                    .chain(&c.die_modifiers)
+                    .filter(|m| m.what.starts_with("viking"))
+                    .map(|m| (m.what.clone(), m.value))
+                    .collect();
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                out
+            };
+            assert_eq!(ferocity(&p), [("viking-first-attack".to_string(), 1.0)]);
+            let vikings = p.sides.iter().position(|s| s.id == "vikings").unwrap();
+            p.sides[vikings].acted = vec![muster_model::vocab::Act::Melee];
+            assert_eq!(ferocity(&p), [("viking-later-attacks".to_string(), 1.0)]);
+            p.sides[vikings].morale_threshold = Some(6);
+            p.sides[vikings].losses = 5;
+            assert_eq!(ferocity(&p).len(), 1, "one short of the threshold");
+            p.sides[vikings].losses = 6;
+            assert_eq!(ferocity(&p), [], "panicked (3.9)");
+        },
+    );
+}
+
+/// Durazzo's special rule (`stacking-override`, desugared to `StackingLimit(3)` for the
+/// Norman HC) lets a third HC join two in a hex where the side's limit is two; a Norman
+/// unit of another kind is still held to two, and without the rule so is the HC.
+#[test]
+fn durazzo_s_horse_stack_three_by_its_special_rule() {
+    with_scenario(
+        "scenarios/prestags/6-2-durazzo.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let normans = set_up.sides.iter().find(|s| s.id == "normans").unwrap();
+            assert_eq!(normans.stacking_limit, Some(2));
+            let e0 = Engine::new(system, map, &set_up);
+            let open = open_ground(e0.map).0;
+            let next = e0.map.neighbours(open)[0].to_string();
+            let stack = open.to_string();
+            let mut p = set_up.clone();
+            p.units = vec![
+                typed(cx, "hc1", "HC", "normans", &stack),
+                typed(cx, "hc2", "HC", "normans", &stack),
+                typed(cx, "hc3", "HC", "normans", &next),
+            ];
+            let reaches = |p: &Position, id: &str| {
+                Engine::new(system, map, p)
+                    .reach(id)
+                    .unwrap()
+                    .hexes
+                    .iter()
+                    .any(|h| h.hex == stack)
+            };
+            assert!(reaches(&p, "hc3"), "three HC by the special rule");
+            p.units[2] = typed(cx, "pp", "PP", "normans", &next);
+            assert!(!reaches(&p, "pp"), "other Normans stack two");
+            p.units[2] = typed(cx, "hc3", "HC", "normans", &next);
+            p.rules.retain(|r| r.id != "stacking-override");
+            assert!(!reaches(&p, "hc3"), "two without the rule");
+        },
+    );
+}
+
+/// PRESTAGS 16.0 (optional facing): a unit attacked in melee through a flank hexside
+/// defends at half (16.21), and a unit melees only through its front (16.2). Facing 0
+/// is north: a defender facing north is flanked from the south, and an attacker facing
+/// south may not attack the hex north of it.
+#[test]
+fn prestags_facing_halves_a_flanked_defender_and_holds_a_turned_attacker() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            p.rules_on = vec!["facing".into()];
+            let d = HexId::parse(target).unwrap();
+            let toward = |dir: u8| {
+                map.neighbours(d)
+                    .into_iter()
+                    .find(|n| map.grid().direction(d, *n) == Some(dir))
+                    .unwrap()
+                    .to_string()
+            };
+            p.units[0].facing = Some(0);
+            p.units[1].hex = toward(3);
+            p.units[1].facing = Some(0);
+            let attack =
+                |p: &Position| Engine::new(system, map, p).combat(&["a"], "d", &BTreeMap::new());
+            let flanked = attack(&p).unwrap();
+            assert_eq!(flanked.defence, 2.0, "PS 4 halved: {flanked:?}");
+            assert!(sections(&flanked.rules).contains(&"16.21"));
+            p.units[1].hex = toward(0);
+            p.units[1].facing = Some(3);
+            let head_on = attack(&p).unwrap();
+            assert_eq!(head_on.defence, 4.0);
+            assert!(!sections(&head_on.rules).contains(&"16.21"));
+            p.units[1].facing = Some(0);
+            let turned = attack(&p).unwrap_err().to_string();
+            assert!(
+                turned.contains("front-melees") && turned.contains("16.2"),
+                "{turned}"
+            );
+            p.rules_on.clear();
+            assert_eq!(
+                attack(&p).unwrap().defence,
+                4.0,
+                "without the optional rule"
+            );
+        },
+    );
+}
+
+/// A charge at a unit in `terrain` on `map`: the defender's hex, the attacker's (clear),
+/// and the straight two-hex path that ends there, from a clear hex behind it.
+fn charge_lane(map: &muster_map::TerrainMap, terrain: &str) -> (String, String, Vec<String>) {
+    let grid = map.grid();
+    for d in grid
+        .hexes()
+        .filter(|h| map.terrain_id_at(*h) == Some(terrain))
+    {
+        for a in map.neighbours(d) {
+            let Some(k) = grid.direction(d, a) else {
+                continue;
+            };
+            let behind = map
+                .neighbours(a)
+                .into_iter()
+                .find(|p| grid.direction(a, *p) == Some(k));
+            let clear = |h: HexId| map.terrain_id_at(h) == Some("clear");
+            if let Some(p) = behind.filter(|p| clear(*p) && clear(a)) {
+                return (
+                    d.to_string(),
+                    a.to_string(),
+                    vec![p.to_string(), a.to_string()],
+                );
+            }
+        }
+    }
+    panic!("no charge lane into {terrain}");
+}
+
+/// Brissarthe's special rules as the engine applies them: the Viking cavalry charges
+/// for +1 where the kind gives cavalry +2 (`charge-bonus`), and the Berserkers, foot
+/// that may not charge by the permissions, charge for +2 at a unit in clear or on a
+/// hill, and at none in woods (`berserk`).
+#[test]
+fn brissarthe_s_charges_follow_its_special_rules() {
+    with_scenario("scenarios/lrf/brissarthe.scenario.ron", |cx, set_up| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let of_counter = |c: &str| {
+            set_up
+                .units
+                .iter()
+                .find(|u| u.counter.as_deref() == Some(c))
+                .cloned()
+                .unwrap_or_else(|| panic!("no {c}"))
+        };
+        let frank = set_up
+            .units
+            .iter()
+            .find(|u| u.side.as_deref() == Some("franks") && u.kind == "infantry")
+            .cloned()
+            .unwrap();
+        let charge = |attacker: &Unit, terrain: &str| {
+            let (d, a, path) = charge_lane(map, terrain);
+            let mut p = set_up.clone();
+            p.units = vec![place(attacker.clone(), &a), place(frank.clone(), &d)];
+            let e = Engine::new(system, map, &p);
+            let paths = BTreeMap::from([(attacker.id.clone(), path)]);
+            let c = e.combat(&[&attacker.id], &frank.id, &paths).unwrap();
+            let bonus = c.attackers[0]
+                .modifiers
+                .iter()
+                .find(|m| m.what == "charge")
+                .map(|m| m.value);
+            let why = c.charges[0].reason.clone();
+            let cites = c.rules.iter().map(|r| r.rule.clone()).collect::<Vec<_>>();
+            (bonus, why, cites)
+        };
+        let viking_horse = of_counter("brissarthe-viking-cavalry-3");
+        let (bonus, _, cites) = charge(&viking_horse, "clear");
+        assert_eq!(bonus, Some(1.0));
+        assert!(cites.contains(&"charge-bonus".to_string()), "{cites:?}");
+        let other_horse = set_up
+            .units
+            .iter()
+            .find(|u| u.kind == "cavalry" && u.counter != viking_horse.counter)
+            .cloned()
+            .unwrap();
+        let other_horse = Unit {
+            side: Some("vikings".into()),
+            ..other_horse
+        };
+        assert_eq!(
+            charge(&other_horse, "clear").0,
+            Some(2.0),
+            "the kind's bonus"
+        );
+
+        let berserkers = of_counter("berserkers");
+        assert_eq!(charge(&berserkers, "clear").0, Some(2.0));
+        assert_eq!(
+            charge(&berserkers, "hill").0,
+            Some(2.0),
+            "a hill, beyond 9.2"
+        );
+        let (bonus, why, _) = charge(&berserkers, "woods");
+        assert_eq!(bonus, None);
+        assert!(why.is_some_and(|w| w.contains("berserk")));
+        let plain_foot = Unit {
+            id: "viking-foot".into(),
+            counter: None,
+            side: Some("vikings".into()),
+            ..frank.clone()
+        };
+        let (bonus, why, _) = charge(&plain_foot, "clear");
+        assert_eq!(bonus, None);
+        assert!(why.is_some_and(|w| w.contains("may not charge")));
+    });
+}
+
+/// PRESTAGS 6.22: against fire the hex defends, not its units: bowmen firing at one
+/// unit or at two stacked in clear meet the clear hex's protection (2), in woods the
+/// woods' (4); a fleet carries its own 4 wherever it floats (Excl 3.25). A melee attack
+/// on the same hex is still strength against strength.
+#[test]
+fn prestags_fire_meets_the_hex_s_protection() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let bowmen = |hex: &str| Unit {
+                range: Some(2),
+                fire: Some(2.0),
+                ..typed(cx, "bowmen", "BW", "normans", hex)
+            };
+            // A target hex of `terrain` with a hex two away to shoot from.
+            let lane = |terrain: &str, from: &str| {
+                map.grid()
+                    .hexes()
+                    .filter(|h| map.terrain_id_at(*h) == Some(terrain))
+                    .find_map(|d| {
+                        let a = map.grid().hexes().find(|a| {
+                            map.distance(*a, d) == 2 && map.terrain_id_at(*a) == Some(from)
+                        })?;
+                        Some((d.to_string(), a.to_string()))
+                    })
+                    .unwrap_or_else(|| panic!("no {terrain} hex two from {from}"))
+            };
+            let fire = |p: &Position| {
+                let c = Engine::new(system, map, p)
+                    .combat(&["bowmen"], "d1", &BTreeMap::new())
+                    .unwrap();
+                (c.attack, c.defence, c.protection.map(|m| m.what))
+            };
+            let (d, a) = lane("clear", "clear");
+            let mut p = set_up.clone();
+            p.units = vec![bowmen(&a), typed(cx, "d1", "PS", "saxons", &d)];
+            let one = fire(&p);
+            assert_eq!(one, (2.0, 2.0, Some("fire protection of clear".into())));
+            p.units.push(typed(cx, "d2", "MS", "saxons", &d));
+            assert_eq!(fire(&p), one, "two units defend as the hex");
+
+            let (d, a) = lane("woods", "clear");
+            p.units = vec![bowmen(&a), typed(cx, "d1", "PS", "saxons", &d)];
+            assert_eq!(fire(&p).1, 4.0);
+
+            let (d, a) = lane("river", "clear");
+            p.units = vec![bowmen(&a), typed(cx, "d1", "VF", "saxons", &d)];
+            let (_, defence, what) = fire(&p);
+            assert_eq!(defence, 4.0, "{what:?}");
+            assert!(what.is_some_and(|w| w.contains("VF")));
+
+            let (d, _) = lane("clear", "clear");
+            let next = map.neighbours(HexId::parse(&d).unwrap())[0].to_string();
+            p.units = vec![
+                typed(cx, "a", "PP", "normans", &next),
+                typed(cx, "d1", "PS", "saxons", &d),
+            ];
+            let melee = Engine::new(system, map, &p)
+                .combat(&["a"], "d1", &BTreeMap::new())
+                .unwrap();
+            assert_eq!((melee.defence, melee.protection), (4.0, None));
+        },
+    );
+}
+
+/// LRF 9.4 as the engine resolves a result: baggage ignores R and T, a unit stacked
+/// with baggage ignores R but still takes its step loss, and a unit alone takes all.
+#[test]
+fn lrf_baggage_shrugs_off_retreats() {
+    with_scenario("scenarios/lrf/brissarthe.scenario.ron", |cx, set_up| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let unit = |id: &str, kind: &str, hex: &str| Unit {
+            id: id.into(),
+            kind: kind.into(),
+            side: Some("vikings".into()),
+            hex: hex.into(),
+            strength: 1.0,
+            ..Unit::default()
+        };
+        let mut p = set_up.clone();
+        p.units = vec![
+            unit("baggage", "baggage", "0808"),
+            unit("guard", "infantry", "0808"),
+            unit("alone", "infantry", "0810"),
+        ];
+        let e = Engine::new(system, map, &p);
+        let took = |id: &str, result: &str| {
+            let o = e.outcome(id, result, false).unwrap();
+            (o.codes, o.ignored)
+        };
+        let s = |list: &[&str]| list.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(took("baggage", "DRT"), (s(&[]), s(&["R", "T"])));
+        assert_eq!(took("guard", "D1R"), (s(&["1"]), s(&["R"])));
+        assert_eq!(took("alone", "D1R"), (s(&["1", "R"]), s(&[])));
+        let cites = e.outcome("guard", "D1R", false).unwrap().rules;
+        assert!(sections(&cites).contains(&"9.4"), "{cites:?}");
+    });
+}
+
+/// PRESTAGS 16.1 and 16.11 (optional facing): a unit moves only into its front hexes,
+/// and turns in place for one MP. Facing north, spearmen in open ground reach the hex
+/// north of them with as much left as without the rule, and the hex south with one MP
+/// less (the turn); the answer cites 16.1 and the turning cost.
+#[test]
+fn prestags_a_faced_unit_turns_to_move_behind_it() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (h, _) = open_ground(map);
+            let toward = |dir: u8| {
+                map.neighbours(h)
+                    .into_iter()
+                    .find(|n| map.grid().direction(h, *n) == Some(dir))
+                    .unwrap()
+                    .to_string()
+            };
+            let mut p = set_up.clone();
+            p.units = vec![Unit {
+                facing: Some(0),
+                ..typed(cx, "d", "PS", "saxons", &h.to_string())
+            }];
+            let left = |p: &Position| {
+                let r = Engine::new(system, map, p).reach("d").unwrap();
+                let at = |hex: &str| r.hexes.iter().find(|x| x.hex == hex).map(|x| x.mp_left);
+                let cited: Vec<String> = sections(&r.rules).iter().map(|s| s.to_string()).collect();
+                (at(&toward(0)), at(&toward(3)), cited)
+            };
+            let (north, south, _) = left(&p);
+            let (north, south) = (north.unwrap(), south.unwrap());
+            p.rules_on = vec!["facing".into()];
+            let (faced_north, faced_south, cites) = left(&p);
+            assert_eq!(faced_north, Some(north));
+            assert_eq!(faced_south, Some(south - 1.0));
+            assert!(
+                cites.contains(&"16.1".to_string()) && cites.contains(&"16.0".to_string()),
+                "{cites:?}"
+            );
+            let r = Engine::new(system, map, &p).reach("d").unwrap();
+            let behind = r.hexes.iter().find(|x| x.hex == toward(3)).unwrap();
+            assert_eq!(behind.path, [h.to_string(), toward(3)]);
+        },
+    );
+}
