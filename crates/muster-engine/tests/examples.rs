@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::{open_ground, place, sections, typed, with_scenario};
+use common::{hamburg_melee, place, sections, typed, with_scenario};
 use muster_engine::{Engine, Position, Unit, odds_column};
 use muster_hex::HexId;
 use muster_semantic::ScenarioCx;
@@ -664,14 +664,7 @@ fn hamburg_s_hooks_are_rules_the_engine_applies() {
                 assert!(ids.contains(&id), "{ids:?}");
             }
             let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
-            let clear = open_ground(e0.map).0;
-            let next = e0.map.neighbours(clear)[0].to_string();
-            let mut p = set_up.clone();
-            p.phase = Some("melee".into());
-            p.units = vec![
-                typed(cx, "viking", "AX", "vikings", &clear.to_string()),
-                typed(cx, "german", "SD", "germans", &next),
-            ];
+            let p = hamburg_melee(cx, &set_up);
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
             let by_vikings = e.combat(&["viking"], "german", &BTreeMap::new()).unwrap();
             let shift: Vec<_> = by_vikings

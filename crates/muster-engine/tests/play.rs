@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 mod common;
 
-use common::{open_ground, place, sections, typed, with_scenario};
+use common::{hamburg_melee, open_ground, place, sections, typed, with_scenario};
 use muster_engine::{Engine, Position, Unit};
 use muster_hex::HexId;
 use muster_semantic::ScenarioCx;
@@ -150,15 +150,7 @@ fn hamburg_s_ferocity_follows_the_side_s_record() {
         "scenarios/prestags/4-6-hamburg.scenario.ron",
         |cx, set_up| {
             let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
-            let e0 = Engine::new(system, map, &set_up);
-            let clear = open_ground(e0.map).0;
-            let next = e0.map.neighbours(clear)[0].to_string();
-            let mut p = set_up.clone();
-            p.phase = Some("melee".into());
-            p.units = vec![
-                typed(cx, "viking", "AX", "vikings", &clear.to_string()),
-                typed(cx, "german", "SD", "germans", &next),
-            ];
+            let mut p = hamburg_melee(cx, &set_up);
             let ferocity = |p: &Position| {
                 let c = Engine::new(system, map, p)
                     .combat(&["viking"], "german", &BTreeMap::new())

@@ -60,3 +60,16 @@ pub fn place(mut u: Unit, hex: &str) -> Unit {
 pub fn sections(rules: &[muster_engine::RuleRef]) -> Vec<&str> {
     rules.iter().filter_map(|r| r.section.as_deref()).collect()
 }
+
+/// Hamburg's set-up narrowed to one melee in open ground: Viking axemen `viking` and
+/// German spearmen `german` next to them, in the melee phase.
+pub fn hamburg_melee(cx: &ScenarioCx, set_up: &Position) -> Position {
+    let (clear, next) = open_ground(cx.map.unwrap());
+    let mut p = set_up.clone();
+    p.phase = Some("melee".into());
+    p.units = vec![
+        typed(cx, "viking", "AX", "vikings", &clear.to_string()),
+        typed(cx, "german", "SD", "germans", &next.to_string()),
+    ];
+    p
+}
