@@ -415,7 +415,7 @@ impl Engine<'_> {
     }
 
     /// What defends hex `dhex` against fire, where the system's terrain has fire
-    /// protection strengths: a defender's fixed defence against fire (the highest), else
+    /// protection strengths: a defender's own `FireProtection` by a rule (the highest), else
     /// the best protection of the hex's terrain and features. The number of defenders
     /// does not count (PRESTAGS 6.22).
     fn fire_protection(
@@ -424,7 +424,6 @@ impl Engine<'_> {
         defenders: &[usize],
         rules: &mut Vec<RuleRef>,
     ) -> Option<Modifier> {
-        use muster_model::rules::AttackKind;
         if !self
             .system
             .terrain
@@ -433,25 +432,30 @@ impl Engine<'_> {
         {
             return None;
         }
-        let fixed = self
-            .system
-            .rules
-            .fixed_defences
+        let fixed = defenders
             .iter()
-            .filter(|f| f.against == AttackKind::Fire)
-            .filter(|f| {
-                defenders
-                    .iter()
-                    .any(|&i| f.troops.iter().any(|t| self.is_troop(i, t)))
+            .flat_map(|&d| {
+                let facts = Facts {
+                    unit: d,
+                    hex: Some(dhex),
+                    defending: true,
+                    ..Facts::default()
+                };
+                self.rules_giving(&facts, |e| matches!(e, Effect::FireProtection(_)))
             })
-            .max_by_key(|f| f.value);
-        if let Some(f) = fixed {
-            let what = format!("{} defend at {} against fire", f.troops.join(", "), f.value);
-            rules.push(RuleRef::new(what.clone(), None));
+            .filter_map(|r| {
+                r.then.iter().find_map(|e| match e {
+                    Effect::FireProtection(v) => Some((r, *v)),
+                    _ => None,
+                })
+            })
+            .max_by_key(|(_, v)| *v);
+        if let Some((r, v)) = fixed {
+            rules.push(rule_ref(r));
             return Some(Modifier {
-                what,
-                value: f64::from(f.value),
-                section: None,
+                what: format!("{} ({v} against fire)", r.id),
+                value: f64::from(v),
+                section: Some(r.section.clone()).filter(|s| !s.is_empty()),
             });
         }
         let mut ids: Vec<&str> = self.map.terrain_id_at(dhex).into_iter().collect();
@@ -565,23 +569,6 @@ impl Engine<'_> {
             total: base,
             at_range,
         };
-        if !attacking {
-            for f in &self.system.rules.fixed_defences {
-                let against_ok = !matches!(f.against, muster_model::rules::AttackKind::Fire);
-                if against_ok && f.troops.iter().any(|t| self.is_troop(i, t)) {
-                    s.modifiers.push(Modifier {
-                        what: "fixed defence".into(),
-                        value: f64::from(f.value) - s.total,
-                        section: None,
-                    });
-                    s.total = f64::from(f.value);
-                    rules.push(RuleRef::new(
-                        format!("{} defend at {}", f.troops.join(", "), f.value),
-                        None,
-                    ));
-                }
-            }
-        }
         let mut attacked_through: Vec<&str> = if attacking {
             Vec::new()
         } else {

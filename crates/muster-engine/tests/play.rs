@@ -425,7 +425,11 @@ fn prestags_fire_meets_the_hex_s_protection() {
             p.units = vec![bowmen(&a), typed(cx, "d1", "VF", "saxons", &d)];
             let (_, defence, what) = fire(&p);
             assert_eq!(defence, 4.0, "{what:?}");
-            assert!(what.is_some_and(|w| w.contains("VF")));
+            assert!(
+                what.as_deref()
+                    .is_some_and(|w| w.contains("fleet-protection")),
+                "{what:?}"
+            );
 
             let (d, _) = lane("clear", "clear");
             let next = map.neighbours(HexId::parse(&d).unwrap())[0].to_string();

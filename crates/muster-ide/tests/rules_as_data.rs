@@ -17,13 +17,14 @@ use muster_db::report::Loc;
 use muster_ide::summary::summarize;
 use muster_model::combat::{DefenderGroup, Obligation};
 use muster_model::rules::{
-    Action, Actor, Allowance, AttackKind, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
+    Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
     PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
     VictoryOrder,
 };
 use muster_model::system::{
     FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
 };
+use muster_model::vocab::{Condition, Effect};
 use muster_semantic::rules::{permission_for, unled_sides};
 use muster_semantic::{FileCx, ScenarioCx};
 
@@ -595,25 +596,20 @@ fn the_summary_words_the_new_rules() {
 }
 
 /// PRESTAGS Excl 3.25: a fleet, sailing or moored, has fire protection 4 wherever it is;
-/// the value is a fixed defence, not a note, and the defence check reads it.
+/// the value is a vocabulary rule, not a note, and the defence check reads it.
 #[test]
 fn prestags_fleets_have_their_own_fire_protection() {
     let db = bundled();
     let prestags = system(&db, "prestags");
-    let defences: Vec<_> = prestags
+    let rule = prestags
         .rules
-        .fixed_defences
+        .effects
         .iter()
-        .map(|d| {
-            (
-                d.troops.join(","),
-                d.against,
-                d.value,
-                d.condition.is_some(),
-            )
-        })
-        .collect();
-    assert_eq!(defences, [("VF".to_string(), AttackKind::Fire, 4, false)]);
+        .find(|r| r.id == "fleet-protection")
+        .expect("the fleets' protection is a rule");
+    assert_eq!(rule.section, "Excl 3.25");
+    assert_eq!(rule.when, Some(Condition::Troop("VF".into())));
+    assert_eq!(rule.then, [Effect::FireProtection(4)]);
     assert!(
         !prestags.notes.iter().any(|n| n.starts_with("Excl 3.25")),
         "the fleets' fire protection left in notes"
@@ -637,18 +633,27 @@ fn prestags_fleets_have_their_own_fire_protection() {
     });
     let found = defence_conflicts(&never_fired_on);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(place_of(&found[0].at), "/rules/fixed_defences/0/troops/0");
+    let at = place_of(&found[0].at);
+    assert!(
+        at.starts_with("/rules/effects/") && at.ends_with("/then/0/FireProtection"),
+        "{at}"
+    );
     let hamburg = rule_lines(&db, "scenarios/prestags/4-6-hamburg.scenario.ron");
     assert!(
-        hamburg.contains(&"terrain-proof defence: VF: 4 against fire, whatever the terrain".into()),
+        hamburg
+            .iter()
+            .any(|l| l.contains("fleet-protection: protected at 4 against fire")),
         "{hamburg:#?}"
     );
-    // A battle without fleets does not list it.
+    // A battle without fleets does not list it, but lists the leaders' 10.3 rules down
+    // to a 4L, which its 3L may become.
     let hastings = rule_lines(&db, "scenarios/prestags/5-7-hastings.scenario.ron");
     assert!(
-        !hastings
-            .iter()
-            .any(|l| l.starts_with("terrain-proof defence")),
+        !hastings.iter().any(|l| l.contains("fleet-protection")),
+        "{hastings:#?}"
+    );
+    assert!(
+        hastings.iter().any(|l| l.contains("leader-4-falls")),
         "{hastings:#?}"
     );
 }
@@ -659,13 +664,20 @@ fn prestags_fleets_have_their_own_fire_protection() {
 fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     let db = bundled();
     let lrf = system(&db, "lrf");
-    let defences: Vec<_> = lrf
+    let defends = lrf
         .rules
-        .fixed_defences
+        .effects
         .iter()
-        .map(|d| (d.troops.join(","), d.against, d.value))
-        .collect();
-    assert_eq!(defences, [("baggage".to_string(), AttackKind::Any, 1)]);
+        .find(|r| r.id == "baggage-defends-at-1")
+        .expect("baggage's defence is a rule");
+    assert_eq!(
+        defends.when,
+        Some(Condition::All(vec![
+            Condition::Troop("baggage".into()),
+            Condition::Defending
+        ]))
+    );
+    assert_eq!(defends.then, [Effect::FixedStrength(1)]);
     let fates: Vec<_> = lrf
         .rules
         .eliminated_with
@@ -694,7 +706,7 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     assert_eq!(place_of(&found[0].at), "/rules/eliminated_with/0/troops/0");
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for line in [
-        "terrain-proof defence: baggage: 1 in defence, whatever the terrain",
+        "rule: baggage-defends-at-1: strength is 1: `baggage` units and when defending (9.4)",
         "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
     ] {
         assert!(

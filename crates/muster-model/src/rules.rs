@@ -90,10 +90,6 @@ pub struct Rules {
     /// (PRESTAGS 13.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panic: Option<PanicRules>,
-    /// Defences that terrain never changes, by troop type (PRESTAGS Excl 3.25: a fleet's
-    /// fire protection is 4 wherever it is; LRF 9.4: baggage defends at 1).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fixed_defences: Vec<FixedDefence>,
     /// Troops eliminated together with a unit they stand with (LRF 9.4: baggage with
     /// the combat unit it is stacked with).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -1062,53 +1058,6 @@ pub struct PanicRally {
     pub after_phase: String,
     /// Panicked units near these leaders rally for the rest of the game.
     pub by: Vec<NearLeader>,
-}
-
-/// A defence that terrain never changes: a unit it covers defends at `value` wherever it
-/// stands, and the terrain's defence values and combat effects do not apply to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FixedDefence {
-    /// Troop types, classes, or `"*"`.
-    pub troops: Vec<String>,
-    /// The attacks it holds against.
-    pub against: AttackKind,
-    /// The defence: against fire, the fire protection strength that replaces the hex's
-    /// (PRESTAGS Excl 3.25: 4); otherwise the defence strength (LRF 9.4: 1).
-    pub value: u8,
-    /// When it applies, in words, if not always; entries with a condition never
-    /// contradict an entry without one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-/// The attacks a defence holds against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum AttackKind {
-    /// Missile fire.
-    Fire,
-    /// Melee (hand to hand).
-    Melee,
-    /// Every attack.
-    Any,
-}
-
-impl AttackKind {
-    /// Whether an attack of both kinds exists (`Any` meets everything).
-    pub fn overlaps(self, other: AttackKind) -> bool {
-        self == other || self == AttackKind::Any || other == AttackKind::Any
-    }
-
-    /// The defence in words, as "`value` {words}".
-    pub fn words(self) -> &'static str {
-        match self {
-            AttackKind::Fire => "against fire",
-            AttackKind::Melee => "in melee",
-            AttackKind::Any => "in defence",
-        }
-    }
 }
 
 /// Troops removed from play when a unit near them is eliminated.

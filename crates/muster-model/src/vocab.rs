@@ -157,8 +157,12 @@ pub enum Effect {
     DieModifier(i8),
     /// The unit's combat strength is multiplied (0.5: halved, 2: doubled).
     Strength(f64),
-    /// The unit's combat strength is this, whatever else applies.
+    /// The unit's combat strength is this, whatever else applies (LRF 9.4: baggage
+    /// defends at 1 wherever it stands).
     FixedStrength(u16),
+    /// Against fire, the unit is protected at this strength in place of its hex's fire
+    /// protection, whatever the terrain (PRESTAGS Excl 3.25: a fleet's 4).
+    FireProtection(u8),
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
     /// Result `from` is read as result `to`.

@@ -136,6 +136,7 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Strength(f) if *f == 2.0 => "strength doubled".to_string(),
         Effect::Strength(f) => format!("strength x{}", number(*f)),
         Effect::FixedStrength(n) => format!("strength is {n}"),
+        Effect::FireProtection(n) => format!("protected at {n} against fire"),
         Effect::Immune(codes) => format!("unaffected by {}", codes.join(", ")),
         Effect::ResultBecomes { from, to } => format!("{from} is read as {to}"),
         Effect::StackingLimit(n) => format!("at most {n} a hex"),

@@ -4,7 +4,7 @@
 use super::*;
 
 /// The unit kinds a scenario fields, each once, in order of appearance.
-fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
+pub(super) fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
     let mut out: Vec<&'a str> = Vec::new();
     let mut add = |k: &'a str| {
         if !out.contains(&k) {
@@ -214,22 +214,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             ));
         }
         line("morale tests", parts.join("; "));
-    }
-    for d in rules
-        .fixed_defences
-        .iter()
-        .filter(|d| r::names_any(system, &d.troops, &kinds))
-    {
-        let mut text = format!(
-            "{}: {} {}, whatever the terrain",
-            troops_words(&d.troops),
-            d.value,
-            d.against.words()
-        );
-        if let Some(c) = &d.condition {
-            text += &format!(" ({c})");
-        }
-        line("terrain-proof defence", text);
     }
     for e in rules
         .eliminated_with

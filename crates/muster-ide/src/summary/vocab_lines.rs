@@ -3,8 +3,11 @@
 //! and the words of a special rule stated as data.
 
 use muster_model::scenario::SourceAt;
+use muster_model::system::{RulesSystem, UnitKind};
+use muster_model::vocab::{Condition, Effect};
 use muster_semantic::ScenarioCx;
 use muster_semantic::rules::scenario::special_rule_rules;
+use muster_semantic::rules::vocab::admits_kind;
 
 use super::RuleLine;
 use crate::rule_words as w;
@@ -20,13 +23,20 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
     };
     if let Some(system) = cx.system {
         let r = &system.rules;
-        for e in &r.effects {
+        // A rule or mode whose condition picks none of the scenario's unit kinds (a
+        // fleet's rule in a battle without fleets) is left out.
+        let fielded = fielded_kinds(cx, system);
+        let bears = |when: Option<&Condition>| {
+            fielded.is_empty()
+                || when.is_none_or(|c| fielded.iter().any(|k| admits_kind(c, system, k)))
+        };
+        for e in r.effects.iter().filter(|e| bears(e.when.as_ref())) {
             line("rule", w::effect_rule_words(e));
         }
         if let Some(z) = &r.zones_of_control {
             line("zones of control", w::zoc_words(z));
         }
-        for m in &r.movement_modes {
+        for m in r.movement_modes.iter().filter(|m| bears(m.who.as_ref())) {
             line("movement mode", w::mode_words(m));
         }
         if let Some(s) = &r.supply {
@@ -220,4 +230,34 @@ pub(super) fn hook_rule_words(cx: &ScenarioCx, i: usize) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The unit kinds a scenario fields, and those they may become in play through a
+/// `Becomes` effect (a 3L reduced to a 4L).
+fn fielded_kinds<'a>(cx: &ScenarioCx<'a>, system: &'a RulesSystem) -> Vec<&'a UnitKind> {
+    let r = &system.rules;
+    let mut fielded: Vec<&'a UnitKind> = super::rule_lines::kinds_in(cx)
+        .iter()
+        .filter_map(|k| system.unit_kinds.iter().find(|u| u.id == *k))
+        .collect();
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for rule in &r.effects {
+            let picks = rule
+                .when
+                .as_ref()
+                .is_none_or(|c| fielded.iter().any(|k| admits_kind(c, system, k)));
+            for e in rule.then.iter().filter(|_| picks) {
+                let Effect::Becomes(id) = e else { continue };
+                if let Some(k) = system.unit_kinds.iter().find(|u| u.id == *id)
+                    && !fielded.iter().any(|f| f.id == k.id)
+                {
+                    fielded.push(k);
+                    grew = true;
+                }
+            }
+        }
+    }
+    fielded
 }

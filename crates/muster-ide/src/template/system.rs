@@ -162,8 +162,6 @@ System(
         // When an army panics, who is spared, what panicked units do and how they rally (the
         // example rallies after the `movement` phase of `sequence`).
         //~ panic: Some((trigger: LossesReachPanicLevel, effects: [FleeFromEnemy], rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
-        // Defences that terrain never changes, by troop type.
-        //~ fixed_defences: [(troops: ["commander"], against: Any, value: 1)],
         // Troops eliminated together with a unit they stand with.
         //~ eliminated_with: [(troops: ["commander"], with: ["infantry", "cavalry"], reach: Stacked)],
         // What a melee does to a loser who survives it.
@@ -175,7 +173,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

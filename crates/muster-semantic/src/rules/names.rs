@@ -171,14 +171,11 @@ fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     more_troops(rules, n);
 }
 
-/// Troop names of status effects, fixed defences, eliminations together
+/// Troop names of status effects, eliminations together
 /// and panic.
 fn more_troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     for (i, se) in rules.status_effects.iter().enumerate() {
         n.each(entry("status_effects", i).field("troops"), &se.troops);
-    }
-    for (i, d) in rules.fixed_defences.iter().enumerate() {
-        n.each(entry("fixed_defences", i).field("troops"), &d.troops);
     }
     for (i, e) in rules.eliminated_with.iter().enumerate() {
         n.each(entry("eliminated_with", i).field("troops"), &e.troops);

@@ -124,6 +124,7 @@ impl<'a> Walk<'a> {
                 | Effect::DieModifier(_)
                 | Effect::Strength(_)
                 | Effect::FixedStrength(_)
+                | Effect::FireProtection(_)
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
@@ -732,6 +733,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::May(x) | E::Must(x), E::MayNot(y)) | (E::MayNot(y), E::May(x) | E::Must(x)) => x == y,
         (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
+        (E::FireProtection(x), E::FireProtection(y)) => x != y,
         (E::ChargeBonus(x), E::ChargeBonus(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
         (E::Zoc(x), E::Zoc(y)) => {

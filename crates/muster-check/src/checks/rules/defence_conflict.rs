@@ -1,39 +1,39 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_model::rules::{Action, Allowance, AttackKind};
+use muster_model::rules::{Action, Allowance};
 use muster_model::system::RulesSystem;
+use muster_model::vocab::Effect;
 use muster_semantic::FileCx;
-use muster_semantic::rules::{kinds_named, permission_for};
+use muster_semantic::rules::permission_for;
+use muster_semantic::rules::vocab::{admits_kind, effect_rules};
 
 declare_check! {
     /// ## What it does
-    /// Checks the defences that terrain never changes (`fixed_defences`): two entries
-    /// without a condition may not give one troop name two values against the same
-    /// attacks, and a defence against fire (or melee) may not cover troops that a
-    /// permission says are never fired on (or never attacked in melee).
+    /// Checks the rules that give a unit its own protection against fire
+    /// (`FireProtection`): the system's terrain must give fire protection strengths at
+    /// all, since a unit's own protection stands in place of its hex's, and the troops
+    /// the rule's condition can pick must not all be troops that a permission says are
+    /// never fired on. Two protections that disagree under overlapping conditions are
+    /// `rules::effect-overlap`'s, as are two fixed strengths (`FixedStrength`).
     ///
     /// ## Why is this bad?
-    /// A fleet whose fire protection is both 4 and 3 leaves an engine to guess which to
-    /// use, and a defence against an attack that never comes is a mistyped attack kind
-    /// or a permission that says too much.
+    /// A fleet's protection of 4 in a system where fire never meets a hex's protection
+    /// is read by nothing, and a protection against fire that never comes is a mistyped
+    /// troop name or a permission that says too much.
     ///
     /// ## Example
     /// ```ron
-    /// fixed_defences: [
-    ///     (troops: ["fleet"], against: Fire, value: 4),
-    ///     (troops: ["fleet"], against: Any, value: 3),
-    /// ],
+    /// permissions: [(action: BeFiredOn, troops: ["baggage"], allowed: Never)],
+    /// effects: [(id: "baggage-screened", section: "9.4", when: Some(Troop("baggage")), then: [FireProtection(1)])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// fixed_defences: [
-    ///     (troops: ["fleet"], against: Fire, value: 4),
-    ///     (troops: ["baggage"], against: Any, value: 1),
-    /// ],
+    /// permissions: [(action: BeFiredOn, troops: ["baggage"], allowed: Never)],
+    /// effects: [(id: "baggage-defends-at-1", section: "9.4", when: Some(All([Troop("baggage"), Defending])), then: [FixedStrength(1)]), (id: "fleet-protection", section: "3.25", when: Some(Troop("fleet")), then: [FireProtection(4)])],
     /// ```
-    pub META = ("rules::defence-conflict", Error, "a troop type given two fixed defences, or one against an attack it never suffers");
+    pub META = ("rules::defence-conflict", Error, "a protection against fire where fire meets no hex's protection, or for troops never fired on");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
@@ -42,77 +42,72 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     }
 }
 
-/// Two values for one troop name against the same attacks (entries without a
-/// condition), and defences against attacks the troops never suffer: fire at troops
-/// never fired on, melee at troops never attacked in melee.
+/// Every `FireProtection` effect of a system whose terrain has no fire protection, or
+/// whose condition picks only troops that are never fired on.
 pub fn defence_conflicts(system: &RulesSystem) -> Vec<Report> {
-    let list = &system.rules.fixed_defences;
+    let hexes_protect = system.terrain.iter().any(|t| t.fire_protection.is_some());
     let mut out = Vec::new();
-    for (j, b) in list.iter().enumerate() {
-        let base = Place::rules().field("fixed_defences").index(j);
-        if b.condition.is_none() {
-            for (i, a) in list.iter().enumerate().take(j) {
-                if a.condition.is_some() || a.value == b.value || !a.against.overlaps(b.against) {
-                    continue;
-                }
-                if let Some((k, name)) = b
-                    .troops
-                    .iter()
-                    .enumerate()
-                    .find(|(_, t)| a.troops.contains(t))
-                {
-                    out.push(
-                        Report::new(
-                            &META,
-                            base.field("troops").index(k),
-                            format!(
-                                "`{name}` defends at {} {}, but an earlier entry says {} {}",
-                                b.value,
-                                b.against.words(),
-                                a.value,
-                                a.against.words()
-                            ),
-                        )
-                        .label(
-                            Place::rules()
-                                .field("fixed_defences")
-                                .index(i)
-                                .field("value"),
-                            "the earlier entry",
-                        )
-                        .help("keep one value, or give the narrower entry a `condition`"),
-                    );
-                }
-            }
-        }
-        let action = match b.against {
-            AttackKind::Fire => Action::BeFiredOn,
-            AttackKind::Melee => Action::BeAttackedInMelee,
-            AttackKind::Any => continue,
-        };
-        for (k, name) in b.troops.iter().enumerate() {
-            let kinds = kinds_named(system, name);
-            let never: Vec<usize> = kinds
-                .iter()
-                .filter_map(
-                    |kind| match permission_for(system, &kind.id, action, None) {
-                        Some((p, perm)) if perm.allowed == Allowance::Never => Some(p),
-                        _ => None,
-                    },
-                )
-                .collect();
-            if !kinds.is_empty() && never.len() == kinds.len() {
+    for r in effect_rules(system) {
+        for (k, e) in r.rule.then.iter().enumerate() {
+            let Effect::FireProtection(value) = e else {
+                continue;
+            };
+            let at = r.at.field("then").index(k).variant("FireProtection");
+            if !hexes_protect {
                 out.push(
-                    Report::new(&META,
-                        base.field("troops").index(k),
+                    Report::new(
+                        &META,
+                        at.clone(),
                         format!(
-                            "`{name}` may never {}, so a defence {} never applies",
-                            action.words(),
-                            b.against.words()
+                            "{} protects at {value} against fire, but no terrain of the system has a fire protection for it to replace",
+                            r.what
                         ),
                     )
-                    .label(Place::rules().field("permissions").index(never[0]).field("allowed"), "never")
-                    .help("remove the defence, or let the attack be made (`against: Any` covers every attack)"),
+                    .help("give the terrain its `fire_protection` strengths, or state the defence as a `FixedStrength`"),
+                );
+                continue;
+            }
+            let picked: Vec<_> = system
+                .unit_kinds
+                .iter()
+                .filter(|kind| {
+                    r.rule
+                        .when
+                        .as_ref()
+                        .is_none_or(|c| admits_kind(c, system, kind))
+                })
+                .collect();
+            let never: Vec<(usize, &str)> = picked
+                .iter()
+                .filter_map(|kind| {
+                    match permission_for(system, &kind.id, Action::BeFiredOn, None) {
+                        Some((p, perm)) if perm.allowed == Allowance::Never => {
+                            Some((p, kind.id.as_str()))
+                        }
+                        _ => None,
+                    }
+                })
+                .collect();
+            if !picked.is_empty() && never.len() == picked.len() {
+                let names: Vec<String> = never.iter().map(|(_, k)| format!("`{k}`")).collect();
+                out.push(
+                    Report::new(
+                        &META,
+                        at,
+                        format!(
+                            "{} protects {} against fire, but they may never be fired on",
+                            r.what,
+                            names.join(", ")
+                        ),
+                    )
+                    .label(
+                        Place::rules()
+                            .field("permissions")
+                            .index(never[0].0)
+                            .field("allowed"),
+                        "never",
+                    )
+                    .help("remove the protection, or let the troops be fired on"),
                 );
             }
         }
