@@ -219,27 +219,19 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The unit's movement allowance after its status's effects, and the rules used.
+    /// The unit's movement allowance after the rules in force that multiply it
+    /// (`MoveAllowance`, PRESTAGS Excl 3.23), and the rules used.
     pub fn allowance_of(&self, i: usize) -> (f64, Vec<RuleRef>) {
         let mut mp = self.units[i].unit.movement;
         let mut rules = Vec::new();
-        let status = status_of(self, i);
-        for se in &self.system.rules.status_effects {
-            if Some(se.status.as_str()) == status && se.troops.iter().any(|t| self.is_troop(i, t)) {
-                for e in &se.effects {
-                    if let muster_model::rules::StateEffect::MovementShare(f) = e {
-                        mp *= f;
-                        rules.push(RuleRef::new(
-                            format!(
-                                "{} units {} move at {f} of their allowance",
-                                se.troops.join(", "),
-                                se.status
-                            ),
-                            None,
-                        ));
-                    }
+        let facts = Facts::at(self, i, self.hex_of(i));
+        for r in self.rules_giving(&facts, |e| matches!(e, Effect::MoveAllowance(_))) {
+            for e in &r.then {
+                if let Effect::MoveAllowance(f) = e {
+                    mp *= f;
                 }
             }
+            rules.push(rule_ref(r));
         }
         (mp, rules)
     }

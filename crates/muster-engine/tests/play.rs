@@ -524,3 +524,37 @@ fn prestags_a_faced_unit_turns_to_move_behind_it() {
         },
     );
 }
+
+/// PRESTAGS Excl 3.23: a disrupted fleet moves at half its allowance, by the rule
+/// `disrupted-fleet-at-half`; an undisrupted fleet, and a disrupted unit of another
+/// kind, keep their printed allowance.
+#[test]
+fn prestags_a_disrupted_fleet_moves_at_half() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (here, _) = open_ground(map);
+            let mut p = set_up.clone();
+            p.units = vec![
+                typed(cx, "fleet", "VF", "vikings", &here.to_string()),
+                typed(cx, "spears", "PS", "germans", &here.to_string()),
+            ];
+            let allowance = |p: &Position, i: usize| {
+                let (mp, rules) = Engine::new(system, map, p).allowance_of(i);
+                (mp, rules.into_iter().map(|r| r.rule).collect::<Vec<_>>())
+            };
+            assert_eq!(allowance(&p, 0), (15.0, vec![]));
+            for u in &mut p.units {
+                u.status = Some("disrupted".into());
+            }
+            let (mp, rules) = allowance(&p, 0);
+            assert_eq!(mp, 7.5);
+            assert!(
+                rules.iter().any(|r| r.contains("disrupted-fleet-at-half")),
+                "{rules:?}"
+            );
+            assert_eq!(allowance(&p, 1), (3.0, vec![]));
+        },
+    );
+}

@@ -543,20 +543,20 @@ fn prestags_panic_and_fleet_rules() {
         (&["VF".to_string()][..], Allowance::Never)
     );
     assert!(sailing.condition.is_some());
-    let effects: Vec<_> = prestags
+    let half = prestags
         .rules
-        .status_effects
+        .effects
         .iter()
-        .map(|s| (s.troops.join(","), s.status.as_str(), s.effects.clone()))
-        .collect();
+        .find(|r| r.id == "disrupted-fleet-at-half")
+        .expect("a disrupted fleet's half allowance is a rule");
     assert_eq!(
-        effects,
-        [(
-            "VF".to_string(),
-            "disrupted",
-            vec![StateEffect::MovementShare(0.5)]
-        )]
+        half.when,
+        Some(Condition::All(vec![
+            Condition::Troop("VF".into()),
+            Condition::Status("disrupted".into())
+        ]))
     );
+    assert_eq!(half.then, [Effect::MoveAllowance(0.5)]);
     assert_eq!(
         prestags
             .rules
@@ -587,7 +587,7 @@ fn the_summary_words_the_new_rules() {
     for start in [
         "line of sight: units block it; occupied hexes that block, by the firer's elevation: ground: ground, slope, hilltop; slope: slope, hilltop",
         "minimum move: a unit at Normal may always move 1 hex, its whole move for the turn",
-        "status effects: VF at Disrupted: move at half their allowance",
+        "rule: disrupted-fleet-at-half: moves at half its allowance: `VF` units and units at status `disrupted` (Excl 3.23)",
         "panic: (optional) the army panics at once when its losses reach the panic level, once a game; not units stacked with or next to 1L, 2L or stacked with 3L, 4L; panicked units: flee the nearest enemy, never attack",
         "attack: never: VF",
     ] {

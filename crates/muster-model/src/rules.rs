@@ -82,10 +82,6 @@ pub struct Rules {
     /// General movement rules that hold whatever the allowance (PRESTAGS 5.15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement: Option<MovementRules>,
-    /// What a status level does to some troop types beyond the ladder itself (PRESTAGS
-    /// Excl 3.23: a disrupted fleet moves at half its allowance).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub status_effects: Vec<StatusEffects>,
     /// When an army panics, who is spared, what panicked units do and how they rally
     /// (PRESTAGS 13.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -935,19 +931,6 @@ pub struct MinimumMove {
     /// A unit that uses it moves no further that turn.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_move: bool,
-}
-
-/// What a status level does to some troop types.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StatusEffects {
-    /// Troop types, classes, or `"*"`.
-    pub troops: Vec<String>,
-    /// The status level.
-    pub status: String,
-    pub effects: Vec<StateEffect>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }
 
 /// An effect of a state a unit is in (a status level, panic).

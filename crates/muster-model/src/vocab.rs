@@ -157,6 +157,9 @@ pub enum Effect {
     DieModifier(i8),
     /// The unit's combat strength is multiplied (0.5: halved, 2: doubled).
     Strength(f64),
+    /// The unit's movement allowance is multiplied by this (PRESTAGS Excl 3.23: 0.5, a
+    /// disrupted fleet moves at half).
+    MoveAllowance(f64),
     /// The unit's combat strength is this, whatever else applies (LRF 9.4: baggage
     /// defends at 1 wherever it stands).
     FixedStrength(u16),

@@ -276,21 +276,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             ),
         );
     }
-    for se in &rules.status_effects {
-        line(
-            "status effects",
-            format!(
-                "{} at {}: {}",
-                troops_words(&se.troops),
-                level_name(rules, &se.status),
-                se.effects
-                    .iter()
-                    .map(|e| e.words())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        );
-    }
     if let Some(p) = &rules.panic {
         let near = |list: &[muster_model::rules::NearLeader]| {
             list.iter()

@@ -156,9 +156,6 @@ System(
         //~ leader_control: Some((beyond_radius_factor: 0.5, always_in_control: ["commander"])),
         // Movement rules that hold whatever the allowance.
         //~ movement: Some((minimum_move: Some((hexes: 1, whole_move: true)))),
-        // What a status level does to some troop types beyond the ladder itself (a level of
-        // `status`).
-        //~ status_effects: [(troops: ["cavalry"], status: "reduced", effects: [MovementShare(0.5)])],
         // When an army panics, who is spared, what panicked units do and how they rally (the
         // example rallies after the `movement` phase of `sequence`).
         //~ panic: Some((trigger: LossesReachPanicLevel, effects: [FleeFromEnemy], rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
@@ -173,7 +170,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

@@ -171,12 +171,9 @@ fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     more_troops(rules, n);
 }
 
-/// Troop names of status effects, eliminations together
+/// Troop names of eliminations together
 /// and panic.
 fn more_troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
-    for (i, se) in rules.status_effects.iter().enumerate() {
-        n.each(entry("status_effects", i).field("troops"), &se.troops);
-    }
     for (i, e) in rules.eliminated_with.iter().enumerate() {
         n.each(entry("eliminated_with", i).field("troops"), &e.troops);
         n.each(entry("eliminated_with", i).field("with"), &e.with);
@@ -241,9 +238,6 @@ fn levels<'a>(system: &'a RulesSystem, n: &mut Names<'a>) {
     {
         let at = Place::rules().field("movement").field("minimum_move");
         n.each(at.field("status"), &m.status);
-    }
-    for (i, se) in rules.status_effects.iter().enumerate() {
-        n.one(entry("status_effects", i).field("status"), &se.status);
     }
     for (t, table) in rules.result_tables.iter().enumerate() {
         let to_level = |r: &'a BandResult| match r {
@@ -312,9 +306,6 @@ fn codes<'a>(rules: &'a Rules, n: &mut Names<'a>) {
                 n.one(at.field("event").variant("CombatResult"), code);
             }
         }
-    }
-    for (i, se) in rules.status_effects.iter().enumerate() {
-        eliminated_by(entry("status_effects", i).field("effects"), &se.effects, n);
     }
     if let Some(p) = &rules.panic {
         eliminated_by(

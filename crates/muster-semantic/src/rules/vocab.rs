@@ -125,6 +125,7 @@ impl<'a> Walk<'a> {
                 | Effect::Strength(_)
                 | Effect::FixedStrength(_)
                 | Effect::FireProtection(_)
+                | Effect::MoveAllowance(_)
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
@@ -734,6 +735,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
         (E::FireProtection(x), E::FireProtection(y)) => x != y,
+        (E::MoveAllowance(x), E::MoveAllowance(y)) => x != y,
         (E::ChargeBonus(x), E::ChargeBonus(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
         (E::Zoc(x), E::Zoc(y)) => {

@@ -1,31 +1,33 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_model::rules::{Allowance, StateEffect};
+use muster_model::rules::{Action, Allowance, StateEffect};
 use muster_model::system::RulesSystem;
+use muster_model::vocab::{Act, Condition, Effect};
 use muster_semantic::FileCx;
+use muster_semantic::rules::vocab::effect_rules;
 
 declare_check! {
     /// ## What it does
-    /// Checks the effects of status levels (`status_effects`) and of panic
-    /// (`panic.effects`): shares above 0 and at most 1, no effect given twice, no
-    /// effects for a level that removes the unit, and no `Never` effect on an action a
-    /// permission binds the same troops to at that level.
+    /// Checks the effects of status levels and of panic. A vocabulary rule that asks
+    /// for a status level (`Status`, alone or in an `All`) may not ask for a level that
+    /// removes the unit, nor forbid (`MayNot`) an act that a permission binds the same
+    /// troops to at that level; a multiplier of movement allowance or strength
+    /// (`MoveAllowance`, `Strength`) is above 0. Panic's effects (`panic.effects`) keep
+    /// their shares above 0 and at most 1, and give no effect twice.
     ///
     /// ## Why is this bad?
-    /// A share of 0 or above 1 is not a reduction, two shares give two answers, and a
-    /// unit that must and may never act at once cannot be played.
+    /// A rule for a unit already removed never applies, a share of 0 or less is no
+    /// share, and a unit that must and may never act at once cannot be played.
     ///
     /// ## Example
     /// ```ron
-    /// status_effects: [
-    ///     (troops: ["fleet"], status: "disrupted", effects: [MovementShare(2.0), MovementShare(0.5)]),
-    /// ],
+    /// effects: [(id: "fleet-slowed", section: "3.23", when: Some(All([Troop("fleet"), Status("eliminated")])), then: [MoveAllowance(0.0)])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// status_effects: [(troops: ["fleet"], status: "disrupted", effects: [MovementShare(0.5), Never(Attack)])],
+    /// effects: [(id: "fleet-slowed", section: "3.23", when: Some(All([Troop("fleet"), Status("disrupted")])), then: [MoveAllowance(0.5)])],
     /// ```
     pub META = ("rules::state-effect-conflict", Error, "effects of a status level or of panic that contradict themselves or a permission");
 }
@@ -91,61 +93,119 @@ fn effect_list_problems(base: &Place, effects: &[StateEffect]) -> Vec<Report> {
     out
 }
 
-/// Effects of a status level that removes the unit anyway, shares outside (0, 1],
-/// effects given twice, and a `Never` effect against a permission that binds the same
-/// troop name to the action at that level.
+/// The conditions a rule's condition (at `at`) asks for in any case, with their
+/// places: itself, or the members of its `All`.
+fn required<'a>(c: &'a Condition, at: &Place) -> Vec<(Place, &'a Condition)> {
+    match c {
+        Condition::All(list) => list
+            .iter()
+            .enumerate()
+            .map(|(k, x)| (at.variant("All").index(k), x))
+            .collect(),
+        c => vec![(at.clone(), c)],
+    }
+}
+
+/// The permission action an act of the vocabulary is, where there is one.
+fn action_of(act: Act) -> Option<Action> {
+    match act {
+        Act::Attack => Some(Action::Attack),
+        Act::Charge => Some(Action::Charge),
+        Act::Evade => Some(Action::Evade),
+        Act::Face => Some(Action::TurnToFace),
+        _ => None,
+    }
+}
+
+/// Vocabulary rules for a status level that removes the unit, multipliers not above 0,
+/// `MayNot` against a permission that binds the same troop name to the act at the
+/// rule's level, and panic's effect list's shares outside (0, 1] and repeats.
 pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
     let rules = &system.rules;
     let mut out = Vec::new();
-    for (i, se) in rules.status_effects.iter().enumerate() {
-        let base = Place::rules().field("status_effects").index(i);
-        if let Some(ladder) = &rules.status
-            && ladder.levels.iter().any(|l| l.id == se.status && l.removes)
+    for r in effect_rules(system) {
+        let asked = r
+            .rule
+            .when
+            .as_ref()
+            .map(|c| required(c, &r.at.field("when")))
+            .unwrap_or_default();
+        let troops: Vec<&str> = asked
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Condition::Troop(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        let level = asked.iter().find_map(|(at, c)| match c {
+            Condition::Status(s) => Some((at.variant("Status"), s.as_str())),
+            _ => None,
+        });
+        if let Some((status_at, s)) = level.clone()
+            && let Some(ladder) = &rules.status
+            && ladder.levels.iter().any(|l| l.id == s && l.removes)
         {
             out.push(
                 Report::new(
                     &META,
-                    base.field("status"),
+                    status_at,
                     format!(
-                        "status level `{}` removes the unit: its effects never apply",
-                        se.status
+                        "{} asks for status `{s}`, which removes the unit: its effects never apply",
+                        r.what
                     ),
                 )
                 .help("name a level at which the unit is still in play"),
             );
         }
-        out.extend(effect_list_problems(&base.field("effects"), &se.effects));
-        for (k, e) in se.effects.iter().enumerate() {
-            let StateEffect::Never(action) = e else {
-                continue;
-            };
-            for (p, perm) in rules.permissions.iter().enumerate() {
-                if perm.action == *action
-                    && perm.allowed == Allowance::Must
-                    && perm.condition.is_none()
-                    && perm.status.as_deref() == Some(se.status.as_str())
-                    && perm.troops.iter().any(|t| se.troops.contains(t))
-                {
+        for (k, e) in r.rule.then.iter().enumerate() {
+            let at = r.at.field("then").index(k);
+            match e {
+                Effect::MoveAllowance(f) | Effect::Strength(f) if !(f.is_finite() && *f > 0.0) => {
+                    let what = if matches!(e, Effect::MoveAllowance(_)) {
+                        "MoveAllowance"
+                    } else {
+                        "Strength"
+                    };
                     out.push(
                         Report::new(
                             &META,
-                            base.field("effects").index(k).variant("Never"),
-                            format!(
-                                "troops at `{}` may never {}, yet a permission says they must",
-                                se.status,
-                                action.words()
-                            ),
+                            at.variant(what),
+                            format!("{} multiplies by {f}: a multiplier is above 0", r.what),
                         )
-                        .label(
-                            Place::rules()
-                                .field("permissions")
-                                .index(p)
-                                .field("allowed"),
-                            "must",
-                        )
-                        .help("remove one of the two"),
+                        .help("give the share kept, as 0.5 for half; a unit that may not act at all is `MayNot`"),
                     );
                 }
+                Effect::MayNot(act) => {
+                    let (Some(action), Some((_, s))) = (action_of(*act), level.clone()) else {
+                        continue;
+                    };
+                    for (p, perm) in rules.permissions.iter().enumerate() {
+                        if perm.action == action
+                            && perm.allowed == Allowance::Must
+                            && perm.condition.is_none()
+                            && perm.status.as_deref() == Some(s)
+                            && perm.troops.iter().any(|t| troops.contains(&t.as_str()))
+                        {
+                            out.push(
+                                Report::new(
+                                    &META,
+                                    at.variant("MayNot"),
+                                    format!(
+                                        "{} says troops at `{s}` may not {}, yet a permission says they must",
+                                        r.what,
+                                        action.words()
+                                    ),
+                                )
+                                .label(
+                                    Place::rules().field("permissions").index(p).field("allowed"),
+                                    "must",
+                                )
+                                .help("remove one of the two"),
+                            );
+                        }
+                    }
+                }
+                _ => {}
             }
         }
     }
