@@ -558,3 +558,49 @@ fn prestags_a_disrupted_fleet_moves_at_half() {
         },
     );
 }
+
+/// PRESTAGS 6.33: fire units may not fire from a stream or ford hex (the rule
+/// `no-fire-from-water`); the same bowmen in clear ground fire at the same target.
+#[test]
+fn prestags_no_fire_from_a_ford() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let grid = map.grid();
+            // A clear target hex with a ford and a clear hex both two hexes from it.
+            let (target, ford, clear) = grid
+                .hexes()
+                .filter(|d| map.terrain_id_at(*d) == Some("clear"))
+                .find_map(|d| {
+                    let two = |t: &str| {
+                        grid.hexes()
+                            .find(|a| map.distance(*a, d) == 2 && map.terrain_id_at(*a) == Some(t))
+                    };
+                    Some((d, two("ford")?, two("clear")?))
+                })
+                .expect("Hamburg's map has a ford two hexes from clear ground");
+            let mut p = set_up.clone();
+            let bowmen = |hex: HexId| Unit {
+                range: Some(2),
+                fire: Some(2.0),
+                ..typed(cx, "bowmen", "BW", "vikings", &hex.to_string())
+            };
+            let fire = |p: &Position| {
+                Engine::new(system, map, p).combat(&["bowmen"], "d1", &BTreeMap::new())
+            };
+            p.units = vec![
+                bowmen(ford),
+                typed(cx, "d1", "PS", "germans", &target.to_string()),
+            ];
+            let refused = fire(&p).expect_err("no fire from a ford");
+            let reason = refused.to_string();
+            assert!(
+                reason.contains("no-fire-from-water") && reason.contains("6.33"),
+                "{reason}"
+            );
+            p.units[0] = bowmen(clear);
+            assert!(fire(&p).is_ok(), "{:?}", fire(&p).err());
+        },
+    );
+}

@@ -92,7 +92,6 @@ fn simple_step(
                 match ex.effect {
                     // Only along a road, and there even where the terrain keeps it out.
                     TerrainEffect::RoadOnly => open = road,
-                    TerrainEffect::NoFireFrom => {}
                     ref other => panic!("the simple search does not read {other:?}"),
                 }
             }

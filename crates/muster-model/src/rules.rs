@@ -576,8 +576,6 @@ pub enum TerrainEffect {
     /// May enter only along a road (PRESTAGS Excl 2.0: Ff units into streams); the
     /// terrain must otherwise prohibit them.
     RoadOnly,
-    /// May not fire from here (PRESTAGS 6.33).
-    NoFireFrom,
     /// Is never tempted to charge targets here or across it (Chanson de Geste: Mounted
     /// Knights and rough ground).
     NoTemptation,

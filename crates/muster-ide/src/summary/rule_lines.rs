@@ -167,7 +167,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             TerrainEffect::NoCrossingCost => format!("no crossing cost at {terrain}"),
             TerrainEffect::WholeMove => format!("a whole move to pass {terrain}"),
             TerrainEffect::RoadOnly => format!("into {terrain} only along a road"),
-            TerrainEffect::NoFireFrom => format!("no fire from {terrain}"),
             TerrainEffect::NoTemptation => {
                 format!("never tempted to charge targets in or across {terrain}")
             }

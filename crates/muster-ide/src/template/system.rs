@@ -137,7 +137,7 @@ System(
         // What troop types must, may or may never do.
         //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
         // Terrain effects that differ by troop type, beyond movement costs.
-        //~ terrain_exceptions: [(terrain: ["woods"], troops: ["cavalry"], effect: NoFireFrom)],
+        //~ terrain_exceptions: [(terrain: ["woods"], troops: ["cavalry"], effect: NoTemptation)],
         // How the terrains of one hex combine when a map adds a feature to it (a village in woods).
         //~ terrain_combine: Some((cost: MostCostly, combat: Strongest)),
         // When morale is tested, who never tests it, and what modifies the test.
