@@ -1073,3 +1073,31 @@ fn lrf_optional_rules_are_the_two_the_book_prints() {
         assert_eq!(found, Some(allowed), "{kind}");
     }
 }
+
+/// Jengland's `evasion` hook desugars into a rule: the Breton cavalry it names, when
+/// attacked, may evade; the roll and the hexes fallen back are the rule's note.
+#[test]
+fn jengland_evasion_is_a_rule() {
+    let db = bundled();
+    let rel = "scenarios/lrf/jengland.scenario.ron";
+    let cx = ScenarioCx::new(FileCx::new(&db, index(&db, rel)).unwrap()).unwrap();
+    let rules = muster_semantic::rules::scenario::scenario_rules(&cx);
+    let evasion = rules
+        .iter()
+        .find(|r| r.id == "evasion")
+        .expect("the hook gives a rule");
+    assert_eq!(evasion.then, [Effect::May(muster_model::vocab::Act::Evade)]);
+    let Some(Condition::All(parts)) = &evasion.when else {
+        panic!("{:?}", evasion.when)
+    };
+    assert_eq!(parts[1], Condition::Defending);
+    assert!(
+        matches!(&parts[0], Condition::Any(c) if c.len() == 3
+            && c.iter().all(|x| matches!(x, Condition::Counter(id) if id.starts_with("jengland-breton-cavalry")))),
+        "{parts:?}"
+    );
+    assert_eq!(
+        evasion.note.as_deref(),
+        Some("on a roll of 5 or more, falling back 1 or 2 hexes")
+    );
+}

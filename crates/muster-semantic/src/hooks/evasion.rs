@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Effect, HookSpec, Refs};
-use muster_model::vocab::EffectRule;
+use muster_model::vocab::{Act, Condition, Effect as VEffect, EffectRule};
 
 use super::SideRule;
 
@@ -35,8 +35,30 @@ impl HookSpec for Evasion {
         Vec::new()
     }
 
-    /// None: evasion is a die roll made in play.
+    /// The counters, attacked, may evade (`May(Evade)`); the roll that decides it and
+    /// the hexes fallen back stay the hook's parameters.
     fn rules(&self) -> Vec<EffectRule> {
-        Vec::new()
+        let who = Condition::Any(
+            self.counters
+                .iter()
+                .cloned()
+                .map(Condition::Counter)
+                .collect(),
+        );
+        vec![EffectRule {
+            id: Self::ID.into(),
+            section: String::new(),
+            when: Some(Condition::All(vec![who, Condition::Defending])),
+            then: vec![VEffect::May(Act::Evade)],
+            note: Some(format!(
+                "on a roll of {} or more, falling back {} hexes",
+                self.roll_at_least,
+                self.retreat_hexes
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )),
+        }]
     }
 }
