@@ -39,13 +39,7 @@ impl HookSpec for ChargeBonus {
     /// The counters charge for the bonus (`ChargeBonus`); where the hook names terrain,
     /// they charge only a unit in it (`charge_rules`).
     fn rules(&self) -> Vec<EffectRule> {
-        let who = Condition::Any(
-            self.counters
-                .iter()
-                .cloned()
-                .map(Condition::Counter)
-                .collect(),
-        );
+        let who = super::any_counter(&self.counters);
         charge_rules(Self::ID, who, &self.terrain, self.bonus)
     }
 }

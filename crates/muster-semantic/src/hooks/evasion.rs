@@ -38,13 +38,7 @@ impl HookSpec for Evasion {
     /// The counters, attacked, may evade (`May(Evade)`); the roll that decides it and
     /// the hexes fallen back stay the hook's parameters.
     fn rules(&self) -> Vec<EffectRule> {
-        let who = Condition::Any(
-            self.counters
-                .iter()
-                .cloned()
-                .map(Condition::Counter)
-                .collect(),
-        );
+        let who = super::any_counter(&self.counters);
         vec![EffectRule {
             id: Self::ID.into(),
             section: String::new(),

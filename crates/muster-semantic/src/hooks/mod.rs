@@ -248,6 +248,12 @@ pub struct RegisteredHook {
     parse: fn(&Value) -> Result<Box<dyn Hook>, serde_json::Error>,
 }
 
+/// The units that are copies of any of these counters: `Any` of `Counter`s.
+fn any_counter(counters: &[String]) -> muster_model::vocab::Condition {
+    use muster_model::vocab::Condition;
+    Condition::Any(counters.iter().cloned().map(Condition::Counter).collect())
+}
+
 fn schema_of<T: HookSpec>() -> Value {
     schema_for!(T).to_value()
 }
