@@ -18,7 +18,7 @@ use muster_model::rules::{Action, Allowance};
 use muster_model::system::{
     BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, OddsRounding, UnitRole,
 };
-use muster_model::vocab::{Act, Effect};
+use muster_model::vocab::{Act, Effect, EffectRule};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -641,7 +641,25 @@ impl Engine<'_> {
         let mut shifts = Vec::new();
         let mut dice = Vec::new();
         let terrain = self.map.terrain_id_at(dhex).unwrap_or_default().to_string();
-        if let Some(e) = self.map.effects_at(dhex) {
+        // Where every defender's defence is proof against terrain (LRF 9.4), the hex
+        // and its hexsides add nothing; the rules that say so are cited.
+        let proof: Vec<Vec<&EffectRule>> = defenders
+            .iter()
+            .map(|&d| {
+                let facts = Facts {
+                    unit: d,
+                    hex: Some(dhex),
+                    defending: true,
+                    ..Facts::default()
+                };
+                self.rules_giving(&facts, |e| matches!(e, Effect::TerrainProof))
+            })
+            .collect();
+        let terrain_proof = !proof.is_empty() && proof.iter().all(|r| !r.is_empty());
+        if terrain_proof {
+            rules.extend(proof.iter().flatten().map(|r| rule_ref(r)));
+        }
+        if let Some(e) = self.map.effects_at(dhex).filter(|_| !terrain_proof) {
             if e.column_shift != 0 {
                 shifts.push(Modifier {
                     what: format!("defender in {terrain}"),
@@ -657,7 +675,7 @@ impl Engine<'_> {
                 });
             }
         }
-        for f in across {
+        for f in across.iter().filter(|_| !terrain_proof) {
             if let Some(t) = self.system.hexside_features.iter().find(|t| t.id == *f) {
                 for c in &t.combat {
                     match c {

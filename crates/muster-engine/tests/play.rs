@@ -479,6 +479,74 @@ fn lrf_baggage_shrugs_off_retreats() {
     });
 }
 
+/// LRF 9.4: baggage always defends at 1, never modified by the terrain. Alone in woods
+/// it meets its attacker at 1 with no column shift; infantry in the same woods defends
+/// with the woods' shift; infantry stacked with baggage, attacked, adds the baggage's 1
+/// to its own and keeps the woods.
+#[test]
+fn lrf_baggage_defends_at_one_whatever_the_terrain() {
+    with_scenario("scenarios/lrf/brissarthe.scenario.ron", |cx, set_up| {
+        let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+        let woods = map
+            .grid()
+            .hexes()
+            .find(|h| {
+                map.terrain_id_at(*h) == Some("woods")
+                    && map
+                        .neighbours(*h)
+                        .iter()
+                        .any(|n| map.terrain_id_at(*n) == Some("clear"))
+            })
+            .expect("Brissarthe has woods next to clear ground");
+        let clear = map
+            .neighbours(woods)
+            .into_iter()
+            .find(|n| map.terrain_id_at(*n) == Some("clear"))
+            .unwrap();
+        let unit = |id: &str, kind: &str, side: &str, hex: HexId, strength: f64| Unit {
+            id: id.into(),
+            kind: kind.into(),
+            side: Some(side.into()),
+            hex: hex.to_string(),
+            strength,
+            ..Unit::default()
+        };
+        let mut p = set_up.clone();
+        let attacker = unit("franks", "infantry", "franks", clear, 3.0);
+        let fight = |p: &Position, defender: &str| {
+            let c = Engine::new(system, map, p)
+                .combat(&["franks"], defender, &BTreeMap::new())
+                .unwrap();
+            let shifts: f64 = c.shifts.iter().map(|m| m.value).sum();
+            (c.defence, shifts, c.rules)
+        };
+        p.units = vec![
+            attacker.clone(),
+            unit("wagons", "baggage", "vikings", woods, 2.0),
+        ];
+        let (defence, shifts, rules) = fight(&p, "wagons");
+        assert_eq!((defence, shifts), (1.0, 0.0), "{rules:?}");
+        assert!(
+            rules
+                .iter()
+                .any(|r| r.rule.contains("baggage-defends-at-1")),
+            "{rules:?}"
+        );
+        p.units = vec![
+            attacker.clone(),
+            unit("spears", "infantry", "vikings", woods, 2.0),
+        ];
+        assert_eq!(fight(&p, "spears").1, -1.0);
+        p.units = vec![
+            attacker,
+            unit("wagons", "baggage", "vikings", woods, 2.0),
+            unit("spears", "infantry", "vikings", woods, 2.0),
+        ];
+        let (defence, shifts, _) = fight(&p, "spears");
+        assert_eq!((defence, shifts), (3.0, -1.0));
+    });
+}
+
 /// PRESTAGS 16.1 and 16.11 (optional facing): a unit moves only into its front hexes,
 /// and turns in place for one MP. Facing north, spearmen in open ground reach the hex
 /// north of them with as much left as without the rule, and the hex south with one MP

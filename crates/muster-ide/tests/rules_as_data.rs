@@ -677,7 +677,10 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
             Condition::Defending
         ]))
     );
-    assert_eq!(defends.then, [Effect::FixedStrength(1)]);
+    assert_eq!(
+        defends.then,
+        [Effect::FixedStrength(1), Effect::TerrainProof]
+    );
     let fates: Vec<_> = lrf
         .rules
         .eliminated_with
@@ -706,7 +709,7 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     assert_eq!(place_of(&found[0].at), "/rules/eliminated_with/0/troops/0");
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for line in [
-        "rule: baggage-defends-at-1: strength is 1: `baggage` units and when defending (9.4)",
+        "rule: baggage-defends-at-1: strength is 1, its defence is never changed by terrain: `baggage` units and when defending (9.4)",
         "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
     ] {
         assert!(

@@ -163,6 +163,10 @@ pub enum Effect {
     /// The unit's combat strength is this, whatever else applies (LRF 9.4: baggage
     /// defends at 1 wherever it stands).
     FixedStrength(u16),
+    /// Neither the terrain of the unit's hex nor the hexsides its attackers cross change
+    /// its defence (LRF 9.4: baggage, never modified by the terrain); it counts where
+    /// every defender of the hex has it.
+    TerrainProof,
     /// Against fire, the unit is protected at this strength in place of its hex's fire
     /// protection, whatever the terrain (PRESTAGS Excl 3.25: a fleet's 4).
     FireProtection(u8),

@@ -126,6 +126,7 @@ impl<'a> Walk<'a> {
                 | Effect::FixedStrength(_)
                 | Effect::FireProtection(_)
                 | Effect::MoveAllowance(_)
+                | Effect::TerrainProof
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
