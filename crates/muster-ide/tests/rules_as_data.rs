@@ -681,21 +681,23 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
         defends.then,
         [Effect::FixedStrength(1), Effect::TerrainProof]
     );
-    let fates: Vec<_> = lrf
+    let falls = lrf
         .rules
-        .eliminated_with
+        .effects
         .iter()
-        .map(|e| (e.troops.join(","), e.with.join(","), e.reach))
-        .collect();
+        .find(|r| r.id == "baggage-falls-with-its-unit")
+        .expect("baggage falling with its unit is a rule");
+    // "When that unit is eliminated defending": the baggage defends with it.
+    assert_eq!(falls.when, defends.when);
     assert_eq!(
-        fates,
-        [(
-            "baggage".to_string(),
-            "infantry,missile-infantry,cavalry,missile-cavalry".to_string(),
-            Proximity::Stacked
-        )]
+        falls.then,
+        [Effect::FallsWith {
+            with: ["infantry", "missile-infantry", "cavalry", "missile-cavalry"]
+                .map(String::from)
+                .to_vec(),
+            reach: Proximity::Stacked
+        }]
     );
-    assert!(lrf.rules.eliminated_with[0].condition.is_some());
     assert!(defence_conflicts(lrf).is_empty());
     assert!(elimination_conflicts(lrf).is_empty());
     // Without a baggage rider in the stacking rules, baggage could never fall with the
@@ -706,11 +708,12 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     }
     let found = elimination_conflicts(&no_riders);
     assert_eq!(found.len(), 1, "{found:?}");
-    assert_eq!(place_of(&found[0].at), "/rules/eliminated_with/0/troops/0");
+    let at = place_of(&found[0].at);
+    assert!(at.ends_with("/then/0/FallsWith/with"), "{at}");
     let brissarthe = rule_lines(&db, "scenarios/lrf/brissarthe.scenario.ron");
     for line in [
         "rule: baggage-defends-at-1: strength is 1, its defence is never changed by terrain: `baggage` units and when defending (9.4)",
-        "eliminated together: baggage: eliminated with a unit stacked with them (infantry, missile-infantry, cavalry, missile-cavalry), when that unit is eliminated defending",
+        "rule: baggage-falls-with-its-unit: eliminated with a unit stacked with it (`infantry`, `missile-infantry`, `cavalry`, `missile-cavalry`): `baggage` units and when defending (9.4)",
     ] {
         assert!(
             brissarthe.contains(&line.to_string()),

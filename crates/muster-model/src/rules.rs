@@ -86,10 +86,6 @@ pub struct Rules {
     /// (PRESTAGS 13.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panic: Option<PanicRules>,
-    /// Troops eliminated together with a unit they stand with (LRF 9.4: baggage with
-    /// the combat unit it is stacked with).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub eliminated_with: Vec<EliminatedWith>,
     /// What a melee does to a loser who survives it (the raid: pushed back, still
     /// locked).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1039,24 +1035,6 @@ pub struct PanicRally {
     pub after_phase: String,
     /// Panicked units near these leaders rally for the rest of the game.
     pub by: Vec<NearLeader>,
-}
-
-/// Troops removed from play when a unit near them is eliminated.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct EliminatedWith {
-    /// The troops that go with it: troop types, classes, or `"*"`.
-    pub troops: Vec<String>,
-    /// The units whose elimination takes them: troop types, classes, or `"*"`.
-    pub with: Vec<String>,
-    /// How near they must stand (LRF 9.4: stacked).
-    pub reach: Proximity,
-    /// When it applies, in words, if not always (LRF 9.4: that unit eliminated while
-    /// defending).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub condition: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }
 
 /// What a melee does beyond its result.

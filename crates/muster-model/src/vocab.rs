@@ -163,6 +163,15 @@ pub enum Effect {
     /// The unit's combat strength is this, whatever else applies (LRF 9.4: baggage
     /// defends at 1 wherever it stands).
     FixedStrength(u16),
+    /// The unit is eliminated when a unit of these troop types standing this near it is
+    /// eliminated (LRF 9.4: baggage, with the combat unit it is stacked with, when that
+    /// unit is eliminated defending: the rule asks `Defending`).
+    FallsWith {
+        /// Troop types, classes, or `"*"`.
+        with: Vec<String>,
+        /// How near the other unit stands.
+        reach: crate::rules::Proximity,
+    },
     /// Neither the terrain of the unit's hex nor the hexsides its attackers cross change
     /// its defence (LRF 9.4: baggage, never modified by the terrain); it counts where
     /// every defender of the hex has it.

@@ -137,6 +137,14 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Strength(f) => format!("strength x{}", number(*f)),
         Effect::FixedStrength(n) => format!("strength is {n}"),
         Effect::FireProtection(n) => format!("protected at {n} against fire"),
+        Effect::FallsWith { with, reach } => format!(
+            "eliminated with a unit {} it ({})",
+            reach.words(),
+            with.iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Effect::TerrainProof => "its defence is never changed by terrain".to_string(),
         Effect::MoveAllowance(f) if *f == 0.5 => "moves at half its allowance".to_string(),
         Effect::MoveAllowance(f) => format!("moves at {f} times its allowance"),

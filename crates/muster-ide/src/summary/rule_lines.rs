@@ -214,22 +214,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
         line("morale tests", parts.join("; "));
     }
-    for e in rules
-        .eliminated_with
-        .iter()
-        .filter(|e| r::names_any(system, &e.troops, &kinds))
-    {
-        let mut text = format!(
-            "{}: eliminated with a unit {} them ({})",
-            troops_words(&e.troops),
-            e.reach.words(),
-            troops_words(&e.with)
-        );
-        if let Some(c) = &e.condition {
-            text += &format!(", {c}");
-        }
-        line("eliminated together", text);
-    }
     if let Some(p) = rules.melee.as_ref().and_then(|m| m.push_back.as_ref()) {
         line(
             "melee",

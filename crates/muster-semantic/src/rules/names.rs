@@ -171,13 +171,9 @@ fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     more_troops(rules, n);
 }
 
-/// Troop names of eliminations together
+/// Troop names
 /// and panic.
 fn more_troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
-    for (i, e) in rules.eliminated_with.iter().enumerate() {
-        n.each(entry("eliminated_with", i).field("troops"), &e.troops);
-        n.each(entry("eliminated_with", i).field("with"), &e.with);
-    }
     if let Some(p) = &rules.panic {
         let at = Place::rules().field("panic");
         for (i, near) in p.spared_near.iter().enumerate() {

@@ -119,6 +119,9 @@ impl<'a> Walk<'a> {
                 }
                 Effect::ToStatus(s) => self.name(at.variant("ToStatus"), NameKind::Level, s),
                 Effect::Becomes(k) => self.name(at.variant("Becomes"), NameKind::Kind, k),
+                Effect::FallsWith { with, .. } => {
+                    self.each(at.variant("FallsWith").field("with"), NameKind::Troop, with)
+                }
                 Effect::MoveCost(_)
                 | Effect::OddsShift(_)
                 | Effect::DieModifier(_)
