@@ -105,6 +105,7 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             let own = unit.unit.counter.as_deref();
             own.unwrap_or_else(|| id.split_once('#').map_or(id.as_str(), |(c, _)| c)) == c
         }
+        Condition::InCommand => engine.in_command(f.unit, f.hex),
         Condition::InSupply => match (f.hex, unit.unit.side.as_deref()) {
             (Some(h), Some(side)) => engine.in_supply(h, side),
             _ => false,

@@ -332,6 +332,55 @@ impl<'a> Engine<'a> {
         self.units[i].hex.unwrap_or(HexId::new(1, 1))
     }
 
+    /// Whether unit `i`, standing on `hex`, is within a friendly leader's movement
+    /// control radius, or counts as if it were: always where the system has no leader
+    /// control; for troops its `always_in_control` names (PRESTAGS Excl 3.22: fleets);
+    /// for troops its exemption names on a side with the exemption's leadership note
+    /// (10.22: `Mt. Ex.`); and for a unit within `control_radius` hexes of a friendly
+    /// leader on the map (10.2), a leader itself included.
+    pub(crate) fn in_command(&self, i: usize, hex: Option<HexId>) -> bool {
+        let Some(control) = &self.system.rules.leader_control else {
+            return true;
+        };
+        if control
+            .always_in_control
+            .iter()
+            .any(|t| self.is_troop(i, t))
+        {
+            return true;
+        }
+        let side = self.units[i].unit.side.as_deref();
+        let note = self
+            .position
+            .sides
+            .iter()
+            .find(|s| Some(s.id.as_str()) == side)
+            .and_then(|s| s.leadership.as_deref());
+        if let Some(e) = &control.exemption
+            && note == Some(e.note.as_str())
+            && e.troops.iter().any(|t| self.is_troop(i, t))
+        {
+            return true;
+        }
+        let Some(here) = hex else {
+            return false;
+        };
+        self.units.iter().enumerate().any(|(j, leader)| {
+            let radius = match leader.kind.and_then(|k| k.stats.as_ref()) {
+                Some(muster_model::system::KindStats::Leader { control_radius, .. }) => {
+                    *control_radius
+                }
+                _ => return false,
+            };
+            side.is_some()
+                && leader.unit.side.as_deref() == side
+                && !self.enemies(i, j)
+                && leader
+                    .hex
+                    .is_some_and(|h| self.map.distance(h, here) <= u32::from(radius))
+        })
+    }
+
     /// Whether two units are enemies: both on sides, and different ones.
     pub(crate) fn enemies(&self, a: usize, b: usize) -> bool {
         match (&self.units[a].unit.side, &self.units[b].unit.side) {

@@ -55,6 +55,10 @@ pub struct PositionSide {
     /// Units of the side that may share a hex (PRESTAGS: set by the scenario).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stacking_limit: Option<u8>,
+    /// The scenario's leadership note (PRESTAGS 10.22: `Mt. Ex.`), which the system's
+    /// leader control reads to exempt some troop types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leadership: Option<String>,
     /// Hexes the side traces supply to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub supply_sources: Vec<String>,
@@ -240,6 +244,11 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
             stacking_limit: match &s.forces {
                 muster_model::scenario::Forces::Zoned(z) => Some(z.stacking_limit),
                 _ => None,
+            },
+            leadership: match &s.forces {
+                muster_model::scenario::Forces::Zoned(z) => z.leadership.clone(),
+                muster_model::scenario::Forces::Placed { .. }
+                | muster_model::scenario::Forces::Table(_) => None,
             },
             supply_sources: board
                 .supply

@@ -398,6 +398,8 @@ fn the_viking_fleet_sails_four_hexes_and_moors_for_eleven() {
             // Excl 3.16: no two fleets end in one hex.
             p.units.push(typed(cx, "fleet-2", "VF", "normans", "2924"));
             p.units.push(typed(cx, "sd", "SD", "normans", "2924"));
+            // A leader aboard keeps the SD unit within a control radius (10.23).
+            p.units.push(typed(cx, "duke", "2L", "normans", "2924"));
             let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
             assert!(e.reach("fleet").unwrap().at("2924").is_none());
 

@@ -566,10 +566,14 @@ fn prestags_a_faced_unit_turns_to_move_behind_it() {
                     .to_string()
             };
             let mut p = set_up.clone();
-            p.units = vec![Unit {
-                facing: Some(0),
-                ..typed(cx, "d", "PS", "saxons", &h.to_string())
-            }];
+            // Stacked with a leader: within a control radius, at its whole allowance.
+            p.units = vec![
+                Unit {
+                    facing: Some(0),
+                    ..typed(cx, "d", "PS", "saxons", &h.to_string())
+                },
+                typed(cx, "earl", "2L", "saxons", &h.to_string()),
+            ];
             let left = |p: &Position| {
                 let r = Engine::new(system, map, p).reach("d").unwrap();
                 let at = |hex: &str| r.hexes.iter().find(|x| x.hex == hex).map(|x| x.mp_left);
@@ -607,6 +611,7 @@ fn prestags_a_disrupted_fleet_moves_at_half() {
             p.units = vec![
                 typed(cx, "fleet", "VF", "vikings", &here.to_string()),
                 typed(cx, "spears", "PS", "germans", &here.to_string()),
+                typed(cx, "count", "2L", "germans", &here.to_string()),
             ];
             let allowance = |p: &Position, i: usize| {
                 let (mp, rules) = Engine::new(system, map, p).allowance_of(i);
@@ -669,6 +674,60 @@ fn prestags_no_fire_from_a_ford() {
             );
             p.units[0] = bowmen(clear);
             assert!(fire(&p).is_ok(), "{:?}", fire(&p).err());
+        },
+    );
+}
+
+/// PRESTAGS 10.2-10.23: a unit beginning its move beyond every friendly leader's
+/// control radius moves at half its allowance; a 2L controls two hexes around it. 10.22:
+/// where a side's leadership note is `Mt. Ex.` (El Mansura's Arabs), its mounted units
+/// are exempt, and its foot are not; the French, with no such note, are not exempt.
+#[test]
+fn prestags_units_beyond_a_leader_s_radius_move_at_half() {
+    with_scenario(
+        "scenarios/prestags/6-6-el-mansura.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (here, _) = open_ground(map);
+            let at = |d: u32| {
+                map.grid()
+                    .hexes()
+                    .find(|h| map.distance(*h, here) == d)
+                    .unwrap()
+                    .to_string()
+            };
+            let h = here.to_string();
+            let allowance = |p: &Position, id: &str| {
+                let e = Engine::new(system, map, p);
+                let i = p.units.iter().position(|u| u.id == id).unwrap();
+                let (mp, rules) = e.allowance_of(i);
+                (
+                    mp,
+                    sections(&rules)
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>(),
+                )
+            };
+            let mut p = set_up.clone();
+            p.units = vec![typed(cx, "foot", "MI", "french", &h)];
+            assert_eq!(allowance(&p, "foot"), (1.5, vec!["10.23".to_string()]));
+            p.units.push(typed(cx, "king", "2L", "french", &at(2)));
+            assert_eq!(allowance(&p, "foot"), (3.0, vec![]));
+            p.units[1].hex = at(3);
+            assert_eq!(allowance(&p, "foot").0, 1.5);
+            // An enemy leader controls nobody on this side.
+            p.units[1] = typed(cx, "emir", "2L", "arabs", &h);
+            assert_eq!(allowance(&p, "foot").0, 1.5);
+
+            p.units = vec![
+                typed(cx, "riders", "MC", "arabs", &h),
+                typed(cx, "foot", "MI", "arabs", &at(4)),
+                typed(cx, "knights", "HC", "french", &at(8)),
+            ];
+            assert_eq!(allowance(&p, "riders"), (9.0, vec![]), "Mt. Ex.");
+            assert_eq!(allowance(&p, "foot").0, 1.5);
+            assert_eq!(allowance(&p, "knights").0, 3.5);
         },
     );
 }

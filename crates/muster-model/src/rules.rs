@@ -872,6 +872,9 @@ pub struct ExitRule {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeaderControl {
+    /// The rulebook section the reduced rate cites (PRESTAGS 10.23).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
     /// Movement allowance out of control, as a share of the full one (PRESTAGS 10.23:
     /// a half, fractions kept).
     #[schemars(range(min = 0.0, max = 1.0))]

@@ -84,6 +84,10 @@ pub enum Condition {
     InEnemyZoc,
     /// The unit can trace supply (the system's `supply`).
     InSupply,
+    /// The unit stands within the movement control radius of a friendly leader (a
+    /// leader kind's `control_radius`, in hexes), or counts as if it did by the
+    /// system's `leader_control` (PRESTAGS 10.2, Excl 3.22).
+    InCommand,
     /// Every hex around the defender holds, or is next to, a unit that attacks it (a
     /// flank attack).
     Surrounded,

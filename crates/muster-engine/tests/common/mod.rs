@@ -37,6 +37,9 @@ pub fn typed(cx: &ScenarioCx, id: &str, kind: &str, side: &str, hex: &str) -> Un
     let (strength, movement) = match &k.stats {
         Some(muster_model::system::KindStats::Counter {
             melee, movement, ..
+        })
+        | Some(muster_model::system::KindStats::Leader {
+            melee, movement, ..
         }) => (f64::from(melee.points()), *movement),
         _ => panic!("{kind} has no printed values"),
     };

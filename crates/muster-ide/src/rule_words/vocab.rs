@@ -47,6 +47,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::StackedWith(t) => format!("stacked with a friendly `{t}` unit"),
         Condition::InEnemyZoc => "in an enemy zone of control".to_string(),
         Condition::InSupply => "in supply".to_string(),
+        Condition::InCommand => "within a friendly leader's control radius".to_string(),
         Condition::Surrounded => {
             "in a flank attack (the defender ringed by its attackers)".to_string()
         }

@@ -98,6 +98,7 @@ impl<'a> Walk<'a> {
             | Condition::AdjacentToEnemy
             | Condition::InEnemyZoc
             | Condition::InSupply
+            | Condition::InCommand
             | Condition::Surrounded
             | Condition::Higher
             | Condition::Lower
