@@ -414,6 +414,28 @@ impl Engine<'_> {
         classes.all(|c| c == Some(class)).then_some(class)
     }
 
+    /// For each defender of hex `dhex`, the rules in force for it as a defender that
+    /// give an effect `want` picks.
+    fn defender_rules(
+        &self,
+        dhex: HexId,
+        defenders: &[usize],
+        want: impl Fn(&Effect) -> bool + Copy,
+    ) -> Vec<Vec<&EffectRule>> {
+        defenders
+            .iter()
+            .map(|&d| {
+                let facts = Facts {
+                    unit: d,
+                    hex: Some(dhex),
+                    defending: true,
+                    ..Facts::default()
+                };
+                self.rules_giving(&facts, want)
+            })
+            .collect()
+    }
+
     /// What defends hex `dhex` against fire, where the system's terrain has fire
     /// protection strengths: a defender's own `FireProtection` by a rule (the highest), else
     /// the best protection of the hex's terrain and features. The number of defenders
@@ -432,17 +454,10 @@ impl Engine<'_> {
         {
             return None;
         }
-        let fixed = defenders
-            .iter()
-            .flat_map(|&d| {
-                let facts = Facts {
-                    unit: d,
-                    hex: Some(dhex),
-                    defending: true,
-                    ..Facts::default()
-                };
-                self.rules_giving(&facts, |e| matches!(e, Effect::FireProtection(_)))
-            })
+        let fixed = self
+            .defender_rules(dhex, defenders, |e| matches!(e, Effect::FireProtection(_)))
+            .into_iter()
+            .flatten()
             .filter_map(|r| {
                 r.then.iter().find_map(|e| match e {
                     Effect::FireProtection(v) => Some((r, *v)),
@@ -643,18 +658,7 @@ impl Engine<'_> {
         let terrain = self.map.terrain_id_at(dhex).unwrap_or_default().to_string();
         // Where every defender's defence is proof against terrain (LRF 9.4), the hex
         // and its hexsides add nothing; the rules that say so are cited.
-        let proof: Vec<Vec<&EffectRule>> = defenders
-            .iter()
-            .map(|&d| {
-                let facts = Facts {
-                    unit: d,
-                    hex: Some(dhex),
-                    defending: true,
-                    ..Facts::default()
-                };
-                self.rules_giving(&facts, |e| matches!(e, Effect::TerrainProof))
-            })
-            .collect();
+        let proof = self.defender_rules(dhex, defenders, |e| matches!(e, Effect::TerrainProof));
         let terrain_proof = !proof.is_empty() && proof.iter().all(|r| !r.is_empty());
         if terrain_proof {
             rules.extend(proof.iter().flatten().map(|r| rule_ref(r)));
