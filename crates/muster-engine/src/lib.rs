@@ -337,7 +337,8 @@ impl<'a> Engine<'a> {
     /// control; for troops its `always_in_control` names (PRESTAGS Excl 3.22: fleets);
     /// for troops its exemption names on a side with the exemption's leadership note
     /// (10.22: `Mt. Ex.`); and for a unit within `control_radius` hexes of a friendly
-    /// leader on the map (10.2), a leader itself included.
+    /// leader on the map (10.2), a leader itself included. A unit without a side is
+    /// taken as in command.
     pub(crate) fn in_command(&self, i: usize, hex: Option<HexId>) -> bool {
         let Some(control) = &self.system.rules.leader_control else {
             return true;
@@ -349,12 +350,15 @@ impl<'a> Engine<'a> {
         {
             return true;
         }
-        let side = self.units[i].unit.side.as_deref();
+        // A unit the position gives no side has no friendly leaders to judge by.
+        let Some(side) = self.units[i].unit.side.as_deref() else {
+            return true;
+        };
         let note = self
             .position
             .sides
             .iter()
-            .find(|s| Some(s.id.as_str()) == side)
+            .find(|s| s.id == side)
             .and_then(|s| s.leadership.as_deref());
         if let Some(e) = &control.exemption
             && note == Some(e.note.as_str())
@@ -365,16 +369,14 @@ impl<'a> Engine<'a> {
         let Some(here) = hex else {
             return false;
         };
-        self.units.iter().enumerate().any(|(j, leader)| {
+        self.units.iter().any(|leader| {
             let radius = match leader.kind.and_then(|k| k.stats.as_ref()) {
                 Some(muster_model::system::KindStats::Leader { control_radius, .. }) => {
                     *control_radius
                 }
                 _ => return false,
             };
-            side.is_some()
-                && leader.unit.side.as_deref() == side
-                && !self.enemies(i, j)
+            leader.unit.side.as_deref() == Some(side)
                 && leader
                     .hex
                     .is_some_and(|h| self.map.distance(h, here) <= u32::from(radius))

@@ -728,6 +728,9 @@ fn prestags_units_beyond_a_leader_s_radius_move_at_half() {
             assert_eq!(allowance(&p, "riders"), (9.0, vec![]), "Mt. Ex.");
             assert_eq!(allowance(&p, "foot").0, 1.5);
             assert_eq!(allowance(&p, "knights").0, 3.5);
+            // A unit the position gives no side is not judged.
+            p.units[2].side = None;
+            assert_eq!(allowance(&p, "knights").0, 7.0);
         },
     );
 }
