@@ -248,6 +248,8 @@ impl<'a> Engine<'a> {
                         e,
                         muster_model::vocab::Effect::MoveCost(_)
                             | muster_model::vocab::Effect::MayNot(muster_model::vocab::Act::Enter)
+                            | muster_model::vocab::Effect::RoadOnly
+                            | muster_model::vocab::Effect::NoCrossingCost
                     )
                 })
             })

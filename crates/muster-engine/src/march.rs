@@ -347,6 +347,8 @@ impl Engine<'_> {
             match e {
                 Effect::MoveCost(MoveCost::Points(x)) => least = least.min(*x),
                 Effect::MoveCost(MoveCost::Extra(x)) if *x < 0.0 => least = 0.0,
+                // A crossing cost waived may leave less than any cost of the table.
+                Effect::NoCrossingCost => least = 0.0,
                 _ => {}
             }
         }

@@ -12,7 +12,7 @@ use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use muster_hex::HexId;
-use muster_model::rules::{Action, Allowance, TerrainEffect};
+use muster_model::rules::{Action, Allowance};
 use muster_model::system::{MoveCost, StackingPolicy, UnitRole};
 use muster_model::vocab::{Act, Effect, EffectRule, MovementMode, ZocEffect, ZocEntry, ZocLeaving};
 use schemars::JsonSchema;
@@ -97,14 +97,12 @@ impl Ord for Open {
 
 pub(crate) const EPS: f64 = 1e-9;
 
-/// The rules behind the cost of one step: the terrain effects chart, terrain exceptions
-/// (by index in the system's list) and movement rules (by index in the engine's
-/// `move_rules`). Steps share a few of these, so each is kept once in the engine
+/// The rules behind the cost of one step: the terrain effects chart and movement rules
+/// (by index in the engine's `move_rules`). Steps share a few of these, so each is kept once in the engine
 /// ([`Engine::cite_sets`]) and a step remembers its index.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct StepCites {
     chart: bool,
-    exceptions: Vec<usize>,
     rules: Vec<usize>,
 }
 
@@ -371,11 +369,8 @@ impl<'a> Engine<'a> {
             .filter_map(|&k| all.0.get((k as usize).checked_sub(2)?))
         {
             cites.chart |= set.chart;
-            cites.exceptions.extend(&set.exceptions);
             cites.rules.extend(&set.rules);
         }
-        cites.exceptions.sort_unstable();
-        cites.exceptions.dedup();
         cites.rules.sort_unstable();
         cites.rules.dedup();
         let mut out = Vec::new();
@@ -383,17 +378,6 @@ impl<'a> Engine<'a> {
             out.push(RuleRef::new(
                 "terrain and hexside movement costs",
                 self.system.movement_section.as_deref(),
-            ));
-        }
-        let exceptions = &self.system.rules.terrain_exceptions;
-        for ex in cites.exceptions.iter().filter_map(|&k| exceptions.get(k)) {
-            let what = match ex.effect {
-                TerrainEffect::RoadOnly => "enter only along a road",
-                _ => "pay no crossing cost into",
-            };
-            out.push(RuleRef::new(
-                format!("{} {what} {}", ex.troops.join(", "), ex.terrain.join(", ")),
-                ex.section.as_deref(),
             ));
         }
         for r in cites.rules.iter().filter_map(|&k| self.move_rules.get(k)) {
@@ -626,7 +610,7 @@ impl<'a> Engine<'a> {
     /// step cites, so it is told without a look-up), else 2 + its place in
     /// [`Engine::cite_sets`], added if new.
     fn cite_set(&self, cites: StepCites) -> u32 {
-        if cites.exceptions.is_empty() && cites.rules.is_empty() {
+        if cites.rules.is_empty() {
             return u32::from(cites.chart);
         }
         let mut sets = self.cite_sets.borrow_mut();
@@ -649,7 +633,6 @@ impl<'a> Engine<'a> {
     ) -> Option<(f64, StepCites)> {
         // What this step's cost came from.
         let mut chart = false;
-        let mut excepted: Vec<usize> = Vec::new();
         let mut fired: Vec<usize> = Vec::new();
         let p = &self.units[i];
         let side = self.map.hexside(from, to);
@@ -662,44 +645,48 @@ impl<'a> Engine<'a> {
         let crossing: Vec<&str> = side.map_or(Vec::new(), |s| {
             s.features.iter().map(String::as_str).collect()
         });
+        let facts = Facts {
+            unit: i,
+            hex: Some(to),
+            crossing,
+            mode: mode.map(|m| m.id.as_str()),
+            ..Facts::default()
+        };
+        let holding: Vec<(usize, &EffectRule)> = self
+            .move_rules
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)))
+            .map(|(k, r)| (k, *r))
+            .collect();
         let mut cost = match mode {
             None => {
                 let along_road = side.is_some_and(|s| s.cost_override.is_some());
-                let applies = |ex: &muster_model::rules::TerrainException| {
-                    ex.troops.iter().any(|t| self.is_troop(i, t))
-                        && ex.terrain.iter().any(|t| self.hex_has_own(to, t))
-                };
-                let exceptions = &self.system.rules.terrain_exceptions;
-                // A terrain that keeps the unit out is open to it along a road where a
-                // road-only exception says so (PRESTAGS Excl 2.0).
-                let opened = || {
-                    exceptions
-                        .iter()
-                        .any(|ex| ex.effect == TerrainEffect::RoadOnly && applies(ex))
-                };
-                let admitted = self.map.admits(to, &p.unit.kind, p.class);
-                let open = admitted || (along_road && opened());
-                if !open {
+                // A rule that lets the unit in only along a road (PRESTAGS Excl 2.0):
+                // off the road it keeps the unit out, along one it opens even a terrain
+                // that keeps the unit out.
+                let road_only: Vec<usize> = holding
+                    .iter()
+                    .filter(|(_, r)| r.then.contains(&Effect::RoadOnly))
+                    .map(|(k, _)| *k)
+                    .collect();
+                if !road_only.is_empty() && !along_road {
                     return None;
                 }
+                let admitted = self.map.admits(to, &p.unit.kind, p.class);
+                if !admitted && road_only.is_empty() {
+                    return None;
+                }
+                fired.extend(&road_only);
                 let mut c = self.map.cost_into(to, side)?;
                 chart = true;
-                for (k, ex) in exceptions.iter().enumerate() {
-                    if !applies(ex) {
-                        continue;
-                    }
-                    match ex.effect {
-                        TerrainEffect::RoadOnly if !along_road => return None,
-                        // Entered along a road, as the exception allows.
-                        TerrainEffect::RoadOnly => excepted.push(k),
-                        TerrainEffect::NoCrossingCost => {
-                            let spared = side.and_then(|s| s.extra_cost).unwrap_or(0.0);
-                            c -= spared;
-                            if spared != 0.0 {
-                                excepted.push(k);
-                            }
+                for (k, r) in &holding {
+                    if r.then.contains(&Effect::NoCrossingCost) {
+                        let spared = side.and_then(|s| s.extra_cost).unwrap_or(0.0);
+                        c -= spared;
+                        if spared != 0.0 {
+                            fired.push(*k);
                         }
-                        _ => {}
                     }
                 }
                 c
@@ -716,7 +703,7 @@ impl<'a> Engine<'a> {
                     MoveCost::Extra(x) => self.map.move_cost(from, to)? + x,
                     MoveCost::Impassable => return None,
                 };
-                for f in &crossing {
+                for f in &facts.crossing {
                     match m.costs.iter().find(|c| c.on == *f).map(|c| c.cost) {
                         Some(MoveCost::Impassable) => return None,
                         Some(MoveCost::Extra(x)) => c += x,
@@ -727,26 +714,13 @@ impl<'a> Engine<'a> {
                 c
             }
         };
-        let facts = Facts {
-            unit: i,
-            hex: Some(to),
-            crossing,
-            mode: mode.map(|m| m.id.as_str()),
-            ..Facts::default()
-        };
-        let rules = self
-            .move_rules
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.when.as_ref().is_none_or(|c| holds(self, c, &facts)));
-        for (k, r) in rules {
+        for (k, r) in holding {
             for e in &r.then {
                 match e {
                     Effect::MoveCost(MoveCost::Points(x)) => {
                         // A fixed cost replaces whatever the step cost before it.
                         cost = *x;
                         chart = false;
-                        excepted.clear();
                         fired.clear();
                     }
                     Effect::MoveCost(MoveCost::Extra(x)) => cost += x,
@@ -758,10 +732,10 @@ impl<'a> Engine<'a> {
                 fired.push(k);
             }
         }
+        fired.sort_unstable();
         fired.dedup();
         let cites = StepCites {
             chart,
-            exceptions: excepted,
             rules: fired,
         };
         Some((cost.max(0.0), cites))

@@ -2,7 +2,7 @@
 //! points left, zone-of-control state) reachable one step at a time, with no priority
 //! queue and no pruning, on random positions on every bundled hex map. Step costs are
 //! read here again from the compiled terrain table and the system (the table's cost,
-//! prohibited terrain and the road-only exception, a movement mode's own costs, a cost
+//! prohibited terrain and a road-only rule, a movement mode's own costs, a cost
 //! rule of the vocabulary), and so is how zones of control stop, forbid and charge a
 //! move, and whether a rule holds the unit where it stands. Who may pass or stop where,
 //! the zones' hexes and the modes open to a unit come from the engine.
@@ -11,7 +11,6 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use muster_engine::{Engine, Position, Unit, from_scenario};
 use muster_hex::HexId;
-use muster_model::rules::TerrainEffect;
 use muster_model::system::{KindStats, MoveCost};
 use muster_model::vocab::{Act, Condition, Effect, MovementMode, ZocEntry, ZocLeaving};
 use muster_semantic::{FileCx, ScenarioCx};
@@ -85,14 +84,23 @@ fn simple_step(
         None => {
             let road = side.is_some_and(|s| s.cost_override.is_some());
             let mut open = map.admits(to, &u.kind, class);
-            for ex in &system.rules.terrain_exceptions {
-                if !ex.troops.iter().any(|t| troop(t)) || !ex.terrain.iter().any(|t| has(to, t)) {
+            // A road-only rule: only along a road, and there even where the terrain
+            // keeps the unit out. Its condition is read here as the bundled systems
+            // write it, a troop type and a terrain.
+            for rule in &system.rules.effects {
+                if !rule.then.contains(&Effect::RoadOnly) {
                     continue;
                 }
-                match ex.effect {
-                    // Only along a road, and there even where the terrain keeps it out.
-                    TerrainEffect::RoadOnly => open = road,
-                    ref other => panic!("the simple search does not read {other:?}"),
+                let applies = match &rule.when {
+                    Some(Condition::All(list)) => list.iter().all(|c| match c {
+                        Condition::Troop(t) => troop(t),
+                        Condition::InTerrain(t) => has(to, t),
+                        other => panic!("the simple search does not read {other:?}"),
+                    }),
+                    other => panic!("the simple search does not read {other:?}"),
+                };
+                if applies {
+                    open = road;
                 }
             }
             if !open {
@@ -131,6 +139,7 @@ fn simple_step(
             .iter()
             .filter_map(|x| match x {
                 Effect::MoveCost(c) => Some(c),
+                Effect::NoCrossingCost => panic!("the simple search does not read {x:?}"),
                 _ => None,
             })
             .collect();

@@ -18,8 +18,7 @@ use muster_ide::summary::summarize;
 use muster_model::combat::{DefenderGroup, Obligation};
 use muster_model::rules::{
     Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
-    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, TerrainEffect,
-    VictoryOrder,
+    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, VictoryOrder,
 };
 use muster_model::system::{
     FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
@@ -183,16 +182,22 @@ fn cdg_permissions_and_terrain_exceptions() {
         Some(Allowance::Never)
     );
     let choke = |troop: &str| {
+        let at_choke = Condition::Any(vec![
+            Condition::InTerrain("bridge".into()),
+            Condition::InTerrain("gate".into()),
+        ]);
+        let when = Condition::All(vec![Condition::Troop(troop.into()), at_choke]);
         cdg.rules
-            .terrain_exceptions
+            .effects
             .iter()
-            .find(|e| {
-                e.troops.iter().any(|t| t == troop) && e.terrain.iter().any(|t| t == "bridge")
-            })
-            .map(|e| e.effect.clone())
+            .find(|r| r.when.as_ref() == Some(&when))
+            .map(|r| (r.section.as_str(), r.then.clone()))
     };
-    assert_eq!(choke("leader"), Some(TerrainEffect::NoCrossingCost));
-    assert_eq!(choke("transport"), Some(TerrainEffect::WholeMove));
+    assert_eq!(
+        choke("leader"),
+        Some(("l. 92", vec![Effect::NoCrossingCost]))
+    );
+    assert_eq!(choke("transport"), Some(("l. 92", vec![Effect::WholeMove])));
 }
 
 /// The raid: when morale is tested (l. 17-23), who need not test to charge (l. 19),
@@ -296,7 +301,7 @@ fn the_summary_words_the_typed_rules() {
         "leader loss: after melee",
         "charge stop:",
         "counter-charge: must: mounted-knights; may: medium-horsemen",
-        "terrain exception: leader: no crossing cost at bridge, gate",
+        "rule: leaders-through-choke-points: pays no crossing cost: `leader` units and (in `bridge` or in `gate`) (l. 92)",
         "morale tests: mounted-knights on an enemy in the frontal arc within 12 inches",
         "line of sight:",
         "break points: each unbroken Demoralized unit scores 1",
@@ -741,17 +746,27 @@ fn cdg_fortifications_are_a_feature_kind() {
     }
     let temptation = cdg
         .rules
-        .terrain_exceptions
+        .effects
         .iter()
-        .find(|e| e.effect == TerrainEffect::NoTemptation)
+        .find(|r| r.then == [Effect::NoTemptation])
         .unwrap();
-    assert!(temptation.terrain.iter().any(|t| t == "fortification"));
-    assert_eq!(temptation.troops, ["mounted-knights"]);
-    assert!(temptation.note.is_none(), "the prose note is gone");
+    let Some(Condition::All(when)) = &temptation.when else {
+        panic!("{:?}", temptation.when)
+    };
+    assert_eq!(when[0], Condition::Troop("mounted-knights".into()));
+    let Condition::Any(ground) = &when[1] else {
+        panic!("{when:?}")
+    };
+    assert!(ground.contains(&Condition::OpponentIn("fortification".into())));
+    assert_eq!(
+        ground.len(),
+        5,
+        "rough, very rough, woods, water-logged, fortification"
+    );
     let courtrai = rule_lines(&db, "scenarios/cdg/courtrai.scenario.ron");
     assert!(
         courtrai.contains(
-            &"terrain exception: mounted-knights: never tempted to charge targets in or across rough, very-rough, woods, water-logged, fortification".to_string()
+            &"rule: knights-untempted-by-rough-ground: never tempted to charge: `mounted-knights` units and (against a unit in `rough` or against a unit in `very-rough` or against a unit in `woods` or against a unit in `water-logged` or against a unit in `fortification`) (l. 131)".to_string()
         ),
         "{courtrai:#?}"
     );

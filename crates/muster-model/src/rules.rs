@@ -1,10 +1,9 @@
 //! Typed rules of a system: the sequence of play, the status levels of a unit, result
-//! tables read by a difference of dice, what each troop type may or must do, terrain
-//! exceptions by troop type, morale tests and modifiers, line of sight (by terrain,
-//! elevation and occupation), victory-level order, exiting, leaders' movement control,
-//! the minimum move, effects of a status level, army panic,
-//! defences that terrain does not change, troops eliminated with the unit they stand
-//! with, and what a melee does to a loser who survives.
+//! tables read by a difference of dice, what each troop type may or must do, morale
+//! tests and modifiers, line of sight (by terrain, elevation and occupation),
+//! victory-level order, exiting, leaders' movement control, the minimum move, army
+//! panic, and what a melee does to a loser who survives. Rules of one effect under a
+//! condition are the vocabulary's (`rules.effects`, see [`crate::vocab`]).
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
 //! naming an unknown troop type). Troop types are named by unit kind id, by class
 //! (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
@@ -51,9 +50,6 @@ pub struct Rules {
     /// What troop types must, may or may never do.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub permissions: Vec<Permission>,
-    /// Terrain effects that differ by troop type, beyond movement factors.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub terrain_exceptions: Vec<TerrainException>,
     /// How the terrains of one hex combine when a map adds features to a hex
     /// (`AddTerrain`); needed by any map that does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -543,41 +539,6 @@ pub enum Allowance {
     Must,
     May,
     Never,
-}
-
-/// A terrain effect that applies to some troop types only.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TerrainException {
-    /// Table feature kinds or hex terrain types, by id.
-    pub terrain: Vec<String>,
-    /// Troop types, classes, or `"*"`.
-    pub troops: Vec<String>,
-    pub effect: TerrainEffect,
-    /// The rulebook section (PRESTAGS Excl 2.0), cited where the exception applies.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub section: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-/// What a terrain exception does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub enum TerrainEffect {
-    /// Pays no crossing cost here (Chanson de Geste: Leaders at choke points).
-    NoCrossingCost,
-    /// Needs a whole move to pass, whatever the cost (Chanson de Geste: Transport at
-    /// choke points).
-    WholeMove,
-    /// May enter only along a road (PRESTAGS Excl 2.0: Ff units into streams); the
-    /// terrain must otherwise prohibit them.
-    RoadOnly,
-    /// Is never tempted to charge targets here or across it (Chanson de Geste: Mounted
-    /// Knights and rough ground).
-    NoTemptation,
-    /// Targets here may be shot only within this many inches (the raid: targets in
-    /// cover, close range only); the terrain must give cover.
-    TargetsOnlyWithin(f64),
 }
 
 /// Morale tests.

@@ -183,6 +183,23 @@ pub enum Effect {
     /// Against fire, the unit is protected at this strength in place of its hex's fire
     /// protection, whatever the terrain (PRESTAGS Excl 3.25: a fleet's 4).
     FireProtection(u8),
+    /// The unit pays no crossing cost to pass the terrain its rule's condition names
+    /// (Chanson de Geste l. 92: Leaders at choke points).
+    NoCrossingCost,
+    /// Passing the terrain its rule's condition names takes the unit's whole move,
+    /// whatever the cost (Chanson de Geste l. 92: Transport at choke points).
+    WholeMove,
+    /// The unit enters the terrain its rule's condition names only along a road, and
+    /// there even though the terrain otherwise keeps it out (PRESTAGS Excl 2.0: Ff units
+    /// into streams).
+    RoadOnly,
+    /// The unit is never tempted to charge a target its rule's condition describes
+    /// (Chanson de Geste l. 131: Mounted Knights and targets on rough ground).
+    NoTemptation,
+    /// The unit may be shot at only from within this many inches (the raid: a target in
+    /// cover, at close range only); the terrain its rule's condition names must give
+    /// cover.
+    ShotOnlyWithin(f64),
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
     /// Result `from` is read as result `to`.

@@ -147,6 +147,11 @@ pub fn effect_words(e: &Effect) -> String {
                 .join(", ")
         ),
         Effect::TerrainProof => "its defence is never changed by terrain".to_string(),
+        Effect::NoCrossingCost => "pays no crossing cost".to_string(),
+        Effect::WholeMove => "needs a whole move to pass".to_string(),
+        Effect::RoadOnly => "enters only along a road".to_string(),
+        Effect::NoTemptation => "never tempted to charge".to_string(),
+        Effect::ShotOnlyWithin(d) => format!("shot at only within {} inches", number(*d)),
         Effect::MoveAllowance(f) if *f == 0.5 => "moves at half its allowance".to_string(),
         Effect::MoveAllowance(f) => format!("moves at {f} times its allowance"),
         Effect::Immune(codes) => format!("unaffected by {}", codes.join(", ")),

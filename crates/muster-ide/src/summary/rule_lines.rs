@@ -36,7 +36,7 @@ pub(super) fn kinds_in<'a>(cx: &ScenarioCx<'a>) -> Vec<&'a str> {
 
 /// The system's typed rules in words, as they bear on this scenario.
 pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
-    use muster_model::rules::{Action, Allowance, TerrainEffect};
+    use muster_model::rules::{Action, Allowance};
 
     use crate::rule_words as r;
 
@@ -159,24 +159,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
                 })
                 .collect::<Vec<_>>()
                 .join("; "),
-        );
-    }
-    for e in &rules.terrain_exceptions {
-        let terrain = e.terrain.join(", ");
-        let effect = match &e.effect {
-            TerrainEffect::NoCrossingCost => format!("no crossing cost at {terrain}"),
-            TerrainEffect::WholeMove => format!("a whole move to pass {terrain}"),
-            TerrainEffect::RoadOnly => format!("into {terrain} only along a road"),
-            TerrainEffect::NoTemptation => {
-                format!("never tempted to charge targets in or across {terrain}")
-            }
-            TerrainEffect::TargetsOnlyWithin(d) => {
-                format!("targets in {terrain} shot only within {}", inches(*d))
-            }
-        };
-        line(
-            "terrain exception",
-            format!("{}: {effect}", troops_words(&e.troops)),
         );
     }
     if let Some(c) = &rules.terrain_combine {

@@ -2,8 +2,8 @@
 //! control, movement modes and supply, the scenario's turn record and supply sources,
 //! and the words of a special rule stated as data.
 
-use muster_model::scenario::SourceAt;
-use muster_model::system::{RulesSystem, UnitKind};
+use muster_model::scenario::{Forces, SourceAt};
+use muster_model::system::{RulesSystem, UnitKind, UnitRole};
 use muster_model::vocab::{Condition, Effect};
 use muster_semantic::ScenarioCx;
 use muster_semantic::rules::scenario::special_rule_rules;
@@ -232,14 +232,27 @@ pub(super) fn hook_rule_words(cx: &ScenarioCx, i: usize) -> Vec<String> {
         .collect()
 }
 
-/// The unit kinds a scenario fields, and those they may become in play through a
-/// `Becomes` effect (a 3L reduced to a 4L).
+/// The unit kinds a scenario fields (a battle's leader as the commander kinds), and
+/// those they may become in play through a `Becomes` effect (a 3L reduced to a 4L).
 fn fielded_kinds<'a>(cx: &ScenarioCx<'a>, system: &'a RulesSystem) -> Vec<&'a UnitKind> {
     let r = &system.rules;
     let mut fielded: Vec<&'a UnitKind> = super::rule_lines::kinds_in(cx)
         .iter()
         .filter_map(|k| system.unit_kinds.iter().find(|u| u.id == *k))
         .collect();
+    // A battle's leader is on the table too, as the system's commander kinds (Chanson
+    // de Geste: Leaders ride with their units and may move alone).
+    let led = cx.scenario.sides.iter().any(|s| match &s.forces {
+        Forces::Table(t) => t.battles.iter().any(|b| b.leader.is_some()),
+        Forces::Zoned(_) | Forces::Placed { .. } => false,
+    });
+    if led {
+        for k in &system.unit_kinds {
+            if k.role == UnitRole::Commander && !fielded.iter().any(|f| f.id == k.id) {
+                fielded.push(k);
+            }
+        }
+    }
     let mut grew = true;
     while grew {
         grew = false;

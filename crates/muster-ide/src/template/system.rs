@@ -136,8 +136,6 @@ System(
         //~ charge: Some((section: "9.2", target_in: ["clear"], through: ["clear"], straight_line: true)),
         // What troop types must, may or may never do.
         //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
-        // Terrain effects that differ by troop type, beyond movement costs.
-        //~ terrain_exceptions: [(terrain: ["woods"], troops: ["cavalry"], effect: NoTemptation)],
         // How the terrains of one hex combine when a map adds a feature to it (a village in woods).
         //~ terrain_combine: Some((cost: MostCostly, combat: Strongest)),
         // When morale is tested, who never tests it, and what modifies the test.
@@ -168,7 +166,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

@@ -129,15 +129,12 @@ pub fn name_refs(system: &RulesSystem) -> Vec<NameRef<'_>> {
     items
 }
 
-/// Troop names: permissions, terrain exceptions, morale, defensive fire and leaders'
+/// Troop names: permissions, morale, defensive fire and leaders'
 /// control, then the entries that name troops beside other things.
 fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     for (i, p) in rules.permissions.iter().enumerate() {
         n.each(entry("permissions", i).field("troops"), &p.troops);
         n.each(entry("permissions", i).field("except"), &p.except);
-    }
-    for (i, e) in rules.terrain_exceptions.iter().enumerate() {
-        n.each(entry("terrain_exceptions", i).field("troops"), &e.troops);
     }
     let morale = Place::rules().field("morale");
     if let Some(m) = &rules.morale {
@@ -260,11 +257,8 @@ fn tables<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     }
 }
 
-/// Terrain: terrain exceptions and the line of sight.
+/// Terrain: the line of sight.
 fn terrain<'a>(rules: &'a Rules, n: &mut Names<'a>) {
-    for (i, e) in rules.terrain_exceptions.iter().enumerate() {
-        n.each(entry("terrain_exceptions", i).field("terrain"), &e.terrain);
-    }
     if let Some(los) = &rules.line_of_sight {
         let at = Place::rules().field("line_of_sight");
         n.each(at.field("concealing"), &los.concealing);

@@ -39,11 +39,7 @@ impl<'a> Walk<'a> {
     pub fn condition(&mut self, c: &'a Condition, at: &Place, side: NameKind) {
         match c {
             Condition::All(list) | Condition::Any(list) => {
-                let variant = if matches!(c, Condition::All(_)) {
-                    "All"
-                } else {
-                    "Any"
-                };
+                let variant = list_variant(c);
                 for (k, inner) in list.iter().enumerate() {
                     self.condition(inner, &at.variant(variant).index(k), side);
                 }
@@ -131,6 +127,11 @@ impl<'a> Walk<'a> {
                 | Effect::FireProtection(_)
                 | Effect::MoveAllowance(_)
                 | Effect::TerrainProof
+                | Effect::NoCrossingCost
+                | Effect::WholeMove
+                | Effect::RoadOnly
+                | Effect::NoTemptation
+                | Effect::ShotOnlyWithin(_)
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
@@ -741,6 +742,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
         (E::FireProtection(x), E::FireProtection(y)) => x != y,
         (E::MoveAllowance(x), E::MoveAllowance(y)) => x != y,
+        (E::ShotOnlyWithin(x), E::ShotOnlyWithin(y)) => x != y,
         (E::ChargeBonus(x), E::ChargeBonus(y)) => x != y,
         (E::MoveCost(x), E::MoveCost(y)) => x != y,
         (E::Zoc(x), E::Zoc(y)) => {
@@ -769,5 +771,34 @@ pub fn admits_kind(c: &Condition, system: &RulesSystem, kind: &UnitKind) -> bool
             _ => true,
         },
         _ => true,
+    }
+}
+
+/// A leaf of a condition that holds wherever the condition does, or may be what makes
+/// it hold: every member of `All` and `Any` lists, never one under `Not`, each with its
+/// place.
+pub fn positive_leaves<'a>(c: &'a Condition, at: &Place) -> Vec<(Place, &'a Condition)> {
+    let mut out = Vec::new();
+    fn walk<'a>(c: &'a Condition, at: Place, out: &mut Vec<(Place, &'a Condition)>) {
+        match c {
+            Condition::All(list) | Condition::Any(list) => {
+                for (k, x) in list.iter().enumerate() {
+                    walk(x, at.variant(list_variant(c)).index(k), out);
+                }
+            }
+            Condition::Not(_) => {}
+            leaf => out.push((at, leaf)),
+        }
+    }
+    walk(c, at.clone(), &mut out);
+    out
+}
+
+/// The variant name of a list condition (`All` or `Any`), as places spell it.
+fn list_variant(c: &Condition) -> &'static str {
+    if matches!(c, Condition::All(_)) {
+        "All"
+    } else {
+        "Any"
     }
 }
