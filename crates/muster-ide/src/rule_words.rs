@@ -175,6 +175,15 @@ pub fn play_words(seq: &muster_model::rules::SequenceOfPlay) -> String {
     parts.join("; ")
 }
 
+/// A distance in inches, in words (`1 inch`, `8 inches`).
+pub fn inches(d: f64) -> String {
+    if d == 1.0 {
+        "1 inch".to_string()
+    } else {
+        format!("{d} inches")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use muster_model::rules::{Actor, Phase, Rules, SequenceOfPlay};

@@ -937,11 +937,21 @@ fn raid_winners_follow_the_loser_they_push_back() {
     let raid = system(&db, "raid");
     let push = raid
         .rules
-        .melee
-        .as_ref()
-        .and_then(|m| m.push_back.as_ref())
-        .expect("a typed push-back");
-    assert_eq!((push.distance, push.stays_locked), (1.0, true));
+        .effects
+        .iter()
+        .find(|r| r.id == "loser-pushed-back")
+        .expect("a push-back rule");
+    assert_eq!(
+        push.when,
+        Some(Condition::Event(MoraleEvent::LostMeleeRound))
+    );
+    assert_eq!(
+        push.then,
+        [Effect::PushedBack {
+            inches: 1.0,
+            stays_locked: true
+        }]
+    );
     for kind in &raid.unit_kinds {
         assert_eq!(
             permission_for(raid, &kind.id, Action::FollowUp, None).map(|(_, p)| p.allowed),
@@ -966,7 +976,7 @@ fn raid_winners_follow_the_loser_they_push_back() {
     assert_eq!(follow_up_conflicts(&no_follow).len(), 1);
     let lines = rule_lines(&db, "scenarios/raid/raid-example.scenario.ron");
     for line in [
-        "melee: a loser who survives is pushed back 1 inch, both sides staying locked in the melee",
+        "rule: loser-pushed-back: pushed back 1 inch, both sides staying locked in the melee: on losing a round of melee (l. 42-43)",
         "follow up a pushed-back loser: must: cattle, foot, bowman, berserker, leader",
     ] {
         assert!(lines.contains(&line.to_string()), "{line}\n{lines:#?}");

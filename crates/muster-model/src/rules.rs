@@ -1,9 +1,9 @@
 //! Typed rules of a system: the sequence of play, the status levels of a unit, result
 //! tables read by a difference of dice, what each troop type may or must do, morale
 //! tests and modifiers, line of sight (by terrain, elevation and occupation),
-//! victory-level order, exiting, leaders' movement control, the minimum move, army
-//! panic, and what a melee does to a loser who survives. Rules of one effect under a
-//! condition are the vocabulary's (`rules.effects`, see [`crate::vocab`]).
+//! victory-level order, exiting, leaders' movement control, the minimum move and army
+//! panic. Rules of one effect under a condition are the vocabulary's (`rules.effects`,
+//! see [`crate::vocab`]).
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
 //! naming an unknown troop type). Troop types are named by unit kind id, by class
 //! (PRESTAGS `"C"`, `"Mf"`) or `"*"` for every type.
@@ -82,10 +82,6 @@ pub struct Rules {
     /// (PRESTAGS 13.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panic: Option<PanicRules>,
-    /// What a melee does to a loser who survives it (the raid: pushed back, still
-    /// locked).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub melee: Option<MeleeRules>,
     /// The factions (nationalities, armies) that rules name and scenarios' sides belong
     /// to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -999,28 +995,4 @@ pub struct PanicRally {
     pub after_phase: String,
     /// Panicked units near these leaders rally for the rest of the game.
     pub by: Vec<NearLeader>,
-}
-
-/// What a melee does beyond its result.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MeleeRules {
-    /// What happens to a loser who survives the melee.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub push_back: Option<PushBack>,
-}
-
-/// A loser who survives a melee is pushed back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct PushBack {
-    /// How far, in inches (the raid: 1).
-    #[schemars(range(min = 0.0))]
-    pub distance: f64,
-    /// Both sides stay locked in the melee: the winner must close up again to fight on
-    /// (the raid: yes; see the `FollowUp` permission).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub stays_locked: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
 }

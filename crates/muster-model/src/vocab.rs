@@ -200,6 +200,16 @@ pub enum Effect {
     /// cover, at close range only); the terrain its rule's condition names must give
     /// cover.
     ShotOnlyWithin(f64),
+    /// The unit, losing a melee and surviving it, is pushed back this many inches (the
+    /// raid, l. 42-43: 1, under `Event(LostMeleeRound)`).
+    PushedBack {
+        #[schemars(range(min = 0.0))]
+        inches: f64,
+        /// Both sides stay locked in the melee, so the winner must close up again to
+        /// fight on (the raid: yes; see the `FollowUp` permission).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stays_locked: bool,
+    },
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
     /// Result `from` is read as result `to`.

@@ -151,7 +151,19 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::WholeMove => "needs a whole move to pass".to_string(),
         Effect::RoadOnly => "enters only along a road".to_string(),
         Effect::NoTemptation => "never tempted to charge".to_string(),
-        Effect::ShotOnlyWithin(d) => format!("shot at only within {} inches", number(*d)),
+        Effect::PushedBack {
+            inches,
+            stays_locked,
+        } => format!(
+            "pushed back {}{}",
+            super::inches(*inches),
+            if *stays_locked {
+                ", both sides staying locked in the melee"
+            } else {
+                ", out of the melee"
+            }
+        ),
+        Effect::ShotOnlyWithin(d) => format!("shot at only within {}", super::inches(*d)),
         Effect::MoveAllowance(f) if *f == 0.5 => "moves at half its allowance".to_string(),
         Effect::MoveAllowance(f) => format!("moves at {f} times its allowance"),
         Effect::Immune(codes) => format!("unaffected by {}", codes.join(", ")),

@@ -196,20 +196,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
         line("morale tests", parts.join("; "));
     }
-    if let Some(p) = rules.melee.as_ref().and_then(|m| m.push_back.as_ref()) {
-        line(
-            "melee",
-            format!(
-                "a loser who survives is pushed back {}{}",
-                inches(p.distance),
-                if p.stays_locked {
-                    ", both sides staying locked in the melee"
-                } else {
-                    ", out of the melee"
-                }
-            ),
-        );
-    }
     if let Some(m) = rules
         .movement
         .as_ref()
@@ -509,14 +495,7 @@ fn troops_words(troops: &[String]) -> String {
         .join(", ")
 }
 
-/// A distance in inches: `1 inch`, `12 inches`.
-pub(super) fn inches(d: f64) -> String {
-    if d == 1.0 {
-        "1 inch".to_string()
-    } else {
-        format!("{d} inches")
-    }
-}
+pub(super) use crate::rule_words::inches;
 
 /// A whole number with thousands separated: `18,000`.
 fn thousands(n: u32) -> String {

@@ -157,8 +157,6 @@ System(
         // When an army panics, who is spared, what panicked units do and how they rally (the
         // example rallies after the `movement` phase of `sequence`).
         //~ panic: Some((trigger: LossesReachPanicLevel, effects: [FleeFromEnemy], rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
-        // What a melee does to a loser who survives it.
-        //~ melee: Some((push_back: Some((distance: 1.0, stays_locked: true)))),
         // The rules vocabulary (`muster list rules`): conditions (`when`) and effects
         // (`then`) for any rule the sections above have no place for.
         // The factions (nationalities) rules name and scenarios' sides belong to.
@@ -166,7 +164,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation]), (id: "loser-pushed-back", section: "9.7", when: Event(LostMeleeRound), then: [PushedBack(inches: 1.0, stays_locked: true)])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

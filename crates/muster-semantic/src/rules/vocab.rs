@@ -132,6 +132,7 @@ impl<'a> Walk<'a> {
                 | Effect::RoadOnly
                 | Effect::NoTemptation
                 | Effect::ShotOnlyWithin(_)
+                | Effect::PushedBack { .. }
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)

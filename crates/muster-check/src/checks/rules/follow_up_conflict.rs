@@ -4,14 +4,17 @@ use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
 use muster_model::rules::{Action, Allowance};
 use muster_model::system::RulesSystem;
+use muster_model::vocab::Effect;
 use muster_semantic::FileCx;
+use muster_semantic::rules::vocab::effect_rules;
 
 declare_check! {
     /// ## What it does
-    /// Checks following up in melee against the push-back (`melee.push_back`): a
-    /// push-back moves the loser more than 0 inches; troops bound or allowed to follow
-    /// up a pushed-back loser need a rule that pushes losers back; and where the loser
-    /// stays locked in the melee, no troops may be barred from following.
+    /// Checks following up in melee against the rules that push a melee's loser back
+    /// (`PushedBack`): a push-back moves the loser more than 0 inches; troops bound or
+    /// allowed to follow up a pushed-back loser need a rule that pushes losers back;
+    /// and where the loser stays locked in the melee, no troops may be barred from
+    /// following.
     ///
     /// ## Why is this bad?
     /// A follow-up with no push-back has nothing to follow, and a loser locked in a
@@ -21,13 +24,13 @@ declare_check! {
     /// ## Example
     /// ```ron
     /// permissions: [(action: FollowUp, troops: ["*"], allowed: Never)],
-    /// melee: Some((push_back: Some((distance: 1.0, stays_locked: true)))),
+    /// effects: [(id: "loser-pushed-back", section: "l. 42", when: Some(Event(LostMeleeRound)), then: [PushedBack(inches: 1.0, stays_locked: true)])],
     /// ```
     ///
     /// Use instead:
     /// ```ron
     /// permissions: [(action: FollowUp, troops: ["*"], allowed: Must)],
-    /// melee: Some((push_back: Some((distance: 1.0, stays_locked: true)))),
+    /// effects: [(id: "loser-pushed-back", section: "l. 42", when: Some(Event(LostMeleeRound)), then: [PushedBack(inches: 1.0, stays_locked: true)])],
     /// ```
     pub META = ("rules::follow-up-conflict", Error, "a follow-up with no push-back, or a push-back that keeps a melee locked out of contact");
 }
@@ -57,23 +60,35 @@ fn troop_list(troops: &[String]) -> String {
 /// pushes back, and troops that may never follow a loser who stays locked in the melee.
 pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Report> {
     let rules = &system.rules;
-    let push = rules.melee.as_ref().and_then(|m| m.push_back.as_ref());
-    let mut out = Vec::new();
-    if let Some(p) = push
-        && p.distance.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
-    {
-        out.push(
-            Report::new(
-                &META,
-                Place::rules()
-                    .field("melee")
-                    .field("push_back")
-                    .field("distance"),
-                format!("a push-back of {} inches moves nobody", p.distance),
-            )
-            .help("give the distance in inches, above 0, or remove `push_back`"),
-        );
+    // Every push-back of the vocabulary: where its effect stands, its rule, its
+    // distance and whether the loser stays locked.
+    let mut pushes: Vec<(Place, String, f64, bool)> = Vec::new();
+    for r in effect_rules(system) {
+        for (k, e) in r.rule.then.iter().enumerate() {
+            if let Effect::PushedBack {
+                inches,
+                stays_locked,
+            } = e
+            {
+                let at = r.at.field("then").index(k).variant("PushedBack");
+                pushes.push((at, r.what.clone(), *inches, *stays_locked));
+            }
+        }
     }
+    let mut out = Vec::new();
+    for (at, what, inches, _) in &pushes {
+        if inches.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            out.push(
+                Report::new(
+                    &META,
+                    at.field("inches"),
+                    format!("{what} pushes a loser back {inches} inches, which moves nobody"),
+                )
+                .help("give the distance in inches, above 0, or remove the push-back"),
+            );
+        }
+    }
+    let locked = pushes.iter().find(|p| p.3);
     for (i, p) in rules.permissions.iter().enumerate() {
         if p.action != Action::FollowUp {
             continue;
@@ -82,8 +97,8 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Report> {
             .field("permissions")
             .index(i)
             .field("allowed");
-        match (p.allowed, push) {
-            (Allowance::Must | Allowance::May, None) => out.push(
+        match p.allowed {
+            Allowance::Must | Allowance::May if pushes.is_empty() => out.push(
                 Report::new(&META,
                     at,
                     format!(
@@ -92,18 +107,18 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Report> {
                         allowance_words(p.allowed)
                     ),
                 )
-                .help("give `melee: Some((push_back: Some((distance: ..., stays_locked: ...))))`, or remove this entry"),
+                .help("add a rule that pushes a melee's loser back: `(id: ..., section: ..., when: Some(Event(LostMeleeRound)), then: [PushedBack(inches: ..., stays_locked: ...)])`, or remove this entry"),
             ),
-            (Allowance::Never, Some(pb)) if pb.stays_locked && p.condition.is_none() => out.push(
+            Allowance::Never if p.condition.is_none() && let Some((lock_at, what, ..)) = locked => out.push(
                 Report::new(&META,
                     at,
                     format!(
-                        "{} may never follow up, yet a pushed-back loser stays locked in the melee: the two would be locked without contact",
+                        "{} may never follow up, yet {what} keeps a pushed-back loser locked in the melee: the two would be locked without contact",
                         troop_list(&p.troops)
                     ),
                 )
-                .label(Place::rules().field("melee").field("push_back").field("stays_locked"), "stays locked")
-                .help("let them follow up, or set `stays_locked: false`"),
+                .label(lock_at.field("stays_locked"), "stays locked")
+                .help("let them follow up, or drop `stays_locked` from the push-back"),
             ),
             _ => {}
         }
