@@ -114,11 +114,23 @@ fn cdg_status_ladder_leader_loss_and_devastating_fire() {
         (loss.die, loss.escape_only_from, loss.escape_roll),
         (6, Some(6), Some(1))
     );
-    let stop = cdg.rules.charge_stop.as_ref().unwrap();
+    let stop = cdg
+        .rules
+        .effects
+        .iter()
+        .find(|r| r.id == "devastating-fire")
+        .unwrap();
     assert_eq!(
-        (stop.table.as_str(), stop.levels_at_least, stop.short_by),
-        ("fire", 2, 1.0)
+        stop.when,
+        Some(Condition::All(vec![
+            Condition::Event(MoraleEvent::Charging),
+            Condition::Event(MoraleEvent::LosesLevels {
+                table: "fire".into(),
+                at_least: 2
+            }),
+        ]))
     );
+    assert_eq!(stop.then, [Effect::ChargeHalted { short_by: 1.0 }]);
     let bp = cdg.break_point.as_ref().unwrap();
     assert_eq!(bp.status_points[0].level, "demoralized");
     assert_eq!(bp.status_points[0].points, 1);
@@ -299,7 +311,7 @@ fn the_summary_words_the_typed_rules() {
         "result table: Melee (by margin): 0 both lose 1 level",
         "force ratios: Force Even",
         "leader loss: after melee",
-        "charge stop:",
+        "rule: devastating-fire: its charge halts 1 inch short of its target, and no melee follows",
         "counter-charge: must: mounted-knights; may: medium-horsemen",
         "rule: leaders-through-choke-points: pays no crossing cost: `leader` units and (in `bridge` or in `gate`) (l. 92)",
         "morale tests: mounted-knights on an enemy in the frontal arc within 12 inches",

@@ -40,10 +40,6 @@ pub struct Rules {
     /// The roll that decides whether a leader with a unit that lost levels is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leader_loss: Option<LeaderLoss>,
-    /// A result that halts a charge short of its target (Chanson de Geste: devastating
-    /// fire).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub charge_stop: Option<ChargeStop>,
     /// What makes a move a charge (LRF 9.2): the engine judges a charge's path by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub charge: Option<ChargeRule>,
@@ -414,23 +410,6 @@ pub struct LeaderLoss {
     pub note: Option<String>,
 }
 
-/// A result that stops a charge before contact; no melee follows.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChargeStop {
-    /// The result table whose result may halt the charge (`fire`).
-    pub table: String,
-    /// A result costing at least this many levels halts it (a result that sends the
-    /// unit to a level that removes it does too).
-    #[schemars(range(min = 1))]
-    pub levels_at_least: u8,
-    /// The charger ends its move this many inches short of its target.
-    #[schemars(range(min = 0.0))]
-    pub short_by: f64,
-}
-
-/// What troop types must, may or may never do. An entry naming a type by its id
-/// overrides one naming its class, which overrides `"*"`.
 /// What a move must be to count as a charge: where the target stands, what the path
 /// crosses, and its shape. Who may charge is a `Charge` permission; what a charge adds
 /// is the unit kind's `charge_bonus`.
@@ -454,6 +433,8 @@ pub struct ChargeRule {
     pub note: Option<String>,
 }
 
+/// What troop types must, may or may never do. An entry naming a type by its id
+/// overrides one naming its class, which overrides `"*"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Permission {
@@ -641,6 +622,9 @@ pub enum MoraleEvent {
     DisplacedByRetreat,
     /// The unit's mount is killed under it.
     MountKilled,
+    /// The unit loses at least this many levels on a result of this result table (a
+    /// result that removes it counts): Chanson de Geste l. 108, fire costing 2 levels.
+    LosesLevels { table: String, at_least: u8 },
 }
 
 impl MoraleEvent {
@@ -659,6 +643,9 @@ impl MoraleEvent {
             MoraleEvent::CombatResult(code) => format!("combat result `{code}`"),
             MoraleEvent::DisplacedByRetreat => "displaced by a retreating friend".into(),
             MoraleEvent::MountKilled => "its mount killed under it".into(),
+            MoraleEvent::LosesLevels { table, at_least } => {
+                format!("losing {at_least} or more levels on the `{table}` table")
+            }
         }
     }
 }

@@ -210,6 +210,12 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         stays_locked: bool,
     },
+    /// The unit's charge halts this many inches short of its target, and no melee
+    /// follows (Chanson de Geste l. 108: devastating fire, an inch short).
+    ChargeHalted {
+        #[schemars(range(min = 0.0))]
+        short_by: f64,
+    },
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
     /// Result `from` is read as result `to`.

@@ -163,6 +163,10 @@ pub fn effect_words(e: &Effect) -> String {
                 ", out of the melee"
             }
         ),
+        Effect::ChargeHalted { short_by } => format!(
+            "its charge halts {} short of its target, and no melee follows",
+            super::inches(*short_by)
+        ),
         Effect::ShotOnlyWithin(d) => format!("shot at only within {}", super::inches(*d)),
         Effect::MoveAllowance(f) if *f == 0.5 => "moves at half its allowance".to_string(),
         Effect::MoveAllowance(f) => format!("moves at {f} times its allowance"),

@@ -120,17 +120,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         }
         line("leader loss", text);
     }
-    if let Some(c) = &rules.charge_stop {
-        line(
-            "charge stop",
-            format!(
-                "a `{}` result of {} or more levels halts a charge {} short; no melee follows",
-                c.table,
-                c.levels_at_least,
-                inches(c.short_by)
-            ),
-        );
-    }
     let kinds = kinds_in(cx);
     let mut actions: Vec<Action> = Vec::new();
     for p in &rules.permissions {

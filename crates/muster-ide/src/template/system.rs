@@ -130,8 +130,6 @@ System(
         // The roll that decides whether a leader is lost when his unit loses on a result table
         // (the example names the `morale-check` table above).
         //~ leader_loss: Some((after: ["morale-check"], die: 6, escape_only_from: Some(6), escape_roll: Some(1))),
-        // A result that halts a charge short of its target (the example reads `morale-check`).
-        //~ charge_stop: Some((table: "morale-check", levels_at_least: 1, short_by: 1.0)),
         // What makes a move a charge: the target's hex, the hexes crossed, a straight line.
         //~ charge: Some((section: "9.2", target_in: ["clear"], through: ["clear"], straight_line: true)),
         // What troop types must, may or may never do.
@@ -164,7 +162,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation]), (id: "loser-pushed-back", section: "9.7", when: Event(LostMeleeRound), then: [PushedBack(inches: 1.0, stays_locked: true)])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation]), (id: "loser-pushed-back", section: "9.7", when: Event(LostMeleeRound), then: [PushedBack(inches: 1.0, stays_locked: true)]), (id: "devastating-fire", section: "9.8", when: All([Event(Charging), Event(LosesLevels(table: "morale-check", at_least: 1))]), then: [ChargeHalted(short_by: 1.0)])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

@@ -247,13 +247,10 @@ fn levels<'a>(system: &'a RulesSystem, n: &mut Names<'a>) {
     }
 }
 
-/// Result tables: those a leader loss follows, and the charge stop's.
+/// Result tables: those a leader loss follows.
 fn tables<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     if let Some(l) = &rules.leader_loss {
         n.each(Place::rules().field("leader_loss").field("after"), &l.after);
-    }
-    if let Some(c) = &rules.charge_stop {
-        n.one(Place::rules().field("charge_stop").field("table"), &c.table);
     }
 }
 

@@ -70,6 +70,11 @@ impl<'a> Walk<'a> {
                 NameKind::Code,
                 code,
             ),
+            Condition::Event(MoraleEvent::LosesLevels { table, .. }) => self.name(
+                at.variant("Event").variant("LosesLevels").field("table"),
+                NameKind::Table,
+                table,
+            ),
             Condition::OwnSide(SideFact::Controls(l)) => self
                 .labels
                 .push((at.variant("OwnSide").variant("Controls"), l)),
@@ -133,6 +138,7 @@ impl<'a> Walk<'a> {
                 | Effect::NoTemptation
                 | Effect::ShotOnlyWithin(_)
                 | Effect::PushedBack { .. }
+                | Effect::ChargeHalted { .. }
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
@@ -544,6 +550,13 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .iter()
             .find_map(|x| never_holds_in(x, system, game))
             .or_else(|| exclusive_pair(list, system)),
+        Condition::Event(MoraleEvent::LosesLevels { table, at_least }) => {
+            let t = system.rules.result_tables.iter().find(|t| t.id == *table)?;
+            let (most, removes) = super::table_reach(t, system.rules.status.as_ref());
+            (most < *at_least && !removes).then(|| {
+                format!("no result of table `{table}` costs {at_least} levels (at most {most})")
+            })
+        }
         _ => None,
     }
 }

@@ -3,7 +3,6 @@ use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
 use muster_model::rules::{BandResult, BeyondFloor, Rules, StatusLadder};
 use muster_semantic::FileCx;
-use muster_semantic::rules::table_reach;
 use std::collections::BTreeMap;
 
 declare_check! {
@@ -12,13 +11,12 @@ declare_check! {
     /// least two levels, none repeated; no result losing more levels than the ladder
     /// has above a floor with nothing beyond it; every level below the floor reached
     /// by some result (or by the share of bases lost, for a level that removes the
-    /// unit); recoveries of a size the ladder allows; and a charge stop that some result
-    /// of its table can cause.
+    /// unit); and recoveries of a size the ladder allows. A rule waiting for more levels
+    /// lost than a table inflicts (`LosesLevels`) is `rules::never-holds`'s.
     ///
     /// ## Why is this bad?
     /// Levels lost past the end of the ladder vanish, a level nothing reaches is dead
-    /// data, and a charge stop at more levels than the table ever inflicts never
-    /// happens: each is a transcription slip in the ladder or the table.
+    /// data: each is a transcription slip in the ladder or the table.
     ///
     /// ## Example
     /// ```ron
@@ -40,7 +38,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
 
 /// A ladder that results skip: too few or repeated levels, losses that run past the
 /// floor with nothing beyond it, levels nothing reaches, recoveries of impossible
-/// size, and a charge stop that no result of its table can cause.
+/// size.
 pub fn ladder_problems(rules: &Rules) -> Vec<Report> {
     let mut out = Vec::new();
     if let Some(ladder) = &rules.status {
@@ -50,7 +48,6 @@ pub fn ladder_problems(rules: &Rules) -> Vec<Report> {
         }
         recovery_problems(ladder, &mut out);
     }
-    charge_stop_problem(rules, &mut out);
     out
 }
 
@@ -184,27 +181,6 @@ fn recovery_problems(ladder: &StatusLadder, out: &mut Vec<Report>) {
                     .help(format!("restore 1 to {top} levels")),
                 );
             }
-        }
-    }
-}
-
-/// A charge stop that no result of its table can cause.
-fn charge_stop_problem(rules: &Rules, out: &mut Vec<Report>) {
-    if let Some(stop) = &rules.charge_stop
-        && let Some(table) = rules.result_tables.iter().find(|t| t.id == stop.table)
-    {
-        let (most, removes) = table_reach(table, rules.status.as_ref());
-        if most < stop.levels_at_least && !removes {
-            out.push(
-                Report::new(&META,
-                    Place::rules().field("charge_stop").field("levels_at_least"),
-                    format!(
-                        "no result of table `{}` costs {} levels (at most {most}): the charge is never stopped",
-                        table.id, stop.levels_at_least
-                    ),
-                )
-                .help(format!("stop the charge at {most} levels or fewer")),
-            );
         }
     }
 }

@@ -14,7 +14,8 @@ declare_check! {
     /// of control, who compulsory attacks bind and who may use each movement mode. A condition cannot hold when it
     /// asks for two sides, statuses, weathers, phases, movement modes or unit kinds at
     /// once, for attacking and defending, higher and lower, a condition and its
-    /// negation, an empty `Any`, or a turn range that ends before it starts.
+    /// negation, an empty `Any`, a turn range that ends before it starts, or more
+    /// levels lost on a result table (`LosesLevels`) than any of its results costs.
     ///
     /// ## Why is this bad?
     /// A rule whose condition never holds never applies: the rule as printed is lost,
