@@ -147,6 +147,7 @@ fn side_fact(side: &PositionSide, fact: &SideFact) -> bool {
             held.len() >= usize::from(*n)
         }
         SideFact::ActedBefore(act) => side.acted.contains(act),
+        SideFact::Leadership(note) => side.leadership.as_deref() == Some(note.as_str()),
     }
 }
 

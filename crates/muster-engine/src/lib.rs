@@ -334,40 +334,14 @@ impl<'a> Engine<'a> {
         self.units[i].hex.unwrap_or(HexId::new(1, 1))
     }
 
-    /// Whether unit `i`, standing on `hex`, is within a friendly leader's movement
-    /// control radius, or counts as if it were: always where the system has no leader
-    /// control; for troops its `always_in_control` names (PRESTAGS Excl 3.22: fleets);
-    /// for troops its exemption names on a side with the exemption's leadership note
-    /// (10.22: `Mt. Ex.`); and for a unit within `control_radius` hexes of a friendly
-    /// leader on the map (10.2), a leader itself included. A unit without a side is
-    /// taken as in command.
+    /// Whether unit `i`, standing on `hex`, is within the movement control radius of a
+    /// friendly leader on the map: `control_radius` hexes of a leader kind (PRESTAGS
+    /// 10.2), a leader itself included. A unit without a side is taken as in command.
     pub(crate) fn in_command(&self, i: usize, hex: Option<HexId>) -> bool {
-        let Some(control) = &self.system.rules.leader_control else {
-            return true;
-        };
-        if control
-            .always_in_control
-            .iter()
-            .any(|t| self.is_troop(i, t))
-        {
-            return true;
-        }
         // A unit the position gives no side has no friendly leaders to judge by.
         let Some(side) = self.units[i].unit.side.as_deref() else {
             return true;
         };
-        let note = self
-            .position
-            .sides
-            .iter()
-            .find(|s| s.id == side)
-            .and_then(|s| s.leadership.as_deref());
-        if let Some(e) = &control.exemption
-            && note == Some(e.note.as_str())
-            && e.troops.iter().any(|t| self.is_troop(i, t))
-        {
-            return true;
-        }
         let Some(here) = hex else {
             return false;
         };

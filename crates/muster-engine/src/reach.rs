@@ -217,22 +217,13 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The unit's movement allowance after the system's leader control (PRESTAGS 10.23:
-    /// half, beyond every friendly leader's control radius) and the rules in force that
-    /// multiply it (`MoveAllowance`, PRESTAGS Excl 3.23), and the rules used.
+    /// The unit's movement allowance after the rules in force that multiply it
+    /// (`MoveAllowance`: PRESTAGS 10.23, half beyond every friendly leader's control
+    /// radius; Excl 3.23, a disrupted fleet at half), and the rules used.
     pub fn allowance_of(&self, i: usize) -> (f64, Vec<RuleRef>) {
         let mut mp = self.units[i].unit.movement;
         let mut rules = Vec::new();
         let here = self.hex_of(i);
-        if let Some(c) = &self.system.rules.leader_control
-            && !self.in_command(i, Some(here))
-        {
-            mp *= c.beyond_radius_factor;
-            rules.push(RuleRef::new(
-                "beyond every friendly leader's movement control radius",
-                c.section.as_deref(),
-            ));
-        }
         let facts = Facts::at(self, i, here);
         for r in self.rules_giving(&facts, |e| matches!(e, Effect::MoveAllowance(_))) {
             for e in &r.then {

@@ -498,10 +498,6 @@ fn prestags_minimum_move() {
         (m.hexes, m.status.as_slice(), m.whole_move),
         (1, &["normal".to_string()][..], true)
     );
-    assert_eq!(
-        prestags.rules.leader_control.as_ref().unwrap().always_hexes,
-        Some(1)
-    );
 }
 
 /// PRESTAGS 12.0-13.2: panic; Excl 3.22, 3.23, 3.28 and 3.5: fleets.
@@ -574,15 +570,22 @@ fn prestags_panic_and_fleet_rules() {
         ]))
     );
     assert_eq!(half.then, [Effect::MoveAllowance(0.5)]);
+    // Excl 3.22: fleets always count as within a leader's control radius.
+    let control = prestags
+        .rules
+        .effects
+        .iter()
+        .find(|r| r.id == "beyond-leader-control")
+        .unwrap();
+    let Some(Condition::All(when)) = &control.when else {
+        panic!("{:?}", control.when)
+    };
+    assert_eq!(when[0], Condition::Not(Box::new(Condition::InCommand)));
     assert_eq!(
-        prestags
-            .rules
-            .leader_control
-            .as_ref()
-            .unwrap()
-            .always_in_control,
-        ["VF"]
+        when[1],
+        Condition::Not(Box::new(Condition::Troop("VF".into())))
     );
+    assert_eq!(control.then, [Effect::MoveAllowance(0.5)]);
 }
 
 /// The new structures are worded in the summary's "rules in play".

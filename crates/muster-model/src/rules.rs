@@ -1,8 +1,7 @@
 //! Typed rules of a system: the sequence of play, the status levels of a unit, result
 //! tables read by a difference of dice, what each troop type may or must do, morale
 //! tests and modifiers, line of sight (by terrain, elevation and occupation),
-//! victory-level order, exiting, leaders' movement control, the minimum move and army
-//! panic. Rules of one effect under a condition are the vocabulary's (`rules.effects`,
+//! victory-level order, exiting, the minimum move and army panic. Rules of one effect under a condition are the vocabulary's (`rules.effects`,
 //! see [`crate::vocab`]).
 //! Engines read them; checks reason about them (a band that leaves a gap, a permission
 //! naming an unknown troop type). Troop types are named by unit kind id, by class
@@ -68,9 +67,6 @@ pub struct Rules {
     /// Leaving the map.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<ExitRule>,
-    /// Leaders' control of movement (PRESTAGS 10.2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leader_control: Option<LeaderControl>,
     /// General movement rules that hold whatever the allowance (PRESTAGS 5.15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement: Option<MovementRules>,
@@ -809,41 +805,6 @@ pub struct ExitRule {
     pub cost: f64,
     /// Whether a unit that left may come back (PRESTAGS 11.41: never).
     pub may_return: bool,
-}
-
-/// Leaders' control of movement: units that begin a movement phase beyond every
-/// friendly leader's control radius move at a reduced rate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LeaderControl {
-    /// The rulebook section the reduced rate cites (PRESTAGS 10.23).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub section: Option<String>,
-    /// Movement allowance out of control, as a share of the full one (PRESTAGS 10.23:
-    /// a half, fractions kept).
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub beyond_radius_factor: f64,
-    /// Hexes an undisrupted unit may always move (PRESTAGS 10.24: one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always_hexes: Option<u8>,
-    /// A scenario's leadership note that exempts some troop types (PRESTAGS 10.22:
-    /// `Mt. Ex.`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exemption: Option<ControlExemption>,
-    /// Troop types always counted within a control radius, leader or not (PRESTAGS Excl
-    /// 3.22: fleets).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub always_in_control: Vec<String>,
-}
-
-/// Troop types exempt from leaders' movement control when a scenario says so.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ControlExemption {
-    /// The leadership note as scenarios write it (`Mt. Ex.`).
-    pub note: String,
-    /// Troop types or classes exempt.
-    pub troops: Vec<String>,
 }
 
 /// General movement rules.

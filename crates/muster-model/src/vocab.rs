@@ -85,8 +85,9 @@ pub enum Condition {
     /// The unit can trace supply (the system's `supply`).
     InSupply,
     /// The unit stands within the movement control radius of a friendly leader (a
-    /// leader kind's `control_radius`, in hexes), or counts as if it did by the
-    /// system's `leader_control` (PRESTAGS 10.2, Excl 3.22).
+    /// leader kind's `control_radius`, in hexes), a leader itself included (PRESTAGS
+    /// 10.2). A unit with no side has no friendly leaders to judge by and counts as in
+    /// command.
     InCommand,
     /// Every hex around the defender holds, or is next to, a unit that attacks it (a
     /// flank attack).
@@ -148,6 +149,9 @@ pub enum SideFact {
     /// The side's units did this act in an earlier player-turn of the game (PRESTAGS
     /// Excl 3.61: the Viking ferocity of the first melee attack).
     ActedBefore(Act),
+    /// The scenario gives the side this leadership note (PRESTAGS 10.22: `Mt. Ex.`,
+    /// mounted units exempt from leaders' control).
+    Leadership(String),
 }
 
 /// What a rule does while its condition holds.

@@ -151,13 +151,6 @@ fn troops<'a>(rules: &'a Rules, n: &mut Names<'a>) {
             &d.troops,
         );
     }
-    if let Some(c) = &rules.leader_control {
-        let at = Place::rules().field("leader_control");
-        if let Some(e) = &c.exemption {
-            n.each(at.field("exemption").field("troops"), &e.troops);
-        }
-        n.each(at.field("always_in_control"), &c.always_in_control);
-    }
     if let Some(m) = &rules.morale {
         for (i, md) in m.modifiers.iter().enumerate() {
             let at = morale.field("modifiers").index(i);

@@ -2,12 +2,10 @@
 //! leader control, the men a table side's bases stand for, the optional rules in play
 //! and the vocabulary rules its special rules put in force.
 
-use muster_model::scenario::Forces;
-use muster_model::system::UnitRole;
-use muster_model::vocab::{Condition, EffectRule};
-
-use super::covers;
 use crate::ScenarioCx;
+use muster_model::scenario::Forces;
+use muster_model::system::{RulesSystem, UnitRole};
+use muster_model::vocab::{Condition, Effect, EffectRule, SideFact};
 
 /// How a side moves under leaders' movement control when it has no leader at all.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,23 +14,39 @@ pub struct UnledSide {
     /// Unit kinds that begin every movement phase out of control: they move at the
     /// reduced rate all game.
     pub reduced: Vec<String>,
-    /// Unit kinds exempt by the scenario's leadership note or always in control.
+    /// Unit kinds no such rule slows: exempt by the scenario's leadership note, or
+    /// always counted in command.
     pub exempt: Vec<String>,
     pub factor: f64,
     /// The leadership note that exempts (`Mt. Ex.`), if the side has it.
     pub note: Option<String>,
 }
 
-/// The sides of a zoned scenario that have no leader, under the system's leader
-/// control: which kinds move at the reduced rate all game (PRESTAGS 10.23; El Mansura's
-/// Arabs, `Mt. Ex.` and no leader, move their foot at half rate).
+/// The sides of a zoned scenario that have no leader, under the system's rules that
+/// change the allowance of units out of command (a `MoveAllowance` whose condition asks
+/// `Not(InCommand)`): which kinds move at the changed rate all game (PRESTAGS 10.23;
+/// El Mansura's Arabs, `Mt. Ex.` and no leader, move their foot at half rate).
 pub fn unled_sides(cx: &ScenarioCx) -> Vec<UnledSide> {
     let Some(system) = cx.system else {
         return Vec::new();
     };
-    let Some(control) = &system.rules.leader_control else {
+    // The rules that change the allowance of units out of command, with their factor.
+    let slowing: Vec<(&Condition, f64)> = system
+        .rules
+        .effects
+        .iter()
+        .filter_map(|r| {
+            let c = r.when.as_ref().filter(|c| asks_out_of_command(c))?;
+            let factor = r.then.iter().find_map(|e| match e {
+                Effect::MoveAllowance(f) => Some(*f),
+                _ => None,
+            })?;
+            Some((c, factor))
+        })
+        .collect();
+    if slowing.is_empty() {
         return Vec::new();
-    };
+    }
     let mut out = Vec::new();
     for side in cx.zoned_sides() {
         let kinds: Vec<&str> = side.forces.units.iter().map(|u| u.kind.as_str()).collect();
@@ -43,23 +57,81 @@ pub fn unled_sides(cx: &ScenarioCx) -> Vec<UnledSide> {
         if has_leader {
             continue;
         }
-        let exemption = control
-            .exemption
-            .as_ref()
-            .filter(|e| side.forces.leadership.as_deref() == Some(e.note.as_str()));
-        let (exempt, reduced): (Vec<&str>, Vec<&str>) = kinds.iter().partition(|k| {
-            exemption.is_some_and(|e| covers(system, &e.troops, &[], k).is_some())
-                || covers(system, &control.always_in_control, &[], k).is_some()
-        });
+        let note = side.forces.leadership.as_deref();
+        let mut factor = 1.0;
+        let (mut reduced, mut exempt) = (Vec::new(), Vec::new());
+        for k in kinds {
+            let held: Vec<f64> = slowing
+                .iter()
+                .filter(|(c, _)| unled_holds(c, system, k, note) == Some(true))
+                .map(|(_, f)| *f)
+                .collect();
+            if held.is_empty() {
+                exempt.push(k.to_string());
+            } else {
+                factor = held.iter().product();
+                reduced.push(k.to_string());
+            }
+        }
+        // The note names the exemption only where a rule asks for it.
+        let named = note.filter(|n| slowing.iter().any(|(c, _)| mentions_leadership(c, n)));
         out.push(UnledSide {
             side: side.index,
-            reduced: reduced.into_iter().map(str::to_string).collect(),
-            exempt: exempt.into_iter().map(str::to_string).collect(),
-            factor: control.beyond_radius_factor,
-            note: exemption.map(|e| e.note.clone()),
+            reduced,
+            exempt,
+            factor,
+            note: named.map(str::to_string),
         });
     }
     out
+}
+
+/// Whether a condition asks that the unit be out of command: `Not(InCommand)`, alone
+/// or as a member of its `All`.
+fn asks_out_of_command(c: &Condition) -> bool {
+    let out = |x: &Condition| matches!(x, Condition::Not(inner) if **inner == Condition::InCommand);
+    match c {
+        Condition::All(list) => list.iter().any(out),
+        other => out(other),
+    }
+}
+
+/// Whether a condition names this leadership note (`OwnSide(Leadership(...))`).
+fn mentions_leadership(c: &Condition, note: &str) -> bool {
+    match c {
+        Condition::All(list) | Condition::Any(list) => {
+            list.iter().any(|x| mentions_leadership(x, note))
+        }
+        Condition::Not(inner) => mentions_leadership(inner, note),
+        Condition::OwnSide(SideFact::Leadership(n)) => n == note,
+        _ => false,
+    }
+}
+
+/// Whether a condition holds for a unit of `kind` on a side with no leader whose
+/// leadership note is `note`; `None` where it asks anything else than command, troop
+/// type and leadership note.
+fn unled_holds(
+    c: &Condition,
+    system: &RulesSystem,
+    kind: &str,
+    note: Option<&str>,
+) -> Option<bool> {
+    match c {
+        Condition::All(list) => list
+            .iter()
+            .map(|x| unled_holds(x, system, kind, note))
+            .try_fold(true, |acc, x| Some(acc && x?)),
+        Condition::Any(list) => list
+            .iter()
+            .map(|x| unled_holds(x, system, kind, note))
+            .try_fold(false, |acc, x| Some(acc || x?)),
+        Condition::Not(inner) => unled_holds(inner, system, kind, note).map(|b| !b),
+        Condition::InCommand => Some(false),
+        Condition::Troop(t) => Some(super::specificity(system, t, kind).is_some()),
+        Condition::OwnSide(SideFact::Leadership(n)) => Some(note == Some(n.as_str())),
+        _ => None,
+    }
 }
 
 /// The men a table side's units of bases stand for, fewest to most (leaders and

@@ -85,13 +85,15 @@ impl<'a> Walk<'a> {
                 SideFact::Demoralised
                 | SideFact::LossesAtLeast(_)
                 | SideFact::ControlsAtLeast(_)
-                | SideFact::ActedBefore(_),
+                | SideFact::ActedBefore(_)
+                | SideFact::Leadership(_),
             )
             | Condition::EnemySide(
                 SideFact::Demoralised
                 | SideFact::LossesAtLeast(_)
                 | SideFact::ControlsAtLeast(_)
-                | SideFact::ActedBefore(_),
+                | SideFact::ActedBefore(_)
+                | SideFact::Leadership(_),
             )
             | Condition::Turns { .. }
             | Condition::Attacking

@@ -6,26 +6,23 @@ use muster_semantic::FileCx;
 
 declare_check! {
     /// ## What it does
-    /// Checks the minimum move (`movement.minimum_move`): not for a status level that
-    /// removes the unit, and the same number of hexes as `leader_control.always_hexes`
-    /// when both are given.
+    /// Checks the minimum move (`movement.minimum_move`): it may not be given for a
+    /// status level that removes the unit.
     ///
     /// ## Why is this bad?
-    /// Two different numbers of hexes a unit "may always move" leave an engine to
-    /// guess which one holds.
+    /// A unit removed from play never moves again, so a move it "may always make" at
+    /// that level is a slip for another level (most often the one above it).
     ///
     /// ## Example
     /// ```ron
-    /// leader_control: Some((beyond_radius_factor: 0.5, always_hexes: Some(2))),
-    /// movement: Some((minimum_move: Some((hexes: 1, status: ["normal"])))),
+    /// movement: Some((minimum_move: Some((hexes: 1, status: ["eliminated"])))),
     /// ```
     ///
     /// Use instead:
     /// ```ron
-    /// leader_control: Some((beyond_radius_factor: 0.5, always_hexes: Some(1))),
     /// movement: Some((minimum_move: Some((hexes: 1, status: ["normal"], whole_move: true)))),
     /// ```
-    pub META = ("rules::movement-conflict", Error, "a minimum move for a level that removes the unit, or that disagrees with leader control");
+    pub META = ("rules::movement-conflict", Error, "a minimum move for a level that removes the unit");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
@@ -34,8 +31,7 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     }
 }
 
-/// A minimum move for a level that removes the unit, or that disagrees with the hexes
-/// leaders' control says a unit may always move.
+/// A minimum move for a level that removes the unit.
 pub fn movement_conflicts(rules: &Rules) -> Vec<Report> {
     let Some(m) = rules
         .movement
@@ -59,22 +55,6 @@ pub fn movement_conflicts(rules: &Rules) -> Vec<Report> {
                 );
             }
         }
-    }
-    if let Some(always) = rules.leader_control.as_ref().and_then(|c| c.always_hexes)
-        && always != m.hexes
-    {
-        out.push(
-            Report::new(&META,
-                base.field("hexes"),
-                format!(
-                    "a unit may always move {} hex{}, yet under leaders' control it may always move {always}",
-                    m.hexes,
-                    if m.hexes == 1 { "" } else { "es" }
-                ),
-            )
-            .label(Place::rules().field("leader_control").field("always_hexes"), "under leaders' control")
-            .help("give both the same number of hexes"),
-        );
     }
     out
 }
