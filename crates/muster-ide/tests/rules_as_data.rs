@@ -23,7 +23,7 @@ use muster_model::rules::{
 use muster_model::system::{
     FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
 };
-use muster_model::vocab::{Condition, Effect};
+use muster_model::vocab::{Condition, Effect, EffectRule};
 use muster_semantic::rules::{permission_for, unled_sides};
 use muster_semantic::{FileCx, ScenarioCx};
 
@@ -40,6 +40,16 @@ fn system<'a>(db: &'a Db, id: &str) -> &'a RulesSystem {
         Some(Document::System(s)) => s,
         _ => panic!("no system {id}"),
     }
+}
+
+/// The rule of a system's vocabulary (`rules.effects`) with this id.
+fn effect_rule<'a>(system: &'a RulesSystem, id: &str) -> &'a EffectRule {
+    system
+        .rules
+        .effects
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no rule {id} in {}", system.id))
 }
 
 /// The summary's rule lines of a bundled scenario, as `topic: text`.
@@ -114,12 +124,7 @@ fn cdg_status_ladder_leader_loss_and_devastating_fire() {
         (loss.die, loss.escape_only_from, loss.escape_roll),
         (6, Some(6), Some(1))
     );
-    let stop = cdg
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "devastating-fire")
-        .unwrap();
+    let stop = effect_rule(cdg, "devastating-fire");
     assert_eq!(
         stop.when,
         Some(Condition::All(vec![
@@ -556,12 +561,7 @@ fn prestags_panic_and_fleet_rules() {
         (&["VF".to_string()][..], Allowance::Never)
     );
     assert!(sailing.condition.is_some());
-    let half = prestags
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "disrupted-fleet-at-half")
-        .expect("a disrupted fleet's half allowance is a rule");
+    let half = effect_rule(prestags, "disrupted-fleet-at-half");
     assert_eq!(
         half.when,
         Some(Condition::All(vec![
@@ -571,12 +571,7 @@ fn prestags_panic_and_fleet_rules() {
     );
     assert_eq!(half.then, [Effect::MoveAllowance(0.5)]);
     // Excl 3.22: fleets always count as within a leader's control radius.
-    let control = prestags
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "beyond-leader-control")
-        .unwrap();
+    let control = effect_rule(prestags, "beyond-leader-control");
     let Some(Condition::All(when)) = &control.when else {
         panic!("{:?}", control.when)
     };
@@ -621,12 +616,7 @@ fn the_summary_words_the_new_rules() {
 fn prestags_fleets_have_their_own_fire_protection() {
     let db = bundled();
     let prestags = system(&db, "prestags");
-    let rule = prestags
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "fleet-protection")
-        .expect("the fleets' protection is a rule");
+    let rule = effect_rule(prestags, "fleet-protection");
     assert_eq!(rule.section, "Excl 3.25");
     assert_eq!(rule.when, Some(Condition::Troop("VF".into())));
     assert_eq!(rule.then, [Effect::FireProtection(4)]);
@@ -684,12 +674,7 @@ fn prestags_fleets_have_their_own_fire_protection() {
 fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
     let db = bundled();
     let lrf = system(&db, "lrf");
-    let defends = lrf
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "baggage-defends-at-1")
-        .expect("baggage's defence is a rule");
+    let defends = effect_rule(lrf, "baggage-defends-at-1");
     assert_eq!(
         defends.when,
         Some(Condition::All(vec![
@@ -701,12 +686,7 @@ fn lrf_baggage_defends_at_one_and_falls_with_its_unit() {
         defends.then,
         [Effect::FixedStrength(1), Effect::TerrainProof]
     );
-    let falls = lrf
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "baggage-falls-with-its-unit")
-        .expect("baggage falling with its unit is a rule");
+    let falls = effect_rule(lrf, "baggage-falls-with-its-unit");
     // "When that unit is eliminated defending": the baggage defends with it.
     assert_eq!(falls.when, defends.when);
     assert_eq!(
@@ -950,12 +930,7 @@ fn a_table_read_by_differential_validates_reads_and_is_said() {
 fn raid_winners_follow_the_loser_they_push_back() {
     let db = bundled();
     let raid = system(&db, "raid");
-    let push = raid
-        .rules
-        .effects
-        .iter()
-        .find(|r| r.id == "loser-pushed-back")
-        .expect("a push-back rule");
+    let push = effect_rule(raid, "loser-pushed-back");
     assert_eq!(
         push.when,
         Some(Condition::Event(MoraleEvent::LostMeleeRound))
