@@ -110,6 +110,7 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             (Some(h), Some(side)) => engine.in_supply(h, side),
             _ => false,
         },
+        Condition::Panicked => unit.unit.panicked,
         Condition::Surrounded => f.flank_attack,
         Condition::OwnSide(fact) => pos
             .sides

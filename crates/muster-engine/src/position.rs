@@ -128,6 +128,10 @@ pub struct Unit {
     /// The kept states it is in, by the system's `states` ids (`Condition::InState`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<String>,
+    /// Its army panicked and struck it, and it has not rallied (`Condition::Panicked`,
+    /// the system's `panic`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub panicked: bool,
     /// Its plotted task this turn (`Condition::Plotted`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plotted: Option<String>,

@@ -141,6 +141,51 @@ fn prestags_a_unit_s_record_of_play_is_read() {
     );
 }
 
+/// PRESTAGS 13.0, a unit at a time: a panicked unit may not attack, defends in melee at
+/// half its strength, and is eliminated by a D; a unit that is not panicked keeps all
+/// three. Each answer cites its rule.
+#[test]
+fn prestags_a_panicked_unit_flees_the_fight() {
+    use muster_model::system::ResultEffect;
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, _) = hastings_melee(cx, &set_up);
+            let attack =
+                |p: &Position| Engine::new(system, map, p).combat(&["a"], "d", &BTreeMap::new());
+            let outcome = |p: &Position| Engine::new(system, map, p).outcome("d", "D", false);
+            let calm = attack(&p).unwrap();
+            assert!(!sections(&calm.rules).contains(&"13.0"), "{:?}", calm.rules);
+            assert_eq!(outcome(&p).unwrap().effects, [ResultEffect::Disrupted]);
+
+            p.units[0].panicked = true;
+            let struck = attack(&p).unwrap();
+            assert_eq!(
+                struck.defence,
+                calm.defence / 2.0,
+                "13.0: half melee strength"
+            );
+            assert!(
+                sections(&struck.rules).contains(&"13.0"),
+                "{:?}",
+                struck.rules
+            );
+            let fallen = outcome(&p).unwrap();
+            assert_eq!(fallen.codes, ["E"], "13.0: a D eliminates a panicked unit");
+            assert!(fallen.effects.contains(&ResultEffect::Eliminated));
+            assert!(sections(&fallen.rules).contains(&"13.0"));
+
+            p.units[1].panicked = true;
+            let refused = attack(&p).unwrap_err().to_string();
+            assert!(
+                refused.contains("panicked-never-attack") && refused.contains("13.0"),
+                "{refused}"
+            );
+        },
+    );
+}
+
 /// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
 /// the first attack's column to a die modifier once the side has attacked in melee, and
 /// is lost once its losses reach its threshold (3.9).

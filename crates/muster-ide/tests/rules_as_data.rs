@@ -18,12 +18,12 @@ use muster_ide::summary::summarize;
 use muster_model::combat::{DefenderGroup, Obligation};
 use muster_model::rules::{
     Action, Actor, Allowance, BandResult, HexsideSight, MoraleEvent, MoraleUnaffected,
-    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, StateEffect, VictoryOrder,
+    PanicTieBreak, PanicTrigger, Permission, Proximity, ResultIndex, VictoryOrder,
 };
 use muster_model::system::{
     FeatureClass, GridKind, RulesSystem, StackingPolicy, UnitRole, odds_ratio,
 };
-use muster_model::vocab::{Condition, Effect, EffectRule};
+use muster_model::vocab::{Act, Condition, Effect, EffectRule};
 use muster_semantic::rules::{permission_for, unled_sides};
 use muster_semantic::{FileCx, ScenarioCx};
 
@@ -530,14 +530,40 @@ fn prestags_panic_and_fleet_rules() {
         ("3L,4L".to_string(), Proximity::Stacked),
     ];
     assert_eq!(near(&p.spared_near), leaders);
+    // What panicked units do (13.0) is vocabulary rules that hold only under `Panicked`.
+    let panicked = |id: &str| {
+        let r = effect_rule(prestags, id);
+        assert_eq!(r.section, "13.0", "{id}");
+        let when = r.when.as_ref().unwrap();
+        assert!(
+            *when == Condition::Panicked
+                || matches!(when, Condition::All(list) if list.contains(&Condition::Panicked)),
+            "{id} holds beyond panicked units: {when:?}"
+        );
+        (r.when.clone().unwrap(), r.then.clone())
+    };
+    assert_eq!(panicked("panicked-flee").1, [Effect::Flees]);
     assert_eq!(
-        p.effects,
-        [
-            StateEffect::FleeFromEnemy,
-            StateEffect::Never(Action::Attack),
-            StateEffect::MeleeDefenceShare(0.5),
-            StateEffect::EliminatedBy("D".into()),
-        ]
+        panicked("panicked-never-attack").1,
+        [Effect::MayNot(Act::Attack)]
+    );
+    assert_eq!(
+        panicked("panicked-defend-at-half"),
+        (
+            Condition::All(vec![
+                Condition::Panicked,
+                Condition::Defending,
+                Condition::Phase("melee".into())
+            ]),
+            vec![Effect::Strength(0.5)]
+        )
+    );
+    assert_eq!(
+        panicked("panicked-fall-to-disruption").1,
+        [Effect::ResultBecomes {
+            from: "D".into(),
+            to: "E".into()
+        }]
     );
     let rally = p.rally.as_ref().unwrap();
     assert_eq!(rally.after_phase, "movement");
@@ -603,7 +629,8 @@ fn the_summary_words_the_new_rules() {
         "line of sight: units block it; occupied hexes that block, by the firer's elevation: ground: ground, slope, hilltop; slope: slope, hilltop",
         "minimum move: a unit at Normal may always move 1 hex, its whole move for the turn",
         "rule: disrupted-fleet-at-half: moves at half its allowance: `VF` units and units at status `disrupted` (Excl 3.23)",
-        "panic: (optional) the army panics at once when its losses reach the panic level, once a game; not units stacked with or next to 1L, 2L or stacked with 3L, 4L; panicked units: flee the nearest enemy, never attack",
+        "panic: (optional) the army panics at once when its losses reach the panic level, once a game; not units stacked with or next to 1L, 2L or stacked with 3L, 4L; rallied after movement by the same leaders",
+        "rule: panicked-flee: flees the nearest enemy each movement phase: while panicked (13.0)",
         "attack: never: VF",
     ] {
         assert!(has(&hamburg, start), "{start}\n{hamburg:#?}");

@@ -70,8 +70,8 @@ pub struct Rules {
     /// General movement rules that hold whatever the allowance (PRESTAGS 5.15).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub movement: Option<MovementRules>,
-    /// When an army panics, who is spared, what panicked units do and how they rally
-    /// (PRESTAGS 13.0).
+    /// When an army panics, who is spared and how panicked units rally (PRESTAGS 13.0).
+    /// What panicked units do is rules of the vocabulary under `Panicked`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panic: Option<PanicRules>,
     /// The factions (nationalities, armies) that rules name and scenarios' sides belong
@@ -835,45 +835,9 @@ pub struct MinimumMove {
     pub whole_move: bool,
 }
 
-/// An effect of a state a unit is in (a status level, panic).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub enum StateEffect {
-    /// May never take this action.
-    Never(Action),
-    /// Moves with this share of its movement allowance.
-    MovementShare(f64),
-    /// Defends in melee with this share of its melee strength.
-    MeleeDefenceShare(f64),
-    /// This combat result code eliminates it.
-    EliminatedBy(String),
-    /// Must spend each movement phase moving away from the nearest enemy, off the map
-    /// if it can.
-    FleeFromEnemy,
-}
-
-impl StateEffect {
-    /// The effect in words, of units in the plural (`never attack`).
-    pub fn words(&self) -> String {
-        fn share(f: f64) -> String {
-            if f == 0.5 {
-                "half".to_string()
-            } else {
-                format!("{f} of")
-            }
-        }
-        match self {
-            StateEffect::Never(a) => format!("never {}", a.words()),
-            StateEffect::MovementShare(f) => format!("move at {} their allowance", share(*f)),
-            StateEffect::MeleeDefenceShare(f) => {
-                format!("defend at {} their melee strength", share(*f))
-            }
-            StateEffect::EliminatedBy(code) => format!("are eliminated by `{code}`"),
-            StateEffect::FleeFromEnemy => "flee the nearest enemy".to_string(),
-        }
-    }
-}
-
-/// Army panic.
+/// Army panic: the moment an army panics and the units it strikes, and how they rally.
+/// The units it strikes are `Panicked`; what that does is the vocabulary's (`Flees`,
+/// `MayNot(Attack)`, ...).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PanicRules {
@@ -893,9 +857,6 @@ pub struct PanicRules {
     /// Units near these leaders do not panic.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spared_near: Vec<NearLeader>,
-    /// What panicked units do.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub effects: Vec<StateEffect>,
     /// Panic strikes once: units that did not panic then never do (PRESTAGS 13.21).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,

@@ -89,6 +89,9 @@ pub enum Condition {
     /// 10.2). A unit with no side has no friendly leaders to judge by and counts as in
     /// command.
     InCommand,
+    /// The unit is panicked: its army panicked (the system's `panic`), it was not
+    /// spared, and it has not rallied since (PRESTAGS 13.0-13.22).
+    Panicked,
     /// Every hex around the defender holds, or is next to, a unit that attacks it (a
     /// flank attack).
     Surrounded,
@@ -220,6 +223,10 @@ pub enum Effect {
         #[schemars(range(min = 0.0))]
         short_by: f64,
     },
+    /// The unit must spend each movement phase moving as far as it can from the nearest
+    /// enemy, each hex further from every enemy than the last, off the map where it can
+    /// (PRESTAGS 13.0: panicked units); the rule's note says where it may not go.
+    Flees,
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
     /// Result `from` is read as result `to`.

@@ -48,6 +48,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::InEnemyZoc => "in an enemy zone of control".to_string(),
         Condition::InSupply => "in supply".to_string(),
         Condition::InCommand => "within a friendly leader's control radius".to_string(),
+        Condition::Panicked => "while panicked".to_string(),
         Condition::Surrounded => {
             "in a flank attack (the defender ringed by its attackers)".to_string()
         }
@@ -152,6 +153,7 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::WholeMove => "needs a whole move to pass".to_string(),
         Effect::RoadOnly => "enters only along a road".to_string(),
         Effect::NoTemptation => "never tempted to charge".to_string(),
+        Effect::Flees => "flees the nearest enemy each movement phase".to_string(),
         Effect::PushedBack {
             inches,
             stays_locked,

@@ -233,16 +233,6 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         if !p.spared_near.is_empty() {
             parts.push(format!("not units {}", near(&p.spared_near)));
         }
-        if !p.effects.is_empty() {
-            parts.push(format!(
-                "panicked units: {}",
-                p.effects
-                    .iter()
-                    .map(|e| e.words())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
         if let Some(r) = &p.rally {
             let by = if r.by == p.spared_near {
                 "by the same leaders".to_string()

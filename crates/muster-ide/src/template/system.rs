@@ -150,9 +150,10 @@ System(
         //~ exit: Some((cost: 1.0, may_return: false)),
         // Movement rules that hold whatever the allowance.
         //~ movement: Some((minimum_move: Some((hexes: 1, whole_move: true)))),
-        // When an army panics, who is spared, what panicked units do and how they rally (the
-        // example rallies after the `movement` phase of `sequence`).
-        //~ panic: Some((trigger: LossesReachPanicLevel, effects: [FleeFromEnemy], rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
+        // When an army panics, who is spared and how panicked units rally (the example
+        // rallies after the `movement` phase of `sequence`); what panicked units do is
+        // rules under `Panicked` in `effects`.
+        //~ panic: Some((trigger: LossesReachPanicLevel, rally: Some((after_phase: "movement", by: [(leaders: ["commander"], reach: Stacked)])))),
         // The rules vocabulary (`muster list rules`): conditions (`when`) and effects
         // (`then`) for any rule the sections above have no place for.
         // The factions (nationalities) rules name and scenarios' sides belong to.
@@ -160,7 +161,7 @@ System(
         // The kinds of weather a turn may have; a scenario's `turn_record` gives each turn's.
         //~ weather: [(id: "fair", name: "Fair"), (id: "mud", name: "Mud")],
         // Rules stated as conditions and effects (the example reads the weather above).
-        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation]), (id: "loser-pushed-back", section: "9.7", when: Event(LostMeleeRound), then: [PushedBack(inches: 1.0, stays_locked: true)]), (id: "devastating-fire", section: "9.8", when: All([Event(Charging), Event(LosesLevels(table: "morale-check", at_least: 1))]), then: [ChargeHalted(short_by: 1.0)]), (id: "out-of-command", section: "9.9", when: Not(InCommand), then: [MoveAllowance(0.5)])],
+        //~ effects: [(id: "mud", section: "9.1", when: Weather("mud"), then: [Strength(0.5)]), (id: "woods-defence", section: "7.2", when: All([Defending, InTerrain("woods")]), then: [OddsShift(-1)]), (id: "commander-defends-at-1", section: "9.4", when: All([Defending, Troop("commander")]), then: [FixedStrength(1)]), (id: "reduced-cavalry-slow", section: "9.5", when: All([Troop("cavalry"), Status("reduced")]), then: [MoveAllowance(0.5)]), (id: "commander-falls-with-his-unit", section: "9.4", when: All([Troop("commander"), Defending]), then: [FallsWith(with: ["infantry", "cavalry"], reach: Stacked)]), (id: "cavalry-untempted-by-woods", section: "9.6", when: All([Troop("cavalry"), OpponentIn("woods")]), then: [NoTemptation]), (id: "loser-pushed-back", section: "9.7", when: Event(LostMeleeRound), then: [PushedBack(inches: 1.0, stays_locked: true)]), (id: "devastating-fire", section: "9.8", when: All([Event(Charging), Event(LosesLevels(table: "morale-check", at_least: 1))]), then: [ChargeHalted(short_by: 1.0)]), (id: "out-of-command", section: "9.9", when: Not(InCommand), then: [MoveAllowance(0.5)]), (id: "panicked-flee", section: "9.10", when: Panicked, then: [Flees, MayNot(Attack)])],
         // Named special rules a scenario switches on by id (`special_rules: [(hook: "storm", text: "...")]`).
         //~ special_rules: [(id: "storm", section: "S1", when: Turns(from: 1, to: 2), then: [MayNot(Fire)])],
         // Optional rules: named sets of rules a scenario switches on (`optional_rules: ["veterans"]`).

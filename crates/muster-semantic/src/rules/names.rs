@@ -7,7 +7,7 @@
 //! block lists them.
 
 use muster_db::place::Place;
-use muster_model::rules::{BandResult, MoraleEvent, ResultTable, Rules, StateEffect};
+use muster_model::rules::{BandResult, MoraleEvent, ResultTable, Rules};
 use muster_model::system::RulesSystem;
 
 use super::{classes, made_of_codes, terrain_ids, troop_known};
@@ -261,16 +261,7 @@ fn terrain<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     }
 }
 
-/// The `EliminatedBy` codes of a list of effects.
-fn eliminated_by<'a>(list: Place, effects: &'a [StateEffect], n: &mut Names<'a>) {
-    for (k, e) in effects.iter().enumerate() {
-        if let StateEffect::EliminatedBy(code) = e {
-            n.one(list.index(k).variant("EliminatedBy"), code);
-        }
-    }
-}
-
-/// Result codes: band results, morale triggers and effects.
+/// Result codes: band results and morale triggers.
 fn codes<'a>(rules: &'a Rules, n: &mut Names<'a>) {
     for (t, table) in rules.result_tables.iter().enumerate() {
         let code = |r: &'a BandResult| match r {
@@ -286,13 +277,6 @@ fn codes<'a>(rules: &'a Rules, n: &mut Names<'a>) {
                 n.one(at.field("event").variant("CombatResult"), code);
             }
         }
-    }
-    if let Some(p) = &rules.panic {
-        eliminated_by(
-            Place::rules().field("panic").field("effects"),
-            &p.effects,
-            n,
-        );
     }
 }
 

@@ -102,6 +102,7 @@ impl<'a> Walk<'a> {
             | Condition::InEnemyZoc
             | Condition::InSupply
             | Condition::InCommand
+            | Condition::Panicked
             | Condition::Surrounded
             | Condition::Higher
             | Condition::Lower
@@ -141,6 +142,7 @@ impl<'a> Walk<'a> {
                 | Effect::ShotOnlyWithin(_)
                 | Effect::PushedBack { .. }
                 | Effect::ChargeHalted { .. }
+                | Effect::Flees
                 | Effect::StackingLimit(_)
                 | Effect::Zoc(_)
                 | Effect::ZocEntry(_)
@@ -492,7 +494,8 @@ pub fn canonical_when(c: Option<&Condition>) -> String {
 /// that is empty or (with `turns`, the game's last turn) outside the game, or an `All`
 /// that asks two things no unit can be at once (two sides, two statuses, two weathers,
 /// two phases, a phase of other sides' turns only, two movement modes, two unit kinds,
-/// attacking and defending, higher and lower, a condition and its negation).
+/// attacking and defending, higher and lower, a condition and its negation), or
+/// `Panicked` in a system with no `panic`.
 pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Option<String> {
     never_holds_in(
         c,
@@ -552,6 +555,9 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .iter()
             .find_map(|x| never_holds_in(x, system, game))
             .or_else(|| exclusive_pair(list, system)),
+        Condition::Panicked if system.rules.panic.is_none() => {
+            Some("the system has no `panic` rules, so no unit is ever panicked".to_string())
+        }
         Condition::Event(MoraleEvent::LosesLevels { table, at_least }) => {
             let t = system.rules.result_tables.iter().find(|t| t.id == *table)?;
             let (most, removes) = super::table_reach(t, system.rules.status.as_ref());

@@ -5,7 +5,7 @@ use muster_model::system::RulesSystem;
 use muster_model::vocab::Condition;
 use muster_semantic::FileCx;
 use muster_semantic::rules::combat::compulsory;
-use muster_semantic::rules::vocab::{effect_rules, never_holds};
+use muster_semantic::rules::vocab::{effect_rules, never_holds, positive_leaves};
 
 declare_check! {
     /// ## What it does
@@ -14,8 +14,9 @@ declare_check! {
     /// of control, who compulsory attacks bind and who may use each movement mode. A condition cannot hold when it
     /// asks for two sides, statuses, weathers, phases, movement modes or unit kinds at
     /// once, for attacking and defending, higher and lower, a condition and its
-    /// negation, an empty `Any`, a turn range that ends before it starts, or more
-    /// levels lost on a result table (`LosesLevels`) than any of its results costs.
+    /// negation, an empty `Any`, a turn range that ends before it starts, more levels
+    /// lost on a result table (`LosesLevels`) than any of its results costs, or
+    /// `Panicked` in a system with no `panic` rules.
     ///
     /// ## Why is this bad?
     /// A rule whose condition never holds never applies: the rule as printed is lost,
@@ -79,13 +80,22 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
         .into_iter()
         .filter_map(|(at, what, c)| {
             let why = never_holds(c, system, None)?;
+            let unpanicked = system.rules.panic.is_none()
+                && positive_leaves(c, &at)
+                    .iter()
+                    .any(|(_, x)| **x == Condition::Panicked);
+            let help = if unpanicked {
+                "give the system its `panic` rules, or remove the rule"
+            } else {
+                "use `Any([...])` where either may hold, or remove the member that cannot"
+            };
             Some(
                 Report::new(
                     &META,
                     at,
                     format!("the condition of {what} can never hold: {why}"),
                 )
-                .help("use `Any([...])` where either may hold, or remove the member that cannot"),
+                .help(help),
             )
         })
         .collect()

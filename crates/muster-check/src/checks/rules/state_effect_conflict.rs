@@ -1,7 +1,7 @@
 use muster_db::declare_check;
 use muster_db::place::Place;
 use muster_db::report::{Report, Sink};
-use muster_model::rules::{Action, Allowance, StateEffect};
+use muster_model::rules::{Action, Allowance};
 use muster_model::system::RulesSystem;
 use muster_model::vocab::{Act, Condition, Effect};
 use muster_semantic::FileCx;
@@ -9,12 +9,11 @@ use muster_semantic::rules::vocab::effect_rules;
 
 declare_check! {
     /// ## What it does
-    /// Checks the effects of status levels and of panic. A vocabulary rule that asks
+    /// Checks the effects of status levels. A vocabulary rule that asks
     /// for a status level (`Status`, alone or in an `All`) may not ask for a level that
     /// removes the unit, nor forbid (`MayNot`) an act that a permission binds the same
     /// troops to at that level; a multiplier of movement allowance or strength
-    /// (`MoveAllowance`, `Strength`) is above 0. Panic's effects (`panic.effects`) keep
-    /// their shares above 0 and at most 1, and give no effect twice.
+    /// (`MoveAllowance`, `Strength`) is above 0.
     ///
     /// ## Why is this bad?
     /// A rule for a unit already removed never applies, a share of 0 or less is no
@@ -29,68 +28,13 @@ declare_check! {
     /// ```ron
     /// effects: [(id: "fleet-slowed", section: "3.23", when: Some(All([Troop("fleet"), Status("disrupted")])), then: [MoveAllowance(0.5)])],
     /// ```
-    pub META = ("rules::state-effect-conflict", Error, "effects of a status level or of panic that contradict themselves or a permission");
+    pub META = ("rules::state-effect-conflict", Error, "effects of a status level that contradict themselves or a permission");
 }
 
 pub fn run(cx: &FileCx, sink: &mut Sink) {
     if let Some(system) = super::system(cx) {
         super::report(state_effect_conflicts(system), sink);
     }
-}
-
-/// The variant name of an effect, for places and duplicates.
-fn effect_variant(e: &StateEffect) -> &'static str {
-    match e {
-        StateEffect::Never(_) => "Never",
-        StateEffect::MovementShare(_) => "MovementShare",
-        StateEffect::MeleeDefenceShare(_) => "MeleeDefenceShare",
-        StateEffect::EliminatedBy(_) => "EliminatedBy",
-        StateEffect::FleeFromEnemy => "FleeFromEnemy",
-    }
-}
-
-/// Shares outside (0, 1] and one kind of share given twice in a list of effects.
-fn effect_list_problems(base: &Place, effects: &[StateEffect]) -> Vec<Report> {
-    let mut out = Vec::new();
-    for (k, e) in effects.iter().enumerate() {
-        if let StateEffect::MovementShare(f) | StateEffect::MeleeDefenceShare(f) = e {
-            if !(*f > 0.0 && *f <= 1.0) {
-                out.push(
-                    Report::new(
-                        &META,
-                        base.index(k).variant(effect_variant(e)),
-                        format!("a share of {f}: a share is above 0 and at most 1"),
-                    )
-                    .help("give the share kept, as 0.5 for half"),
-                );
-            }
-            if let Some(j) = effects[..k]
-                .iter()
-                .position(|x| effect_variant(x) == effect_variant(e))
-            {
-                out.push(
-                    Report::new(
-                        &META,
-                        base.index(k),
-                        format!("`{}` is given twice", effect_variant(e)),
-                    )
-                    .label(base.index(j), "first here")
-                    .help("give each share once"),
-                );
-            }
-        } else if let Some(j) = effects[..k].iter().position(|x| x == e) {
-            out.push(
-                Report::new(
-                    &META,
-                    base.index(k),
-                    format!("`{}` is given twice", effect_variant(e)),
-                )
-                .label(base.index(j), "first here")
-                .help("give each effect once"),
-            );
-        }
-    }
-    out
 }
 
 /// The conditions a rule's condition (at `at`) asks for in any case, with their
@@ -119,7 +63,7 @@ fn action_of(act: Act) -> Option<Action> {
 
 /// Vocabulary rules for a status level that removes the unit, multipliers not above 0,
 /// `MayNot` against a permission that binds the same troop name to the act at the
-/// rule's level, and panic's effect list's shares outside (0, 1] and repeats.
+/// rule's level.
 pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
     let rules = &system.rules;
     let mut out = Vec::new();
@@ -208,12 +152,6 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
                 _ => {}
             }
         }
-    }
-    if let Some(p) = &rules.panic {
-        out.extend(effect_list_problems(
-            &Place::rules().field("panic").field("effects"),
-            &p.effects,
-        ));
     }
     out
 }
