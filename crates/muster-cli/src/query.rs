@@ -362,6 +362,14 @@ mod words {
                 .collect();
             let _ = writeln!(out, "results by die: {}", results.join(", "));
         }
+        if !c.may_retreat.is_empty() {
+            let ids: Vec<String> = c
+                .may_retreat
+                .iter()
+                .map(|u| escape(u).into_owned())
+                .collect();
+            let _ = writeln!(out, "may retreat before combat: {}", ids.join(", "));
+        }
         for j in &c.charges {
             let verdict = match (&j.charge, &j.reason) {
                 (true, _) => "a charge".to_string(),

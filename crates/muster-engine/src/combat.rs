@@ -93,6 +93,10 @@ pub struct Combat {
     /// What a roll of each die face gives in that column (before die modifiers).
     pub results: Vec<DieResult>,
     pub charges: Vec<ChargeJudgement>,
+    /// The defenders a rule in force lets retreat before the combat (`May(Retreat)`,
+    /// with no `MayNot(Retreat)` holding for them): PRESTAGS 17.0, unit by unit (17.5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub may_retreat: Vec<String>,
     /// Why the attack may not be made, if so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_allowed: Option<String>,
@@ -174,6 +178,8 @@ pub(crate) struct Contact<'f> {
     pub flank: bool,
     /// The hexes the melee attackers stand on.
     pub melee: Vec<HexId>,
+    /// The highest printed movement allowance among the melee attackers.
+    pub fastest: Option<f64>,
 }
 
 impl Engine<'_> {
@@ -189,38 +195,7 @@ impl Engine<'_> {
         let dhex = self.hex_of(d);
         let mut rules: Vec<RuleRef> = Vec::new();
         let atk = self.attackers_of(attackers, d, defender)?;
-        let melee_hexes: Vec<HexId> = atk
-            .iter()
-            .filter(|(_, r)| !r)
-            .map(|(i, _)| self.hex_of(*i))
-            .collect();
-        let across = |f: &str| {
-            !melee_hexes.is_empty()
-                && melee_hexes.iter().all(|h| {
-                    self.map
-                        .hexside(*h, dhex)
-                        .is_some_and(|s| s.features.iter().any(|x| x == f))
-                })
-        };
-        let hexside_ids: Vec<String> = self
-            .map
-            .neighbours(dhex)
-            .into_iter()
-            .filter_map(|n| self.map.hexside(n, dhex))
-            .flat_map(|s| s.features.clone())
-            .collect();
-        let mut all_across: Vec<&str> = hexside_ids
-            .iter()
-            .map(String::as_str)
-            .filter(|f| across(f))
-            .collect();
-        all_across.sort_unstable();
-        all_across.dedup();
-        let contact = Contact {
-            flank: self.flank_attack(dhex, &melee_hexes),
-            across: all_across,
-            melee: melee_hexes,
-        };
+        let contact = self.contact(&atk, dhex);
         let no_charge = self.no_charge_bonus(d, &contact, &mut rules);
         let mut charges = Vec::new();
         let mut attackers_out = Vec::new();
@@ -270,6 +245,7 @@ impl Engine<'_> {
         };
         let (shifts, die_modifiers) =
             self.terrain_modifiers(dhex, &defenders, &atk, &contact, &mut rules);
+        let may_retreat = self.may_retreat(&defenders, &contact, &mut rules);
         let table = self.system.combat_results.as_ref();
         let mut out = Combat {
             attackers: attackers_out,
@@ -291,6 +267,7 @@ impl Engine<'_> {
             die_modifiers,
             results: Vec::new(),
             charges,
+            may_retreat,
             not_allowed: None,
             rules: Vec::new(),
         };
@@ -547,6 +524,78 @@ impl Engine<'_> {
         out
     }
 
+    /// What the attackers `atk` (by index, each with whether it attacks from range) meet
+    /// at the defender's hex `dhex`: the hexsides every melee attacker crosses, whether
+    /// they ring it, their hexes, and the fastest of them.
+    fn contact(&self, atk: &[(usize, bool)], dhex: HexId) -> Contact<'_> {
+        let melee_hexes: Vec<HexId> = atk
+            .iter()
+            .filter(|(_, r)| !r)
+            .map(|(i, _)| self.hex_of(*i))
+            .collect();
+        let across = |f: &str| {
+            !melee_hexes.is_empty()
+                && melee_hexes.iter().all(|h| {
+                    self.map
+                        .hexside(*h, dhex)
+                        .is_some_and(|s| s.features.iter().any(|x| x == f))
+                })
+        };
+        let mut all_across: Vec<&str> = self
+            .map
+            .neighbours(dhex)
+            .into_iter()
+            .filter_map(|n| self.map.hexside(n, dhex))
+            .flat_map(|s| s.features.iter().map(String::as_str))
+            .filter(|f| across(f))
+            .collect();
+        all_across.sort_unstable();
+        all_across.dedup();
+        Contact {
+            flank: self.flank_attack(dhex, &melee_hexes),
+            across: all_across,
+            melee: melee_hexes,
+            fastest: atk
+                .iter()
+                .filter(|(_, at_range)| !at_range)
+                .map(|(i, _)| self.units[*i].unit.movement)
+                .reduce(f64::max),
+        }
+    }
+
+    /// The ids of the defenders that may retreat before a melee: those a rule in force
+    /// lets retreat (`May(Retreat)`) and none forbids it (`MayNot(Retreat)`), each
+    /// judged on its own (PRESTAGS 17.5); the rules that let them are cited.
+    fn may_retreat(
+        &self,
+        defenders: &[usize],
+        contact: &Contact,
+        rules: &mut Vec<RuleRef>,
+    ) -> Vec<String> {
+        if contact.melee.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for &d in defenders {
+            let facts = Facts {
+                unit: d,
+                hex: Some(self.hex_of(d)),
+                defending: true,
+                all_attackers_across: contact.across.clone(),
+                flank_attack: contact.flank,
+                fastest_attacker: contact.fastest,
+                ..Facts::default()
+            };
+            let may = self.rules_giving(&facts, |e| *e == Effect::May(Act::Retreat));
+            let forbidden = self.rules_giving(&facts, |e| *e == Effect::MayNot(Act::Retreat));
+            if !may.is_empty() && forbidden.is_empty() {
+                rules.extend(may.iter().map(|r| rule_ref(r)));
+                out.push(self.units[d].unit.id.clone());
+            }
+        }
+        out
+    }
+
     fn no_charge_bonus(&self, d: usize, contact: &Contact, rules: &mut Vec<RuleRef>) -> bool {
         let facts = Facts {
             unit: d,
@@ -554,6 +603,7 @@ impl Engine<'_> {
             defending: true,
             all_attackers_across: contact.across.clone(),
             flank_attack: contact.flank,
+            fastest_attacker: contact.fastest,
             ..Facts::default()
         };
         let cancelling = self.rules_giving(&facts, |e| matches!(e, Effect::NoChargeBonus));
@@ -609,6 +659,7 @@ impl Engine<'_> {
                 None
             },
             attacked_through,
+            fastest_attacker: if attacking { None } else { contact.fastest },
             ..Facts::default()
         };
         for r in self.rules_giving(&facts, |e| {
@@ -713,6 +764,7 @@ impl Engine<'_> {
             defending: true,
             all_attackers_across: across.clone(),
             flank_attack: contact.flank,
+            fastest_attacker: contact.fastest,
             ..Facts::default()
         });
         let attacking = attackers.iter().map(|&(a, at_range)| Facts {

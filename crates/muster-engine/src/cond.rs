@@ -33,6 +33,8 @@ pub(crate) struct Facts<'f> {
     /// The classes of its hexsides (by its facing) the units attacking it in melee come
     /// through.
     pub attacked_through: Vec<&'f str>,
+    /// In melee: the highest printed movement allowance among the units attacking it.
+    pub fastest_attacker: Option<f64>,
 }
 
 impl Facts<'_> {
@@ -111,6 +113,11 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             _ => false,
         },
         Condition::Panicked => unit.unit.panicked,
+        Condition::Outpaces(by) => {
+            f.defending
+                && f.fastest_attacker
+                    .is_some_and(|m| unit.unit.movement - m >= *by)
+        }
         Condition::Surrounded => f.flank_attack,
         Condition::OwnSide(fact) => pos
             .sides

@@ -186,6 +186,66 @@ fn prestags_a_panicked_unit_flees_the_fight() {
     );
 }
 
+/// PRESTAGS 17.0-17.5 (optional): a defender attacked in melee may retreat first when
+/// its printed allowance is 3 or more above the fastest attacker's, unit by unit (17.5),
+/// and not a second time (17.3); a unit that advanced attacks no more (17.4). Without
+/// the option nobody retreats (8.3).
+#[test]
+fn prestags_fast_defenders_retreat_before_melee() {
+    use muster_engine::Done;
+    use muster_model::vocab::{Act, Past};
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            // Medium cavalry (9) and swordsmen (4) against professional pikemen (4).
+            p.units[0] = typed(cx, "d", "MC", "saxons", target);
+            p.units.push(typed(cx, "s", "SD", "saxons", target));
+            let attack = |p: &Position, by: &[&str]| {
+                Engine::new(system, map, p)
+                    .combat(by, "d", &BTreeMap::new())
+                    .unwrap()
+            };
+            assert!(
+                attack(&p, &["a"]).may_retreat.is_empty(),
+                "8.3 without 17.0"
+            );
+
+            p.rules_on = vec!["retreat-before-combat".into()];
+            let fast = attack(&p, &["a"]);
+            assert_eq!(fast.may_retreat, ["d"], "17.5: the swordsmen stay");
+            assert!(sections(&fast.rules).contains(&"17.0"), "{:?}", fast.rules);
+
+            // Heavy cavalry (7) joins: 9 is only 2 above it.
+            let next = p.units[1].hex.clone();
+            p.units.push(typed(cx, "h", "HC", "normans", &next));
+            assert!(attack(&p, &["a", "h"]).may_retreat.is_empty());
+            p.units.pop();
+
+            p.units[0].did = vec![Done {
+                act: Act::Retreat,
+                when: Past::ThisPlayerTurn,
+            }];
+            assert!(attack(&p, &["a"]).may_retreat.is_empty(), "17.3");
+            p.units[0].did.clear();
+
+            p.units[1].did = vec![Done {
+                act: Act::Advance,
+                when: Past::ThisPlayerTurn,
+            }];
+            let refused = Engine::new(system, map, &p)
+                .combat(&["a"], "d", &BTreeMap::new())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                refused.contains("no-attack-after-advance") && refused.contains("17.4"),
+                "{refused}"
+            );
+        },
+    );
+}
+
 /// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
 /// the first attack's column to a die modifier once the side has attacked in melee, and
 /// is lost once its losses reach its threshold (3.9).

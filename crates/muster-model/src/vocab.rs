@@ -95,6 +95,10 @@ pub enum Condition {
     /// Every hex around the defender holds, or is next to, a unit that attacks it (a
     /// flank attack).
     Surrounded,
+    /// The unit, attacked in melee, has a printed movement allowance at least this many
+    /// points above that of the fastest unit attacking it (PRESTAGS 17.0: 3, to retreat
+    /// before combat; 17.5: unit by unit).
+    Outpaces(f64),
     /// The opponent's hex has this terrain.
     OpponentIn(String),
     /// The unit stands higher than its opponent.

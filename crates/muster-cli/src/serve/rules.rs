@@ -469,6 +469,16 @@ fn combat_panel(c: &Combat, attackers: &[&str], defender: &str) -> String {
         out.push_str(&list.join(", "));
         out.push_str("</p>");
     }
+    if !c.may_retreat.is_empty() {
+        let ids: Vec<String> = (c.may_retreat.iter())
+            .map(|u| format!("<code>{}</code>", esc(u)))
+            .collect();
+        let _ = write!(
+            out,
+            "<p class=\"retreat\">May retreat before combat: {}</p>",
+            ids.join(", ")
+        );
+    }
     for j in &c.charges {
         let _ = write!(
             out,
@@ -574,6 +584,7 @@ mod tests {
                 reason: Some(evil.to_string()),
                 section: None,
             }],
+            may_retreat: vec![evil.to_string()],
             not_allowed: None,
             rules: reach.rules.clone(),
         };

@@ -49,6 +49,10 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::InSupply => "in supply".to_string(),
         Condition::InCommand => "within a friendly leader's control radius".to_string(),
         Condition::Panicked => "while panicked".to_string(),
+        Condition::Outpaces(by) => format!(
+            "with a printed allowance {} or more above the fastest attacker's",
+            number(*by)
+        ),
         Condition::Surrounded => {
             "in a flank attack (the defender ringed by its attackers)".to_string()
         }

@@ -104,6 +104,7 @@ impl<'a> Walk<'a> {
             | Condition::InCommand
             | Condition::Panicked
             | Condition::Surrounded
+            | Condition::Outpaces(_)
             | Condition::Higher
             | Condition::Lower
             | Condition::Did { .. }
@@ -643,6 +644,10 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
         (C::Attacking, C::Defending) | (C::Defending, C::Attacking) => {
             Some("a unit does not attack and defend in the same combat".to_string())
         }
+        (C::Attacking, C::Outpaces(_)) | (C::Outpaces(_), C::Attacking) => Some(
+            "`Outpaces` compares a defender with its attackers, and an attacker is none"
+                .to_string(),
+        ),
         (C::Higher, C::Lower) | (C::Lower, C::Higher) => {
             Some("a unit cannot stand both higher and lower than its opponent".to_string())
         }

@@ -13,7 +13,8 @@ declare_check! {
     /// at some moment: the `when` of its effects and special rules, who exerts zones
     /// of control, who compulsory attacks bind and who may use each movement mode. A condition cannot hold when it
     /// asks for two sides, statuses, weathers, phases, movement modes or unit kinds at
-    /// once, for attacking and defending, higher and lower, a condition and its
+    /// once, for attacking and defending (or outpacing one's attackers), higher and
+    /// lower, a condition and its
     /// negation, an empty `Any`, a turn range that ends before it starts, more levels
     /// lost on a result table (`LosesLevels`) than any of its results costs, or
     /// `Panicked` in a system with no `panic` rules.
