@@ -577,15 +577,7 @@ impl Engine<'_> {
         }
         let mut out = Vec::new();
         for &d in defenders {
-            let facts = Facts {
-                unit: d,
-                hex: Some(self.hex_of(d)),
-                defending: true,
-                all_attackers_across: contact.across.clone(),
-                flank_attack: contact.flank,
-                fastest_attacker: contact.fastest,
-                ..Facts::default()
-            };
+            let facts = self.defender_facts(d, contact);
             let may = self.rules_giving(&facts, |e| *e == Effect::May(Act::Retreat));
             let forbidden = self.rules_giving(&facts, |e| *e == Effect::MayNot(Act::Retreat));
             if !may.is_empty() && forbidden.is_empty() {
@@ -596,8 +588,9 @@ impl Engine<'_> {
         out
     }
 
-    fn no_charge_bonus(&self, d: usize, contact: &Contact, rules: &mut Vec<RuleRef>) -> bool {
-        let facts = Facts {
+    /// The facts of defender `d` in its own hex, attacked as `contact` says.
+    fn defender_facts<'c>(&self, d: usize, contact: &Contact<'c>) -> Facts<'c> {
+        Facts {
             unit: d,
             hex: Some(self.hex_of(d)),
             defending: true,
@@ -605,7 +598,11 @@ impl Engine<'_> {
             flank_attack: contact.flank,
             fastest_attacker: contact.fastest,
             ..Facts::default()
-        };
+        }
+    }
+
+    fn no_charge_bonus(&self, d: usize, contact: &Contact, rules: &mut Vec<RuleRef>) -> bool {
+        let facts = self.defender_facts(d, contact);
         let cancelling = self.rules_giving(&facts, |e| matches!(e, Effect::NoChargeBonus));
         rules.extend(cancelling.iter().map(|r| rule_ref(r)));
         !cancelling.is_empty()
