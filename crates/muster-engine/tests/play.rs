@@ -246,6 +246,50 @@ fn prestags_fast_defenders_retreat_before_melee() {
     );
 }
 
+/// PRESTAGS 14.31-14.32 (optional): classes A and B on a slope shrug off a D; a class
+/// C unit stacked with them suffers it, and so do they off the slope or without the
+/// option.
+#[test]
+fn prestags_only_foot_hold_steady_on_a_slope() {
+    use muster_model::system::ResultEffect;
+    with_scenario(
+        "scenarios/prestags/4-1-qadisiya.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let hex_of = |terrain: &str| {
+                map.grid()
+                    .hexes()
+                    .find(|h| map.terrain_id_at(*h) == Some(terrain))
+                    .unwrap_or_else(|| panic!("no {terrain} hex"))
+                    .to_string()
+            };
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            let slope = hex_of("slope");
+            p.units = vec![
+                typed(cx, "foot", "SD", "persians", &slope),
+                typed(cx, "horse", "HC", "persians", &slope),
+            ];
+            let hit = |p: &Position, id: &str| {
+                Engine::new(system, map, p).outcome(id, "D", false).unwrap()
+            };
+            assert_eq!(hit(&p, "foot").effects, [ResultEffect::Disrupted]);
+
+            p.rules_on = vec!["elevation".into()];
+            let steady = hit(&p, "foot");
+            assert_eq!(steady.ignored, ["D"], "14.31");
+            assert!(sections(&steady.rules).contains(&"14.31"));
+            assert_eq!(hit(&p, "horse").effects, [ResultEffect::Disrupted], "14.32");
+
+            let clear = hex_of("clear");
+            for u in &mut p.units {
+                u.hex = clear.clone();
+            }
+            assert_eq!(hit(&p, "foot").effects, [ResultEffect::Disrupted]);
+        },
+    );
+}
+
 /// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
 /// the first attack's column to a die modifier once the side has attacked in melee, and
 /// is lost once its losses reach its threshold (3.9).
@@ -481,9 +525,10 @@ fn brissarthe_s_charges_follow_its_special_rules() {
 }
 
 /// PRESTAGS 6.22: against fire the hex defends, not its units: bowmen firing at one
-/// unit or at two stacked in clear meet the clear hex's protection (2), in woods the
-/// woods' (4); a fleet carries its own 4 wherever it floats (Excl 3.25). A melee attack
-/// on the same hex is still strength against strength.
+/// unit or at two stacked in clear meet the clear hex's protection (2), whatever the
+/// unit's plot (23.12) or facing (16.33), in woods the woods' (4); a fleet carries its
+/// own 4 wherever it floats (Excl 3.25). A melee attack on the same hex is still
+/// strength against strength.
 #[test]
 fn prestags_fire_meets_the_hex_s_protection() {
     with_scenario(
@@ -521,6 +566,19 @@ fn prestags_fire_meets_the_hex_s_protection() {
             assert_eq!(one, (2.0, 2.0, Some("fire protection of clear".into())));
             p.units.push(typed(cx, "d2", "MS", "saxons", &d));
             assert_eq!(fire(&p), one, "two units defend as the hex");
+
+            // 23.12 and 16.33: a unit plotted to move, or fired on through its flank,
+            // still meets the fire with the hex's full protection.
+            p.units.truncate(2);
+            p.rules_on = vec!["simultaneous-movement".into(), "facing".into()];
+            p.units[1].plotted = Some("mv".into());
+            for facing in 0..6 {
+                p.units[1].facing = Some(facing);
+                assert_eq!(fire(&p), one, "facing {facing}");
+            }
+            p.rules_on.clear();
+            p.units[1].plotted = None;
+            p.units[1].facing = None;
 
             let (d, a) = lane("woods", "clear");
             p.units = vec![bowmen(&a), typed(cx, "d1", "PS", "saxons", &d)];
