@@ -3,7 +3,9 @@
 
 use muster_hex::HexId;
 use muster_model::rules::MoraleEvent;
+use muster_model::system::Melee;
 use muster_model::vocab::{Condition, Past, SideFact};
+use muster_semantic::rules::vocab::printed_melee;
 
 use crate::{Engine, PositionSide};
 
@@ -113,6 +115,17 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             _ => false,
         },
         Condition::Panicked => unit.unit.panicked,
+        Condition::Bracketed => {
+            matches!(unit.kind.and_then(printed_melee), Some(Melee::Bracketed(_)))
+        }
+        Condition::DotMelee => matches!(unit.kind.and_then(printed_melee), Some(Melee::Dot)),
+        Condition::StackedWithUnit(inner) => f.hex.is_some_and(|h| {
+            engine.units_at(h).iter().any(|&o| {
+                o != f.unit
+                    && engine.units[o].unit.side == unit.unit.side
+                    && holds(engine, inner, &Facts::at(engine, o, h))
+            })
+        }),
         Condition::Outpaces(by) => {
             f.defending
                 && f.fastest_attacker

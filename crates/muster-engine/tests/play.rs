@@ -411,6 +411,57 @@ fn prestags_facing_halves_a_flanked_defender_and_holds_a_turned_attacker() {
                 4.0,
                 "without the optional rule"
             );
+
+            // 16.25's own example: heavy cavalry [4] defends at 2 (3.37), at 1 when
+            // flanked.
+            p.units[0] = Unit {
+                facing: Some(0),
+                ..typed(cx, "d", "HC", "saxons", target)
+            };
+            assert_eq!(attack(&p).unwrap().defence, 2.0, "3.37");
+            p.rules_on = vec!["facing".into()];
+            p.units[1].hex = toward(3);
+            let flanked = attack(&p).unwrap();
+            assert_eq!(flanked.defence, 1.0, "16.25: {flanked:?}");
+            assert!(sections(&flanked.rules).contains(&"3.37"));
+        },
+    );
+}
+
+/// PRESTAGS 3.36-3.37: a unit with a dot for its melee strength never attacks in melee
+/// and defends at 1 alone but at 0 beside a unit with a strength; a bracketed strength
+/// attacks in full and defends at half.
+#[test]
+fn prestags_dots_and_brackets_in_melee() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (mut p, target) = hastings_melee(cx, &set_up);
+            let next = p.units[1].hex.clone();
+            let combat = |p: &Position, by: &str, at: &str| {
+                Engine::new(system, map, p).combat(&[by], at, &BTreeMap::new())
+            };
+            p.units[0] = typed(cx, "d", "BW", "saxons", target);
+            assert_eq!(combat(&p, "a", "d").unwrap().defence, 1.0, "a dot alone");
+            p.units.push(typed(cx, "s", "PS", "saxons", target));
+            let beside = combat(&p, "a", "d").unwrap();
+            assert_eq!(
+                beside.defence, 4.0,
+                "the PS's 4 and the dot's 0: {beside:?}"
+            );
+            assert!(sections(&beside.rules).contains(&"3.36"));
+            p.units.pop();
+
+            p.units[1] = typed(cx, "a", "BW", "normans", &next);
+            p.units[0] = typed(cx, "d", "PS", "saxons", target);
+            let refused = combat(&p, "a", "d").unwrap_err().to_string();
+            assert!(refused.contains("dot-no-melee-attack"), "{refused}");
+
+            p.units[1] = typed(cx, "a", "HC", "normans", &next);
+            let horse = combat(&p, "a", "d").unwrap();
+            assert_eq!(horse.attack, 4.0, "3.37: brackets attack in full");
+            assert!(!sections(&horse.rules).contains(&"3.37"));
         },
     );
 }

@@ -89,6 +89,15 @@ pub enum Condition {
     /// 10.2). A unit with no side has no friendly leaders to judge by and counts as in
     /// command.
     InCommand,
+    /// The unit's kind prints its melee strength in brackets (PRESTAGS 3.37: it defends
+    /// at half).
+    Bracketed,
+    /// The unit's kind prints a dot for its melee strength (PRESTAGS 3.36: no melee
+    /// attack; no defence when stacked with units that have a strength).
+    DotMelee,
+    /// A friendly unit stacked with this one meets this condition, judged for that unit
+    /// in the same hex (PRESTAGS 3.36: stacked with a unit that has a melee strength).
+    StackedWithUnit(Box<Condition>),
     /// The unit is panicked: its army panicked (the system's `panic`), it was not
     /// spared, and it has not rallied since (PRESTAGS 13.0-13.22).
     Panicked,

@@ -49,6 +49,11 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::InSupply => "in supply".to_string(),
         Condition::InCommand => "within a friendly leader's control radius".to_string(),
         Condition::Panicked => "while panicked".to_string(),
+        Condition::Bracketed => "units with a bracketed melee strength".to_string(),
+        Condition::DotMelee => "units with a dot for melee strength".to_string(),
+        Condition::StackedWithUnit(inner) => {
+            format!("stacked with a friendly unit matching: {}", nested(inner))
+        }
         Condition::Outpaces(by) => format!(
             "with a printed allowance {} or more above the fastest attacker's",
             number(*by)

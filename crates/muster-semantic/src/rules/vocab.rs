@@ -10,7 +10,7 @@
 use muster_db::place::Place;
 use muster_model::rules::{MoraleEvent, SequenceOfPlay};
 use muster_model::scenario::{Scenario, SourceAt, VictoryTest};
-use muster_model::system::{RulesSystem, UnitKind};
+use muster_model::system::{KindStats, Melee, RulesSystem, UnitKind};
 use muster_model::vocab::{Condition, Effect, EffectRule, ReplacementPlace, SideFact};
 
 use super::names::{NameKind, NameRef};
@@ -45,6 +45,9 @@ impl<'a> Walk<'a> {
                 }
             }
             Condition::Not(inner) => self.condition(inner, &at.variant("Not"), side),
+            Condition::StackedWithUnit(inner) => {
+                self.condition(inner, &at.variant("StackedWithUnit"), side)
+            }
             Condition::Side(s) => self.name(at.variant("Side"), side, s),
             Condition::Troop(t) => self.name(at.variant("Troop"), NameKind::Troop, t),
             Condition::StackedWith(t) => self.name(at.variant("StackedWith"), NameKind::Troop, t),
@@ -103,6 +106,8 @@ impl<'a> Walk<'a> {
             | Condition::InSupply
             | Condition::InCommand
             | Condition::Panicked
+            | Condition::Bracketed
+            | Condition::DotMelee
             | Condition::Surrounded
             | Condition::Outpaces(_)
             | Condition::Higher
@@ -793,11 +798,23 @@ pub fn admits_kind(c: &Condition, system: &RulesSystem, kind: &UnitKind) -> bool
         Condition::Troop(t) => specificity(system, t, &kind.id).is_some(),
         Condition::All(list) => list.iter().all(|x| admits_kind(x, system, kind)),
         Condition::Any(list) => list.iter().any(|x| admits_kind(x, system, kind)),
+        Condition::Bracketed => matches!(printed_melee(kind), Some(Melee::Bracketed(_))),
+        Condition::DotMelee => matches!(printed_melee(kind), Some(Melee::Dot)),
         Condition::Not(inner) => match inner.as_ref() {
             Condition::Troop(t) => specificity(system, t, &kind.id).is_none(),
             _ => true,
         },
         _ => true,
+    }
+}
+
+/// The melee strength a unit kind prints, where it prints one.
+pub fn printed_melee(kind: &UnitKind) -> Option<&Melee> {
+    match &kind.stats {
+        Some(KindStats::Counter { melee, .. }) | Some(KindStats::Leader { melee, .. }) => {
+            Some(melee)
+        }
+        _ => None,
     }
 }
 
