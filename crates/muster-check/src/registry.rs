@@ -69,6 +69,7 @@ pub static REGISTRY: &[Registered] = &[
     Registered { meta: &crate::checks::reinforcements::turn_out_of_range::META, runner: Runner::Scenario(crate::checks::reinforcements::turn_out_of_range::run) },
     Registered { meta: &crate::checks::reinforcements::withdrawal_not_in_play::META, runner: Runner::Scenario(crate::checks::reinforcements::withdrawal_not_in_play::run) },
     Registered { meta: &crate::checks::rules::band_gap::META, runner: Runner::File(crate::checks::rules::band_gap::run) },
+    Registered { meta: &crate::checks::rules::bonus_without_leader::META, runner: Runner::File(crate::checks::rules::bonus_without_leader::run) },
     Registered { meta: &crate::checks::rules::compulsory_conflict::META, runner: Runner::File(crate::checks::rules::compulsory_conflict::run) },
     Registered { meta: &crate::checks::rules::compulsory_unmeetable::META, runner: Runner::File(crate::checks::rules::compulsory_unmeetable::run) },
     Registered { meta: &crate::checks::rules::defence_conflict::META, runner: Runner::File(crate::checks::rules::defence_conflict::run) },

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use muster_hex::HexId;
 use muster_model::rules::{Action, Allowance};
 use muster_model::system::{
-    BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, OddsRounding, UnitRole,
+    BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, KindStats, OddsRounding, UnitRole,
 };
 use muster_model::vocab::{Act, Effect, EffectRule};
 use schemars::JsonSchema;
@@ -163,6 +163,25 @@ pub fn odds_column(table: &CombatResultsTable, attack: f64, defence: f64) -> Res
     found.ok_or_else(|| "the odds fall in no column".to_string())
 }
 
+/// A unit taking a leader bonus: its place in the side's strengths, the first rule
+/// giving it, and whether any such rule caps it.
+struct Taker<'r> {
+    k: usize,
+    rule: &'r EffectRule,
+    capped: bool,
+}
+
+/// Multiplies a strength by rule `r`'s factor `f`, noting it with `tail` after the factor.
+fn multiply(s: &mut Strength, r: &EffectRule, f: f64, tail: &str) {
+    let before = s.total;
+    s.total *= f;
+    s.modifiers.push(Modifier {
+        what: format!("{} (x{f}{tail})", r.id),
+        value: s.total - before,
+        section: Some(r.section.clone()),
+    });
+}
+
 fn number(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 {
         format!("{}", x.round())
@@ -219,20 +238,22 @@ impl Engine<'_> {
             }
             attackers_out.push(s);
         }
+        self.finish_strengths(&mut attackers_out, &atk, d, true, &contact, &mut rules);
         let defenders: Vec<usize> = self.defenders_of(d);
-        let defenders_out: Vec<Strength> = defenders
+        let first_attacker = atk.first().map_or(d, |a| a.0);
+        let mut defenders_out: Vec<Strength> = defenders
             .iter()
-            .map(|&i| {
-                self.strength_of(
-                    i,
-                    atk.first().map_or(d, |a| a.0),
-                    false,
-                    false,
-                    &contact,
-                    &mut rules,
-                )
-            })
+            .map(|&i| self.strength_of(i, first_attacker, false, false, &contact, &mut rules))
             .collect();
+        let as_defenders: Vec<(usize, bool)> = defenders.iter().map(|&i| (i, false)).collect();
+        self.finish_strengths(
+            &mut defenders_out,
+            &as_defenders,
+            first_attacker,
+            false,
+            &contact,
+            &mut rules,
+        );
         let attack: f64 = attackers_out.iter().map(|s| s.total).sum();
         let protection = if !atk.is_empty() && atk.iter().all(|(_, at_range)| *at_range) {
             self.fire_protection(dhex, &defenders, &mut rules)
@@ -608,6 +629,48 @@ impl Engine<'_> {
         !cancelling.is_empty()
     }
 
+    /// The facts of unit `i` in this combat, attacking or defending against
+    /// `opponent`.
+    fn combat_facts<'c>(
+        &'c self,
+        i: usize,
+        opponent: usize,
+        attacking: bool,
+        at_range: bool,
+        contact: &Contact<'c>,
+    ) -> Facts<'c> {
+        let mut attacked_through: Vec<&str> = if attacking {
+            Vec::new()
+        } else {
+            contact
+                .melee
+                .iter()
+                .filter_map(|h| self.side_class(i, *h))
+                .collect()
+        };
+        attacked_through.sort_unstable();
+        attacked_through.dedup();
+        Facts {
+            unit: i,
+            hex: Some(self.hex_of(i)),
+            attacking,
+            defending: !attacking,
+            all_attackers_across: contact.across.clone(),
+            flank_attack: contact.flank && !at_range,
+            opponent: Some(self.hex_of(opponent)),
+            through: if attacking {
+                self.class_toward(i, self.hex_of(opponent))
+            } else {
+                None
+            },
+            attacked_through,
+            fastest_attacker: if attacking { None } else { contact.fastest },
+            ..Facts::default()
+        }
+    }
+
+    /// Unit `i`'s strength with the corrections of `Strength` and `FixedStrength`, in
+    /// the order of the rules.
     fn strength_of(
         &self,
         i: usize,
@@ -631,49 +694,13 @@ impl Engine<'_> {
             total: base,
             at_range,
         };
-        let mut attacked_through: Vec<&str> = if attacking {
-            Vec::new()
-        } else {
-            contact
-                .melee
-                .iter()
-                .filter_map(|h| self.side_class(i, *h))
-                .collect()
-        };
-        attacked_through.sort_unstable();
-        attacked_through.dedup();
-        let facts = Facts {
-            unit: i,
-            hex: Some(self.hex_of(i)),
-            attacking,
-            defending: !attacking,
-            all_attackers_across: contact.across.clone(),
-            flank_attack: contact.flank && !at_range,
-            opponent: Some(self.hex_of(opponent)),
-            through: if attacking {
-                self.class_toward(i, self.hex_of(opponent))
-            } else {
-                None
-            },
-            attacked_through,
-            fastest_attacker: if attacking { None } else { contact.fastest },
-            ..Facts::default()
-        };
+        let facts = self.combat_facts(i, opponent, attacking, at_range, contact);
         for r in self.rules_giving(&facts, |e| {
             matches!(e, Effect::Strength(_) | Effect::FixedStrength(_))
         }) {
             for e in &r.then {
                 match e {
-                    Effect::Strength(f) => {
-                        let before = s.total;
-                        s.total *= f;
-                        s.modifiers.push(Modifier {
-                            what: format!("{} (x{f})", r.id),
-                            value: s.total - before,
-                            section: Some(r.section.clone()),
-                        });
-                        rules.push(rule_ref(r));
-                    }
+                    Effect::Strength(f) => multiply(&mut s, r, *f, ""),
                     Effect::FixedStrength(v) => {
                         s.modifiers.push(Modifier {
                             what: r.id.clone(),
@@ -681,13 +708,108 @@ impl Engine<'_> {
                             section: Some(r.section.clone()),
                         });
                         s.total = f64::from(*v);
-                        rules.push(rule_ref(r));
                     }
-                    _ => {}
+                    _ => continue,
                 }
+                rules.push(rule_ref(r));
             }
         }
         s
+    }
+
+    /// The last corrections of one side's strengths, after `strength_of` and any
+    /// charge: the bonus of the friendly leaders stacked with each unit (`LeaderBonus`,
+    /// PRESTAGS 10.1), then the multipliers that come after every other correction
+    /// (`FinalStrength`, PRESTAGS 7.52). `who` gives each strength's unit and whether
+    /// it attacks from range.
+    fn finish_strengths(
+        &self,
+        out: &mut [Strength],
+        who: &[(usize, bool)],
+        opponent: usize,
+        attacking: bool,
+        contact: &Contact,
+        rules: &mut Vec<RuleRef>,
+    ) {
+        let facts: Vec<Facts> = who
+            .iter()
+            .map(|&(i, r)| self.combat_facts(i, opponent, attacking, r, contact))
+            .collect();
+        self.leader_bonus(out, who, &facts, rules);
+        for (k, f) in facts.iter().enumerate() {
+            for r in self.rules_giving(f, |e| matches!(e, Effect::FinalStrength(_))) {
+                for e in &r.then {
+                    if let Effect::FinalStrength(x) = e {
+                        multiply(&mut out[k], r, *x, ", last");
+                        rules.push(rule_ref(r));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds to each side's strengths `out` (of the units `who`, with their `facts`)
+    /// the bonus of the friendly leaders stacked with the units a `LeaderBonus` rule
+    /// picks: once per hex, on the first such unit of the hex, at most the picked
+    /// units' strength together where a rule says `capped` (PRESTAGS 10.11). A leader
+    /// picked himself gives nothing to his own stack's bonus.
+    fn leader_bonus(
+        &self,
+        out: &mut [Strength],
+        who: &[(usize, bool)],
+        facts: &[Facts],
+        rules: &mut Vec<RuleRef>,
+    ) {
+        let mut takers: BTreeMap<(HexId, Option<&str>), Vec<Taker>> = BTreeMap::new();
+        for (k, f) in facts.iter().enumerate() {
+            let found = self.rules_giving(f, |e| matches!(e, Effect::LeaderBonus { .. }));
+            if let Some(rule) = found.first() {
+                let capped = found
+                    .iter()
+                    .flat_map(|r| &r.then)
+                    .any(|e| matches!(e, Effect::LeaderBonus { capped: true }));
+                let i = who[k].0;
+                let key = (self.hex_of(i), self.units[i].unit.side.as_deref());
+                takers
+                    .entry(key)
+                    .or_default()
+                    .push(Taker { k, rule, capped });
+            }
+        }
+        for ((hex, side), group) in &takers {
+            let taking: Vec<usize> = group.iter().map(|t| who[t.k].0).collect();
+            let mut leaders = Vec::new();
+            let mut bonus = 0.0;
+            for &o in self.units_at(*hex) {
+                let b = match self.units[o].kind.and_then(|k| k.stats.as_ref()) {
+                    Some(KindStats::Leader { combat_bonus, .. }) => *combat_bonus,
+                    _ => 0,
+                };
+                if b > 0 && self.units[o].unit.side.as_deref() == *side && !taking.contains(&o) {
+                    leaders.push(self.units[o].unit.id.as_str());
+                    bonus += f64::from(b);
+                }
+            }
+            if leaders.is_empty() {
+                continue;
+            }
+            let Taker { k: first, rule, .. } = group[0];
+            let mut what = format!("{} ({})", rule.id, leaders.join(", "));
+            if group.iter().any(|t| t.capped) {
+                let cap: f64 = group.iter().map(|t| out[t.k].total.max(0.0)).sum();
+                if cap < bonus {
+                    what = format!("{what}, at most the stack's {}", number(cap));
+                    bonus = cap;
+                }
+            }
+            out[first].modifiers.push(Modifier {
+                what,
+                value: bonus,
+                section: Some(rule.section.clone()),
+            });
+            out[first].total += bonus;
+            rules.push(rule_ref(rule));
+        }
     }
 
     /// Column shifts and die modifiers of the defender's hex and hexsides and of the

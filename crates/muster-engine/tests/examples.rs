@@ -316,6 +316,23 @@ fn prestags_26_against_9_is_two_to_one() {
     );
 }
 
+/// Two hexes on opposite sides of `target`: between them they touch all six around it.
+fn opposite(cx: &ScenarioCx, set_up: &Position, target: &str) -> (String, String) {
+    let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), set_up);
+    let around = e.map.neighbours(e.hex(target).unwrap());
+    let west = around[0];
+    let east = *around
+        .iter()
+        .find(|h| {
+            e.map.distance(**h, west) == 2
+                && !around
+                    .iter()
+                    .any(|x| e.map.distance(*x, west) == 1 && e.map.distance(*x, **h) == 1)
+        })
+        .expect("a hex opposite");
+    (west.to_string(), east.to_string())
+}
+
 /// PRESTAGS 7.51's example: two units of strength 2 that between them occupy or touch
 /// every hex round a unit of strength 4 attack it at 8:4, 2:1, in melee. Standing there
 /// without attacking flanks no one (7.53), and fire never flanks (7.56: the rule asks
@@ -326,25 +343,7 @@ fn prestags_a_flank_attack_doubles_two_and_two_against_four() {
         "scenarios/prestags/5-7-hastings.scenario.ron",
         |cx, set_up| {
             let target = "2020";
-            let e0 = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &set_up);
-            let t = e0.hex(target).unwrap();
-            // Two hexes on opposite sides of the target: between them they touch all six.
-            let around = e0.map.neighbours(t);
-            let west = around[0];
-            let east = *around
-                .iter()
-                .find(|h| {
-                    e0.map.distance(**h, west) == 2
-                        && around
-                            .iter()
-                            .filter(|x| {
-                                e0.map.distance(**x, west) == 1 && e0.map.distance(**x, **h) == 1
-                            })
-                            .count()
-                            == 0
-                })
-                .expect("a hex opposite");
-            let (west, east) = (west.to_string(), east.to_string());
+            let (west, east) = opposite(cx, &set_up, target);
             let mut p = set_up.clone();
             p.units = vec![
                 typed(cx, "d", "PS", "saxons", target),
@@ -371,6 +370,79 @@ fn prestags_a_flank_attack_doubles_two_and_two_against_four() {
             // Outside the melee phase the rule does not apply.
             p.phase = Some("fire".into());
             assert_eq!(odds(&p, &["a1", "a2"]).0, "4:4");
+        },
+    );
+}
+
+/// PRESTAGS 10.1 with 7.51's two attackers: in melee, the units stacked with friendly
+/// leaders gain every leader's combat bonus, attacking or defending (10.11, 10.13), but
+/// never more than their own adjusted strength; a leader gives nothing to himself
+/// (10.12); outside melee nothing; and a flank attack doubles after the bonus (7.52).
+#[test]
+fn prestags_leaders_add_their_bonus_in_melee_up_to_the_stack_s_strength() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let target = "2020";
+            let (west, east) = opposite(cx, &set_up, target);
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "d", "PS", "saxons", target),
+                typed(cx, "a1", "MI", "normans", &west),
+            ];
+            let combat = |p: &Position, attackers: &[&str]| {
+                let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), p);
+                e.combat(attackers, "d", &BTreeMap::new()).unwrap()
+            };
+            assert_eq!(combat(&p, &["a1"]).ratio, "2:4");
+
+            // A level 3 leader's 3 is cut to the MI's own 2 (10.11).
+            p.units.push(typed(cx, "l3", "3L", "normans", &west));
+            let led = combat(&p, &["a1"]);
+            assert_eq!(led.ratio, "4:4", "{led:?}");
+            assert!(sections(&led.rules).contains(&"10.1"), "{:?}", led.rules);
+            let bonus = &led.attackers[0].modifiers;
+            assert!(
+                bonus
+                    .iter()
+                    .any(|m| m.value == 2.0 && m.what.contains("l3")),
+                "{bonus:?}"
+            );
+
+            // A second MI in the hex raises the cap to 4: the whole 3 counts, once for
+            // the hex, whichever units attack from it.
+            p.units.push(typed(cx, "a3", "MI", "normans", &west));
+            assert_eq!(combat(&p, &["a1", "a3"]).ratio, "7:4");
+            // Two leaders add both bonuses, 6 and 3, up to the stack's 4.
+            p.units.push(typed(cx, "l2", "2L", "normans", &west));
+            assert_eq!(combat(&p, &["a1", "a3"]).ratio, "8:4");
+            p.units.truncate(3);
+
+            // Defending too (10.13): the PS's 4 and a level 2 leader's 6, cut to 4; the
+            // leader's own dot counts 0 beside the spearmen (3.36).
+            p.units.push(typed(cx, "dl", "2L", "saxons", target));
+            let held = combat(&p, &["a1"]);
+            assert_eq!(held.defence, 8.0, "{held:?}");
+            // A leader alone gains nothing from himself (10.12): his dot, 1.
+            p.units[0] = typed(cx, "x", "PS", "saxons", &east);
+            let e = Engine::new(cx.system.unwrap(), cx.map.unwrap(), &p);
+            let alone = e.combat(&["a1"], "dl", &BTreeMap::new()).unwrap();
+            assert_eq!(alone.defence, 1.0, "{alone:?}");
+            p.units[0] = typed(cx, "d", "PS", "saxons", target);
+            p.units.pop();
+
+            // Outside melee no bonus (10.13).
+            p.phase = Some("fire".into());
+            assert_eq!(combat(&p, &["a1"]).ratio, "2:4");
+            p.phase = Some("melee".into());
+
+            // 7.52: the flank doubling comes after the bonus, (2 + 2) x 2 with the
+            // leader and 2 x 2 across: 12, where doubling first would give 11.
+            p.units.push(typed(cx, "a2", "MI", "normans", &east));
+            let flank = combat(&p, &["a1", "a2"]);
+            assert_eq!(flank.ratio, "12:4", "{flank:?}");
+            assert!(sections(&flank.rules).contains(&"7.51"));
         },
     );
 }

@@ -181,6 +181,20 @@ pub enum Effect {
     DieModifier(i8),
     /// The unit's combat strength is multiplied (0.5: halved, 2: doubled).
     Strength(f64),
+    /// The unit's combat strength is multiplied after every other correction, the
+    /// leaders' bonus (`LeaderBonus`) included (PRESTAGS 7.52: the flank attack's
+    /// doubling comes last).
+    FinalStrength(f64),
+    /// The unit gains the combat bonus (a leader kind's `combat_bonus`) of every
+    /// friendly leader stacked with it, never its own. The bonus of a hex is shared by
+    /// the units of that hex in the combat; it comes after `Strength` and
+    /// `FixedStrength` and before `FinalStrength` (PRESTAGS 10.1).
+    LeaderBonus {
+        /// The bonus of a hex is at most the adjusted strength of the units in that
+        /// hex that take it (PRESTAGS 10.11).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        capped: bool,
+    },
     /// The unit's movement allowance is multiplied by this (PRESTAGS Excl 3.23: 0.5, a
     /// disrupted fleet moves at half).
     MoveAllowance(f64),

@@ -148,6 +148,20 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::Strength(f) if *f == 2.0 => "strength doubled".to_string(),
         Effect::Strength(f) => format!("strength x{}", number(*f)),
         Effect::FixedStrength(n) => format!("strength is {n}"),
+        Effect::FinalStrength(f) if *f == 2.0 => {
+            "strength doubled after every other correction".to_string()
+        }
+        Effect::FinalStrength(f) => {
+            format!("strength x{} after every other correction", number(*f))
+        }
+        Effect::LeaderBonus { capped } => format!(
+            "adds the combat bonus of the friendly leaders stacked with it{}",
+            if *capped {
+                ", at most the strength of the units in the hex that take it"
+            } else {
+                ""
+            }
+        ),
         Effect::FireProtection(n) => format!("protected at {n} against fire"),
         Effect::FallsWith { with, reach } => format!(
             "eliminated with a unit {} it ({})",

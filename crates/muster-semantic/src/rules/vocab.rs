@@ -137,6 +137,8 @@ impl<'a> Walk<'a> {
                 | Effect::OddsShift(_)
                 | Effect::DieModifier(_)
                 | Effect::Strength(_)
+                | Effect::FinalStrength(_)
+                | Effect::LeaderBonus { .. }
                 | Effect::FixedStrength(_)
                 | Effect::FireProtection(_)
                 | Effect::MoveAllowance(_)
@@ -772,6 +774,7 @@ pub fn disagree(a: &Effect, b: &Effect) -> bool {
         (E::May(x) | E::Must(x), E::MayNot(y)) | (E::MayNot(y), E::May(x) | E::Must(x)) => x == y,
         (E::StackingLimit(x), E::StackingLimit(y)) => x != y,
         (E::FixedStrength(x), E::FixedStrength(y)) => x != y,
+        (E::LeaderBonus { capped: x }, E::LeaderBonus { capped: y }) => x != y,
         (E::FireProtection(x), E::FireProtection(y)) => x != y,
         (E::MoveAllowance(x), E::MoveAllowance(y)) => x != y,
         (E::ShotOnlyWithin(x), E::ShotOnlyWithin(y)) => x != y,

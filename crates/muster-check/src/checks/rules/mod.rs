@@ -4,6 +4,7 @@
 //! which permission applies, every name the rules refer to).
 
 pub mod band_gap;
+pub mod bonus_without_leader;
 pub mod compulsory_conflict;
 pub mod compulsory_unmeetable;
 pub mod defence_conflict;

@@ -13,7 +13,7 @@ declare_check! {
     /// for a status level (`Status`, alone or in an `All`) may not ask for a level that
     /// removes the unit, nor forbid (`MayNot`) an act that a permission binds the same
     /// troops to at that level; a multiplier of movement allowance or strength
-    /// (`MoveAllowance`, `Strength`) is above 0.
+    /// (`MoveAllowance`, `Strength`, `FinalStrength`) is above 0.
     ///
     /// ## Why is this bad?
     /// A rule for a unit already removed never applies, a share of 0 or less is no
@@ -104,11 +104,13 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
         for (k, e) in r.rule.then.iter().enumerate() {
             let at = r.at.field("then").index(k);
             match e {
-                Effect::MoveAllowance(f) | Effect::Strength(f) if !(f.is_finite() && *f > 0.0) => {
-                    let what = if matches!(e, Effect::MoveAllowance(_)) {
-                        "MoveAllowance"
-                    } else {
-                        "Strength"
+                Effect::MoveAllowance(f) | Effect::Strength(f) | Effect::FinalStrength(f)
+                    if !(f.is_finite() && *f > 0.0) =>
+                {
+                    let what = match e {
+                        Effect::MoveAllowance(_) => "MoveAllowance",
+                        Effect::FinalStrength(_) => "FinalStrength",
+                        _ => "Strength",
                     };
                     out.push(
                         Report::new(
