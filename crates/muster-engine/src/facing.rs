@@ -127,6 +127,7 @@ impl<'a> Engine<'a> {
         zoc: &HashSet<HexId>,
         faced: &Faced,
     ) -> Search {
+        let flight = self.flight(i, start);
         let mut at = Frontier::default();
         let first = (start, faced.facing);
         for &(h, mp) in seeds {
@@ -147,6 +148,9 @@ impl<'a> Engine<'a> {
                 let Some(dir) = self.map.grid().direction(h, n) else {
                     continue;
                 };
+                if flight.as_ref().is_some_and(|f| !f.away(self, h, n)) {
+                    continue;
+                }
                 if !faced.blocked[usize::from((dir + 6 - f) % 6)] {
                     at.relax((n, f), mp - cost, Some((h, f)));
                 }

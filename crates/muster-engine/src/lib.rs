@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 mod combat;
 mod cond;
 mod facing;
+mod flee;
 mod march;
 mod outcome;
 mod plan;

@@ -2,7 +2,8 @@
 //! left, honouring terrain and hexside costs (roads included), the system's movement
 //! modes, zones of control (entry, leaving, zone to zone), stacking (friends passed
 //! through, enemies never entered), the minimum move and the vocabulary's conditions
-//! on movement (`MoveCost`, `MayNot(Enter)`, `MayNot(Move)`).
+//! on movement (`MoveCost`, `MayNot(Enter)`, `MayNot(Move)`, and `Flees`: see
+//! [`crate::flee`]).
 //!
 //! Not read: leaders' movement control (PRESTAGS 10.2) and a movement mode's capacity
 //! per turn. A reinforcement's entry is [`Engine::entry_cost`]; moves over several turns
@@ -144,6 +145,7 @@ impl<'a> Engine<'a> {
         let (mp, mut rules) = self.allowance_of(i);
         let mut out = self.search_all(i, &[(start, mp)], start, &mut rules);
         self.minimum_move(i, start, &mut out, &mut rules);
+        self.flee(i, start, &mut out, &mut rules);
         Ok(self.finish(i, start, mp, out, rules))
     }
 
@@ -390,6 +392,7 @@ impl<'a> Engine<'a> {
         if let Some(faced) = self.faced(i, start) {
             return self.search_faced(i, seeds, start, mode, zoc, &faced);
         }
+        let flight = self.flight(i, start);
         let mut left: crate::FastMap<HexId, f64> = crate::FastMap::default();
         let mut parent: crate::FastMap<HexId, HexId> = crate::FastMap::default();
         let mut open = BinaryHeap::new();
@@ -409,7 +412,7 @@ impl<'a> Engine<'a> {
             }
             for (n, cost) in self.moves_with(i, h, start, mode, zoc, bound) {
                 let after = mp - cost;
-                if after < -EPS {
+                if after < -EPS || flight.as_ref().is_some_and(|f| !f.away(self, h, n)) {
                     continue;
                 }
                 if left.get(&n).is_none_or(|l| after > *l + EPS) {

@@ -186,6 +186,48 @@ fn prestags_a_panicked_unit_flees_the_fight() {
     );
 }
 
+/// PRESTAGS 13.0's flight: a panicked unit moves only from hex to hex each further from
+/// the nearest enemy than the last, and its reach is the hexes as far from the nearest
+/// enemy as it can get; calm, the same unit may also stay near. The rule is cited.
+#[test]
+fn prestags_a_panicked_unit_runs_from_the_nearest_enemy() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (clear, next) = open_ground(map);
+            let mut p = set_up.clone();
+            p.phase = Some("movement".into());
+            p.units = vec![
+                typed(cx, "runner", "HC", "saxons", &clear.to_string()),
+                typed(cx, "foe", "PS", "normans", &next.to_string()),
+            ];
+            let away = |h: &str| map.distance(HexId::parse(h).unwrap(), next);
+            let calm = Engine::new(system, map, &p).reach("runner").unwrap();
+            assert!(!sections(&calm.rules).contains(&"13.0"));
+
+            p.units[0].panicked = true;
+            let fled = Engine::new(system, map, &p).reach("runner").unwrap();
+            assert!(sections(&fled.rules).contains(&"13.0"), "{:?}", fled.rules);
+            let furthest = fled.hexes.iter().map(|h| away(&h.hex)).max().unwrap();
+            assert!(furthest > 1, "{fled:?}");
+            for h in &fled.hexes {
+                assert_eq!(away(&h.hex), furthest, "only the furthest hexes: {h:?}");
+                let steps: Vec<u32> = h.path.iter().map(|x| away(x)).collect();
+                assert!(
+                    steps.windows(2).all(|w| w[1] > w[0]),
+                    "each hex further than the last: {h:?}"
+                );
+            }
+            assert!(
+                calm.hexes.iter().any(|h| away(&h.hex) < furthest),
+                "calm, it may stay nearer"
+            );
+            assert!(calm.hexes.len() > fled.hexes.len());
+        },
+    );
+}
+
 /// PRESTAGS 17.0-17.5 (optional): a defender attacked in melee may retreat first when
 /// its printed allowance is 3 or more above the fastest attacker's, unit by unit (17.5),
 /// and not a second time (17.3); a unit that advanced attacks no more (17.4). Without

@@ -252,7 +252,8 @@ pub enum Effect {
     },
     /// The unit must spend each movement phase moving as far as it can from the nearest
     /// enemy, each hex further from every enemy than the last, off the map where it can
-    /// (PRESTAGS 13.0: panicked units); the rule's note says where it may not go.
+    /// (PRESTAGS 13.0: panicked units); the rule's note says where it may not go. The
+    /// engine's `reach` keeps a fleeing unit to such steps and to the furthest hexes.
     Flees,
     /// These result codes do not affect the unit.
     Immune(Vec<String>),
