@@ -94,7 +94,8 @@ pub struct Combat {
     pub results: Vec<DieResult>,
     pub charges: Vec<ChargeJudgement>,
     /// The defenders a rule in force lets retreat before the combat (`May(Retreat)`,
-    /// with no `MayNot(Retreat)` holding for them): PRESTAGS 17.0, unit by unit (17.5).
+    /// with no `MayNot(Retreat)` holding for them) and that have a hex to step back
+    /// into: PRESTAGS 17.0, unit by unit (17.5); 17.1, a unit with none stays.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub may_retreat: Vec<String>,
     /// Why the attack may not be made, if so.
@@ -585,8 +586,9 @@ impl Engine<'_> {
     }
 
     /// The ids of the defenders that may retreat before a melee: those a rule in force
-    /// lets retreat (`May(Retreat)`) and none forbids it (`MayNot(Retreat)`), each
-    /// judged on its own (PRESTAGS 17.5); the rules that let them are cited.
+    /// lets retreat (`May(Retreat)`), none forbids it (`MayNot(Retreat)`) and a hex is
+    /// open to, each judged on its own (PRESTAGS 17.5); the rules that let them are
+    /// cited.
     fn may_retreat(
         &self,
         defenders: &[usize],
@@ -601,12 +603,22 @@ impl Engine<'_> {
             let facts = self.defender_facts(d, contact);
             let may = self.rules_giving(&facts, |e| *e == Effect::May(Act::Retreat));
             let forbidden = self.rules_giving(&facts, |e| *e == Effect::MayNot(Act::Retreat));
-            if !may.is_empty() && forbidden.is_empty() {
+            if !may.is_empty() && forbidden.is_empty() && self.has_retreat(d) {
                 rules.extend(may.iter().map(|r| rule_ref(r)));
                 out.push(self.units[d].unit.id.clone());
             }
         }
         out
+    }
+
+    /// Whether unit `i` has a hex to step back into: a neighbour it may enter from its
+    /// hex, by terrain and hexside, and end in, stacking included (PRESTAGS 17.1: a unit
+    /// that cannot retreat stays and is attacked).
+    fn has_retreat(&self, i: usize) -> bool {
+        let h = self.hex_of(i);
+        self.map.neighbours(h).into_iter().any(|n| {
+            self.may_pass(i, n) && self.may_end(i, n) && self.step_cost(i, h, n, None).is_some()
+        })
     }
 
     /// The facts of defender `d` in its own hex, attacked as `contact` says.

@@ -242,6 +242,7 @@ fn prestags_fast_defenders_retreat_before_melee() {
             let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
             let (mut p, target) = hastings_melee(cx, &set_up);
             // Medium cavalry (9) and swordsmen (4) against professional pikemen (4).
+            let next = p.units[1].hex.clone();
             p.units[0] = typed(cx, "d", "MC", "saxons", target);
             p.units.push(typed(cx, "s", "SD", "saxons", target));
             let attack = |p: &Position, by: &[&str]| {
@@ -260,7 +261,6 @@ fn prestags_fast_defenders_retreat_before_melee() {
             assert!(sections(&fast.rules).contains(&"17.0"), "{:?}", fast.rules);
 
             // Heavy cavalry (7) joins: 9 is only 2 above it.
-            let next = p.units[1].hex.clone();
             p.units.push(typed(cx, "h", "HC", "normans", &next));
             assert!(attack(&p, &["a", "h"]).may_retreat.is_empty());
             p.units.pop();
@@ -271,6 +271,32 @@ fn prestags_fast_defenders_retreat_before_melee() {
             }];
             assert!(attack(&p, &["a"]).may_retreat.is_empty(), "17.3");
             p.units[0].did.clear();
+            // 17.3: nor may units in the hex a unit retreated into.
+            p.units[2].did = vec![Done {
+                act: Act::Retreat,
+                when: Past::ThisPlayerTurn,
+            }];
+            assert!(attack(&p, &["a"]).may_retreat.is_empty(), "17.3, the hex");
+            p.units[2].did.clear();
+
+            // 17.1: with every other hex round it held by the enemy, it stays.
+            let e = Engine::new(system, map, &p);
+            let round: Vec<String> = e
+                .map
+                .neighbours(e.hex(target).unwrap())
+                .into_iter()
+                .map(|h| h.to_string())
+                .filter(|h| *h != next)
+                .collect();
+            let before = p.units.len();
+            for (k, h) in round.iter().enumerate() {
+                p.units
+                    .push(typed(cx, &format!("ring{k}"), "PP", "normans", h));
+            }
+            assert!(attack(&p, &["a"]).may_retreat.is_empty(), "17.1");
+            p.units.pop();
+            assert_eq!(attack(&p, &["a"]).may_retreat, ["d"], "one hex open");
+            p.units.truncate(before);
 
             p.units[1].did = vec![Done {
                 act: Act::Advance,

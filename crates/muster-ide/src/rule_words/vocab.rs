@@ -52,7 +52,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Bracketed => "units with a bracketed melee strength".to_string(),
         Condition::DotMelee => "units with a dot for melee strength".to_string(),
         Condition::StackedWithUnit(inner) => {
-            format!("stacked with a friendly unit matching: {}", nested(inner))
+            format!("stacked with a friendly unit ({})", condition_words(inner))
         }
         Condition::Outpaces(by) => format!(
             "with a printed allowance {} or more above the fastest attacker's",

@@ -563,6 +563,8 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .iter()
             .find_map(|x| never_holds_in(x, system, game))
             .or_else(|| exclusive_pair(list, system)),
+        Condition::StackedWithUnit(inner) => never_holds_in(inner, system, game)
+            .map(|why| format!("no unit stacked with it can match: {why}")),
         Condition::Panicked if system.rules.panic.is_none() => {
             Some("the system has no `panic` rules, so no unit is ever panicked".to_string())
         }

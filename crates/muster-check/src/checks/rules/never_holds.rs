@@ -17,7 +17,8 @@ declare_check! {
     /// outpacing one's attackers), higher and lower, a condition and its negation, an
     /// empty `Any`, a turn range that ends before it starts, more levels lost on a
     /// result table (`LosesLevels`) than any of its results costs, or `Panicked` in a
-    /// system with no `panic` rules.
+    /// system with no `panic` rules; and, in `StackedWithUnit`, when the condition a
+    /// stacked unit must meet can never hold.
     ///
     /// ## Why is this bad?
     /// A rule whose condition never holds never applies: the rule as printed is lost,
@@ -81,10 +82,15 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
         .into_iter()
         .filter_map(|(at, what, c)| {
             let why = never_holds(c, system, None)?;
-            let unpanicked = system.rules.panic.is_none()
-                && positive_leaves(c, &at)
+            let panicked = |x: &Condition| match x {
+                Condition::Panicked => true,
+                Condition::StackedWithUnit(inner) => positive_leaves(inner, &at)
                     .iter()
-                    .any(|(_, x)| **x == Condition::Panicked);
+                    .any(|(_, y)| **y == Condition::Panicked),
+                _ => false,
+            };
+            let unpanicked = system.rules.panic.is_none()
+                && positive_leaves(c, &at).iter().any(|(_, x)| panicked(x));
             let help = if unpanicked {
                 "give the system its `panic` rules, or remove the rule"
             } else {
