@@ -411,6 +411,8 @@ pub enum QueryWhat {
         hex: String,
         side: String,
     },
+    /// Who holds each labelled hex of the map, and why (the system's `control` rule).
+    Control { input: PathBuf },
     /// What a combat result does to a unit: the codes that befall it, those a rule
     /// cancels, their meaning, and a status or kind a rule gives.
     Result {

@@ -38,6 +38,7 @@ pub fn run(
         | QueryWhat::Combat { input, .. }
         | QueryWhat::Sight { input, .. }
         | QueryWhat::Supply { input, .. }
+        | QueryWhat::Control { input }
         | QueryWhat::Result { input, .. } => input.clone(),
     };
     let asked = asked(&db, &cwd.join(&input), &input, turn)?;
@@ -100,6 +101,14 @@ pub fn run(
                 to_json(&supply)?
             } else {
                 words::supply(&supply)
+            }
+        }
+        QueryWhat::Control { .. } => {
+            let control = engine.control();
+            if json {
+                to_json(&control)?
+            } else {
+                words::control(&control)
             }
         }
         QueryWhat::Result {
@@ -226,7 +235,9 @@ mod words {
     use std::fmt::Write;
 
     use muster_db::text::escape;
-    use muster_engine::{Combat, Modifier, Outcome, Reach, RuleRef, Sight, Supply};
+    use muster_engine::{
+        Combat, Control, HeldBy, Modifier, Outcome, Reach, RuleRef, Sight, Supply,
+    };
 
     fn rules(out: &mut String, rules: &[RuleRef]) {
         if rules.is_empty() {
@@ -450,6 +461,29 @@ mod words {
             let _ = writeln!(out, "becomes a `{}`", escape(k));
         }
         rules(&mut out, &o.rules);
+        out
+    }
+
+    pub fn control(c: &Control) -> String {
+        let mut out = String::new();
+        if c.hexes.is_empty() {
+            out.push_str("the map has no labelled hexes\n");
+        }
+        for h in &c.hexes {
+            let side = h.side.as_deref().map(escape).unwrap_or_default();
+            let why = match h.by {
+                HeldBy::Occupied => format!("held by `{side}`, whose units stand in it"),
+                HeldBy::Contested => "held by nobody: units of both sides stand in it".into(),
+                HeldBy::HeldLast => format!("held by `{side}`, whose units stood in it last"),
+                HeldBy::Nobody => "held by nobody".into(),
+                HeldBy::Recorded if h.side.is_some() => {
+                    format!("held by `{side}`, as the position records")
+                }
+                HeldBy::Recorded => "held by nobody, as the position records".into(),
+            };
+            let _ = writeln!(out, "{} `{}`: {why}", h.hex, escape(&h.label));
+        }
+        rules(&mut out, &c.rules);
         out
     }
 

@@ -136,12 +136,12 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             .sides
             .iter()
             .filter(|s| unit.unit.side.as_deref() == Some(s.id.as_str()))
-            .any(|s| side_fact(s, fact)),
+            .any(|s| side_fact(engine, s, fact)),
         Condition::EnemySide(fact) => unit.unit.side.as_deref().is_some_and(|own| {
             pos.sides
                 .iter()
                 .filter(|s| s.id != own)
-                .any(|s| side_fact(s, fact))
+                .any(|s| side_fact(engine, s, fact))
         }),
         Condition::Did { act, when } => unit.unit.did.iter().any(|d| {
             d.act == *act
@@ -155,21 +155,29 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     }
 }
 
-/// Whether a fact holds of a side of the position.
-fn side_fact(side: &PositionSide, fact: &SideFact) -> bool {
+/// Whether a fact holds of a side of the position; the labels it holds are
+/// [`Engine::control`]'s.
+fn side_fact(engine: &Engine, side: &PositionSide, fact: &SideFact) -> bool {
     match fact {
         SideFact::Demoralised => side.morale_threshold.is_some_and(|t| side.losses >= t),
         SideFact::LossesAtLeast(n) => side.losses >= *n,
-        SideFact::Controls(label) => side.controls.iter().any(|l| l == label),
-        SideFact::ControlsAtLeast(n) => {
-            let mut held: Vec<&str> = side.controls.iter().map(String::as_str).collect();
-            held.sort_unstable();
-            held.dedup();
-            held.len() >= usize::from(*n)
-        }
+        SideFact::Controls(label) => held(engine, side).contains(&label.as_str()),
+        SideFact::ControlsAtLeast(n) => held(engine, side).len() >= usize::from(*n),
         SideFact::ActedBefore(act) => side.acted.contains(act),
         SideFact::Leadership(note) => side.leadership.as_deref() == Some(note.as_str()),
     }
+}
+
+/// The distinct labels a side holds: by the system's `control` rule where it has one,
+/// else as the position records them.
+fn held<'e>(engine: &'e Engine, side: &'e PositionSide) -> Vec<&'e str> {
+    if engine.system.rules.control.is_some() {
+        return engine.labels_held(&side.id);
+    }
+    let mut held: Vec<&str> = side.controls.iter().map(String::as_str).collect();
+    held.sort_unstable();
+    held.dedup();
+    held
 }
 
 /// A unit's status: as the position gives it, else the ladder's first level.

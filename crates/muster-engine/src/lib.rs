@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 mod combat;
 mod cond;
+mod control;
 mod facing;
 mod flee;
 mod march;
@@ -41,6 +42,7 @@ mod sight;
 mod supply;
 
 pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
+pub use control::{Control, HeldBy, HeldHex};
 pub use march::March;
 pub use outcome::Outcome;
 pub use plan::{Hemmed, HemmedArrival, SideReach, Target, hemmed_arrivals, hemmed_in, side_reach};

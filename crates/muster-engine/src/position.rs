@@ -69,8 +69,10 @@ pub struct PositionSide {
     /// has one: from the scenario, at no losses yet where it moves with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale_threshold: Option<u16>,
-    /// The map labels of the hexes the side holds (`SideFact::Controls`). The position
-    /// says who holds what: a unit standing on a labelled hex does not change it.
+    /// The map labels of the hexes the side holds (`SideFact::Controls`). Where the
+    /// system has a `control` rule, this is the record of who held a hex last, read for
+    /// hexes no unit stands in ([`Engine::control`](crate::Engine::control)); without
+    /// one, the position alone says who holds what.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controls: Vec<String>,
     /// Acts the side's units did in earlier player-turns of the game

@@ -228,6 +228,65 @@ fn prestags_a_panicked_unit_runs_from_the_nearest_enemy() {
     );
 }
 
+/// PRESTAGS 11.3 at Liegnitz: a labelled hex is held by the side whose units stand in
+/// it; when they leave, by the side that stood there last (the position's record); with
+/// units of both sides in it, by nobody; and, never entered, by nobody. Without
+/// `kept_when_left` an empty hex is nobody's.
+#[test]
+fn prestags_a_hex_is_held_by_its_last_occupant() {
+    use muster_engine::HeldBy;
+    with_scenario(
+        "scenarios/prestags/6-5-liegnitz.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let held = |sys: &muster_model::system::RulesSystem, p: &Position, label: &str| {
+                let c = Engine::new(sys, map, p).control();
+                let h = c.hexes.into_iter().find(|h| h.label == label).unwrap();
+                (h.side, h.by)
+            };
+            let at_e = |p: &Position| {
+                let e = Engine::new(system, map, p);
+                let hex = e.control().hexes.into_iter().find(|h| h.label == "E");
+                hex.unwrap().hex
+            };
+            let e_hex = at_e(&set_up);
+            let germans = Some("germans".to_string());
+            assert_eq!(
+                held(system, &set_up, "E"),
+                (germans.clone(), HeldBy::Occupied)
+            );
+            assert_eq!(held(system, &set_up, "C"), (None, HeldBy::Nobody));
+            let cites = Engine::new(system, map, &set_up).control().rules;
+            assert!(sections(&cites).contains(&"11.3"), "{cites:?}");
+
+            // The Germans leave E: still theirs, by the record the set-up made.
+            let mut p = set_up.clone();
+            p.units.retain(|u| u.hex != e_hex);
+            assert!(
+                p.sides
+                    .iter()
+                    .any(|s| s.id == "germans" && s.controls.contains(&"E".into())),
+                "{:?}",
+                p.sides
+            );
+            assert_eq!(held(system, &p, "E"), (germans, HeldBy::HeldLast));
+            // Without kept_when_left, an empty hex is nobody's.
+            let mut forgetful = system.clone();
+            forgetful.rules.control.as_mut().unwrap().kept_when_left = false;
+            assert_eq!(held(&forgetful, &p, "E"), (None, HeldBy::Nobody));
+
+            // A Mongol unit walks in: theirs; a German beside it: nobody's.
+            p.units.push(typed(cx, "m", "LC", "mongols", &e_hex));
+            assert_eq!(
+                held(system, &p, "E"),
+                (Some("mongols".into()), HeldBy::Occupied)
+            );
+            p.units.push(typed(cx, "g", "SD", "germans", &e_hex));
+            assert_eq!(held(system, &p, "E"), (None, HeldBy::Contested));
+        },
+    );
+}
+
 /// PRESTAGS 17.0-17.5 (optional): a defender attacked in melee may retreat first when
 /// its printed allowance is 3 or more above the fastest attacker's, unit by unit (17.5),
 /// and not a second time (17.3); a unit that advanced attacks no more (17.4). Without

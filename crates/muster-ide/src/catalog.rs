@@ -435,6 +435,9 @@ impl<'a> Catalog<'a> {
             if let Some(z) = &r.zones_of_control {
                 push("zones of control", "", w::zoc_words(z));
             }
+            if let Some(c) = &r.control {
+                push("control", "", w::control_words(c));
+            }
             for m in &r.movement_modes {
                 push("movement mode", &m.id, w::mode_words(m));
             }

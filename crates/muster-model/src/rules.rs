@@ -100,6 +100,9 @@ pub struct Rules {
     /// Zones of control.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zones_of_control: Option<vocab::ZoneOfControl>,
+    /// Who holds a hex: by the units in it, and after they leave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<vocab::HexControl>,
     /// Movement modes beside ordinary movement (road, rail, strategic, naval).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub movement_modes: Vec<vocab::MovementMode>,

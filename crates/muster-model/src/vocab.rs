@@ -481,6 +481,20 @@ pub struct KeptState {
     pub note: Option<String>,
 }
 
+/// Who holds a hex, for control goals and `SideFact::Controls` (PRESTAGS 11.3): the
+/// side whose units alone stand in it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HexControl {
+    pub section: String,
+    /// A hex no unit stands in stays with the side that held it last (the position's
+    /// record, `controls`); without it, an empty hex is nobody's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kept_when_left: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 /// A faction: a nationality or army that a system's rules name, which a scenario's
 /// sides belong to (`faction: "german"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -5,8 +5,8 @@
 use muster_model::system::MoveCost;
 use muster_model::vocab::{
     Act, ArrivalRules, BlockedEntry, Clash, ClashRule, Condition, Effect, EffectRule, Facing,
-    KeptState, MovementMode, Orders, Past, ReplacementGives, ReplacementPlace, ReplacementRules,
-    SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
+    HexControl, KeptState, MovementMode, Orders, Past, ReplacementGives, ReplacementPlace,
+    ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
 };
 
 /// A number without a needless `.0`.
@@ -295,6 +295,19 @@ pub fn zoc_words(z: &ZoneOfControl) -> String {
         parts.push(format!("not into {}", z.not_into.join(", ")));
     }
     format!("{} ({})", parts.join("; "), z.section)
+}
+
+/// Who holds a hex, in words.
+pub fn control_words(c: &HexControl) -> String {
+    let after = if c.kept_when_left {
+        "once they leave, the side that stood there last; a hex never entered is nobody's"
+    } else {
+        "an empty hex is nobody's"
+    };
+    format!(
+        "a hex is held by the side whose units alone stand in it; {after} ({})",
+        c.section
+    )
 }
 
 /// A movement mode in words.

@@ -1,5 +1,5 @@
 //! The summary's lines for the rules vocabulary: the system's effects, zones of
-//! control, movement modes and supply, the scenario's turn record and supply sources,
+//! control, movement modes, control of hexes and supply, the scenario's turn record and supply sources,
 //! and the words of a special rule stated as data.
 
 use muster_model::scenario::{Forces, SourceAt};
@@ -11,6 +11,22 @@ use muster_semantic::rules::vocab::admits_kind;
 
 use super::RuleLine;
 use crate::rule_words as w;
+
+/// The typed mechanics after the movement modes, in words, each under its topic.
+fn mechanic_lines(r: &muster_model::rules::Rules) -> Vec<(&'static str, String)> {
+    [
+        ("control", r.control.as_ref().map(w::control_words)),
+        ("supply", r.supply.as_ref().map(w::supply_words)),
+        (
+            "replacements",
+            r.replacements.as_ref().map(w::replacement_words),
+        ),
+        ("reinforcements", r.arrivals.as_ref().map(w::arrival_words)),
+    ]
+    .into_iter()
+    .filter_map(|(topic, text)| Some((topic, text?)))
+    .collect()
+}
 
 /// The vocabulary's lines, after the typed rules' own.
 pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
@@ -39,14 +55,8 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         for m in r.movement_modes.iter().filter(|m| bears(m.who.as_ref())) {
             line("movement mode", w::mode_words(m));
         }
-        if let Some(s) = &r.supply {
-            line("supply", w::supply_words(s));
-        }
-        if let Some(rep) = &r.replacements {
-            line("replacements", w::replacement_words(rep));
-        }
-        if let Some(a) = &r.arrivals {
-            line("reinforcements", w::arrival_words(a));
+        for (topic, text) in mechanic_lines(r) {
+            line(topic, text);
         }
     }
     let (facing_used, states_used) = used_in_play(cx);

@@ -170,6 +170,8 @@ System(
         //~ hooks: ["evasion"],
         // Zones of control: who exerts them, and what entering, leaving and retreating do.
         //~ zones_of_control: Some((section: "8", exerted_by: Some(Not(Troop("commander"))), entry: Stop, leaving: Free, no_retreat_into: true)),
+        // Who holds a hex: the side whose units stand in it, and after they leave.
+        //~ control: Some((section: "12", kept_when_left: true)),
         // Movement modes beside ordinary movement: who may use them and what they cost.
         //~ movement_modes: [(id: "road-march", name: "Road march", section: "5", who: Some(Troop("infantry")), costs: [(on: "clear", cost: Points(0.5))])],
         // Replacements: what a point buys and where units come back; scenarios give the points.
