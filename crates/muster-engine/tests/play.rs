@@ -287,6 +287,51 @@ fn prestags_a_hex_is_held_by_its_last_occupant() {
     );
 }
 
+/// PRESTAGS 6.41 and 6.44: an undisrupted fire unit's defensive fire zone stops an
+/// enemy that moves next to it, so no path of the enemy's reach goes on from a hex next
+/// to the bowmen; disrupted, the bowmen stop nobody, and spearmen never do.
+#[test]
+fn prestags_bowmen_stop_enemies_that_come_next_to_them() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (clear, next) = open_ground(map);
+            // The bowmen stand two hexes from the mover, across `next`.
+            let far = map
+                .neighbours(next)
+                .into_iter()
+                .find(|h| map.distance(*h, clear) == 2)
+                .unwrap();
+            let mut p = set_up.clone();
+            p.phase = Some("movement".into());
+            p.units = vec![
+                typed(cx, "mover", "HC", "normans", &clear.to_string()),
+                typed(cx, "bows", "BW", "saxons", &far.to_string()),
+                typed(cx, "lord", "2L", "normans", &clear.to_string()),
+            ];
+            let next_to_bows = |h: &str| map.distance(HexId::parse(h).unwrap(), far) == 1;
+            // Whether some path of the reach moves on from a hex next to the bowmen.
+            let passes = |p: &Position| {
+                let reach = Engine::new(system, map, p).reach("mover").unwrap();
+                assert!(reach.hexes.iter().any(|h| next_to_bows(&h.hex)));
+                let on = reach.hexes.iter().any(|h| {
+                    let len = h.path.len();
+                    h.path[1..len - 1].iter().any(|x| next_to_bows(x))
+                });
+                (on, reach.rules)
+            };
+            let (on, rules) = passes(&p);
+            assert!(!on, "6.41: it stops next to them");
+            assert!(sections(&rules).contains(&"6.41"), "{rules:?}");
+            p.units[1].status = Some("disrupted".into());
+            assert!(passes(&p).0, "disrupted bowmen stop nobody");
+            p.units[1] = typed(cx, "bows", "PS", "saxons", &far.to_string());
+            assert!(passes(&p).0, "spearmen are no fire unit");
+        },
+    );
+}
+
 /// PRESTAGS 17.0-17.5 (optional): a defender attacked in melee may retreat first when
 /// its printed allowance is 3 or more above the fastest attacker's, unit by unit (17.5),
 /// and not a second time (17.3); a unit that advanced attacks no more (17.4). Without
