@@ -580,6 +580,7 @@ impl Engine<'_> {
             unit: i,
             hex: Some(to),
             crossing,
+            through: self.side_class(i, to),
             ..cond::Facts::default()
         };
         blockers

@@ -289,7 +289,8 @@ fn prestags_a_hex_is_held_by_its_last_occupant() {
 
 /// PRESTAGS 6.41 and 6.44: an undisrupted fire unit's defensive fire zone stops an
 /// enemy that moves next to it, so no path of the enemy's reach goes on from a hex next
-/// to the bowmen; disrupted, the bowmen stop nobody, and spearmen never do.
+/// to the bowmen; with the facing option, only from the hexes in front of them (16.32);
+/// disrupted, the bowmen stop nobody, and spearmen never do.
 #[test]
 fn prestags_bowmen_stop_enemies_that_come_next_to_them() {
     with_scenario(
@@ -324,6 +325,21 @@ fn prestags_bowmen_stop_enemies_that_come_next_to_them() {
             let (on, rules) = passes(&p);
             assert!(!on, "6.41: it stops next to them");
             assert!(sections(&rules).contains(&"6.41"), "{rules:?}");
+
+            // 16.32 (facing, optional): only the hexes in front of the bowmen stop.
+            p.rules_on = vec!["facing".into()];
+            let toward = map.grid().direction(far, next).unwrap();
+            let zoned = |p: &Position| {
+                let reach = Engine::new(system, map, p).reach("mover").unwrap();
+                reach.at(&next.to_string()).map(|h| h.enemy_zoc)
+            };
+            p.units[1].facing = Some(toward);
+            assert_eq!(zoned(&p), Some(true), "faced toward it");
+            p.units[1].facing = Some((toward + 3) % 6);
+            assert_eq!(zoned(&p), Some(false), "16.32: its flank stops nobody");
+            p.rules_on.clear();
+            assert_eq!(zoned(&p), Some(true), "without the option, every side");
+
             p.units[1].status = Some("disrupted".into());
             assert!(passes(&p).0, "disrupted bowmen stop nobody");
             p.units[1] = typed(cx, "bows", "PS", "saxons", &far.to_string());

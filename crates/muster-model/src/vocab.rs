@@ -126,7 +126,8 @@ pub enum Condition {
     /// The unit did this act earlier (PRESTAGS 6.5: fired this player-turn).
     Did { act: Act, when: Past },
     /// The unit moves, attacks or fires through a hexside of this class of its own
-    /// facing (the system's `facing`).
+    /// facing (the system's `facing`), or, in a `Zoc(Blocked)` rule, would reach the
+    /// hex through one.
     Through(String),
     /// At least one unit attacking this one attacks through a hexside of this class of
     /// its facing.
@@ -310,8 +311,9 @@ pub enum ZocEffect {
     ZoneToZone,
     /// The unit's zone does not reach the hex the condition describes: with
     /// `InTerrain`, a hex of that terrain next to the unit; with `Crossing`, across a
-    /// hexside with that feature. The rule is asked of the exerting unit, for each hex
-    /// around it.
+    /// hexside with that feature; with `Through`, across a hexside of that class of its
+    /// facing (PRESTAGS 16.32: a fire unit's flank). The rule is asked of the exerting
+    /// unit, for each hex around it.
     Blocked,
 }
 
