@@ -984,7 +984,7 @@ impl Engine<'_> {
             return refuse(j, format!("rule `{}` forbids this charge", r.id));
         }
         let allowed = says(&Effect::May(Act::Charge)).is_some();
-        if !allowed && self.allowance(i, Action::Charge) != Some(Allowance::May) {
+        if !allowed && self.allowance_in(i, Action::Charge, &facts) != Some(Allowance::May) {
             return refuse(j, format!("{} may not charge", self.units[i].unit.kind));
         }
         let Some(rule) = rule else {

@@ -52,7 +52,8 @@ impl Facts<'_> {
 /// Whether `c` holds. A unit's supply is traced ([`Engine::in_supply`]); a flank attack
 /// is a fact the combat gives, an event the question asked. A side's losses, threshold,
 /// labels held and past acts, and a unit's past acts, kept states and plotted task are
-/// the position's. `Through` and `AttackedThrough` read the unit's facing in combat; in
+/// the position's. `Opponent` asks its condition of each enemy unit in the opponent's
+/// hex. `Through` and `AttackedThrough` read the unit's facing in combat; in
 /// `reach` a unit that faces is searched by hex and facing (`crate::facing`).
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
@@ -95,6 +96,13 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
             .hex
             .is_some_and(|h| engine.enemy_zoc(unit.unit.side.as_deref()).contains(&h)),
         Condition::OpponentIn(t) => f.opponent.is_some_and(|h| engine.hex_has(h, t)),
+        Condition::Opponent(inner) => f.opponent.is_some_and(|h| {
+            engine.units_at(h).iter().any(|&o| {
+                engine.enemies(f.unit, o) && holds(engine, inner, &Facts::at(engine, o, h))
+            })
+        }),
+        // The engine's units stand on hexes, where there are no formations.
+        Condition::InFormation(_) => false,
         Condition::Higher => match (f.hex, f.opponent) {
             (Some(a), Some(b)) => elevation(engine, a) > elevation(engine, b),
             _ => false,

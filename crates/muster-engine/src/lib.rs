@@ -384,28 +384,54 @@ impl<'a> Engine<'a> {
             || p.kind.is_some_and(|k| k.tags.iter().any(|t| t == troop))
     }
 
-    /// What a permission of the system allows a unit: the last matching rule wins, a
-    /// kind or class naming it over `"*"`.
+    /// What a permission of the system allows a unit where it stands: see
+    /// [`Engine::allowance_in`].
     pub(crate) fn allowance(
         &self,
         i: usize,
         action: muster_model::rules::Action,
     ) -> Option<muster_model::rules::Allowance> {
-        let mut best: Option<(bool, muster_model::rules::Allowance)> = None;
+        self.allowance_in(i, action, &cond::Facts::at(self, i, self.hex_of(i)))
+    }
+
+    /// What a permission of the system allows a unit, its typed conditions (`when`)
+    /// asked with `facts`. An entry naming the unit's kind or class wins over one for
+    /// `"*"`; among those, an entry whose `when` (or `status`) holds wins over one
+    /// without; among equals, the last. An entry conditioned in words only (`condition`) is left out:
+    /// the engine cannot judge it.
+    pub(crate) fn allowance_in(
+        &self,
+        i: usize,
+        action: muster_model::rules::Action,
+        facts: &cond::Facts,
+    ) -> Option<muster_model::rules::Allowance> {
+        let mut best: Option<((bool, bool), muster_model::rules::Allowance)> = None;
         for p in self
             .system
             .rules
             .permissions
             .iter()
-            .filter(|p| p.action == action)
+            .filter(|p| p.action == action && p.condition.is_none())
         {
-            if p.except.iter().any(|t| self.is_troop(i, t)) || p.condition.is_some() {
+            if p.except.iter().any(|t| self.is_troop(i, t)) {
+                continue;
+            }
+            if p.when
+                .as_ref()
+                .is_some_and(|c| !cond::holds(self, c, facts))
+                || p.status
+                    .as_deref()
+                    .is_some_and(|s| cond::status_of(self, i) != Some(s))
+            {
                 continue;
             }
             let named = p.troops.iter().any(|t| t != "*" && self.is_troop(i, t));
-            let any = p.troops.iter().any(|t| t == "*");
-            if named || (any && !best.is_some_and(|(n, _)| n)) {
-                best = Some((named, p.allowed));
+            if !named && !p.troops.iter().any(|t| t == "*") {
+                continue;
+            }
+            let rank = (named, p.when.is_some() || p.status.is_some());
+            if best.is_none_or(|(b, _)| rank >= b) {
+                best = Some((rank, p.allowed));
             }
         }
         best.map(|(_, a)| a)

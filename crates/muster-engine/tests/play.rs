@@ -763,6 +763,87 @@ fn brissarthe_s_charges_follow_its_special_rules() {
     });
 }
 
+/// A permission's typed condition (`when`) is asked of the unit where it stands and of
+/// its opponent: cavalry forbidden to charge infantry (`Opponent`) is refused at the
+/// Frankish foot and charges Frankish horse; an attack forbidden from clear ground
+/// (`InTerrain`) is refused there and allowed from a hill. An entry conditioned in words
+/// only is one the engine cannot judge, and leaves out.
+#[test]
+fn a_permission_s_typed_condition_is_asked_of_the_unit_and_its_opponent() {
+    use muster_model::rules::{Action, Allowance, Permission};
+    use muster_model::vocab::Condition;
+    with_scenario("scenarios/lrf/brissarthe.scenario.ron", |cx, set_up| {
+        let map = cx.map.unwrap();
+        let forbid = |action, when: Option<Condition>, words: Option<&str>| {
+            let mut system = cx.system.unwrap().clone();
+            system.rules.permissions.push(Permission {
+                action,
+                troops: vec!["cavalry".into()],
+                allowed: Allowance::Never,
+                except: vec![],
+                status: None,
+                when,
+                condition: words.map(str::to_string),
+                note: None,
+            });
+            system
+        };
+        let of = |side: &str, kind: &str| {
+            let u = set_up.units.iter().find(|u| u.kind == kind).unwrap();
+            Unit {
+                id: format!("{side}-{kind}"),
+                counter: None,
+                side: Some(side.into()),
+                ..u.clone()
+            }
+        };
+        let horse = of("vikings", "cavalry");
+        let charge_at = |system: &muster_model::system::RulesSystem, target: &Unit| {
+            let (d, a, path) = charge_lane(map, "clear");
+            let mut p = set_up.clone();
+            p.units = vec![place(horse.clone(), &a), place(target.clone(), &d)];
+            let e = Engine::new(system, map, &p);
+            let paths = BTreeMap::from([(horse.id.clone(), path)]);
+            let c = e.combat(&[&horse.id], &target.id, &paths).unwrap();
+            c.charges[0].reason.clone()
+        };
+        let not_foot = forbid(
+            Action::Charge,
+            Some(Condition::Opponent(Box::new(Condition::Troop(
+                "infantry".into(),
+            )))),
+            None,
+        );
+        let why = charge_at(&not_foot, &of("franks", "infantry"));
+        assert!(why.is_some_and(|w| w.contains("may not charge")));
+        assert_eq!(charge_at(&not_foot, &of("franks", "cavalry")), None);
+        let in_words = forbid(Action::Charge, None, Some("only on a feast day"));
+        assert_eq!(charge_at(&in_words, &of("franks", "infantry")), None);
+
+        let from_clear = forbid(
+            Action::Attack,
+            Some(Condition::InTerrain("clear".into())),
+            None,
+        );
+        let attack_from = |terrain: &str| {
+            let (d, a, _) = charge_lane(map, terrain);
+            let mut p = set_up.clone();
+            // The attacker stands on `terrain`, the defender next to it.
+            p.units = vec![
+                place(horse.clone(), &d),
+                place(of("franks", "infantry"), &a),
+            ];
+            let e = Engine::new(&from_clear, map, &p);
+            e.combat(&[&horse.id], "franks-infantry", &BTreeMap::new())
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        let refused = attack_from("clear").unwrap_err();
+        assert!(refused.contains("may never attack"), "{refused}");
+        assert_eq!(attack_from("hill"), Ok(()));
+    });
+}
+
 /// PRESTAGS 6.22: against fire the hex defends, not its units: bowmen firing at one
 /// unit or at two stacked in clear meet the clear hex's protection (2), whatever the
 /// unit's plot (23.12) or facing (16.33), in woods the woods' (4); a fleet carries its

@@ -665,6 +665,7 @@ fn prestags_fleets_have_their_own_fire_protection() {
         allowed: Allowance::Never,
         except: vec![],
         status: None,
+        when: None,
         condition: None,
         note: None,
     });

@@ -447,13 +447,28 @@ pub struct Permission {
     /// Only for units at this status level (routers: `routing`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
-    /// When the entry applies, in words, if not always; entries with a condition never
-    /// contradict an entry without one.
+    /// When the entry applies, in the vocabulary (`when: Some(InFormation(Column))`), if
+    /// not always. The engine asks it of the unit where it stands; an entry with a
+    /// `when` never contradicts an entry without one, and two entries with the same
+    /// `when` are compared like two without.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<crate::vocab::Condition>,
+    /// When the entry applies, in words, where the vocabulary has no condition for it
+    /// (CdG l. 85: straight through, from front or rear). muster does not test
+    /// it: the engine leaves the entry out, and it contradicts no other entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
     /// What else the rulebook says about it (exceptions decided in play).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl Permission {
+    /// Whether the entry applies only under a condition, typed (`when`) or in words
+    /// (`condition`).
+    pub fn is_conditional(&self) -> bool {
+        self.when.is_some() || self.condition.is_some()
+    }
 }
 
 /// An action a troop type may be allowed, bound or forbidden to take.

@@ -353,7 +353,9 @@ pub struct TableUnit {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum Formation {
+    /// Battle formation: bases side by side, at least two wide.
     Line,
+    /// March formation: one base wide, bases one behind another.
     Column,
     Wedge,
     Schiltron,

@@ -110,6 +110,14 @@ pub enum Condition {
     Outpaces(f64),
     /// The opponent's hex has this terrain.
     OpponentIn(String),
+    /// A unit the unit fights (the one it attacks or charges, or one attacking it)
+    /// meets this condition, judged for that unit in its own hex (CdG l. 107:
+    /// Irregulars charge in the open only at Irregulars or Transport).
+    Opponent(Box<Condition>),
+    /// The unit stands in this formation (a table game's units; CdG l. 77: `Column` is
+    /// march formation, one base wide). A hex game's units have no formation, so there
+    /// it never holds.
+    InFormation(crate::scenario::Formation),
     /// The unit stands higher than its opponent.
     Higher,
     /// The unit stands lower than its opponent.

@@ -62,6 +62,8 @@ pub fn condition_words(c: &Condition) -> String {
             "in a flank attack (the defender ringed by its attackers)".to_string()
         }
         Condition::OpponentIn(t) => format!("against a unit in `{t}`"),
+        Condition::Opponent(inner) => format!("against {}", nested(inner)),
+        Condition::InFormation(f) => format!("in `{f:?}` formation"),
         Condition::Higher => "higher than the opponent".to_string(),
         Condition::Lower => "lower than the opponent".to_string(),
         Condition::Moving(m) => format!("moving by `{m}`"),

@@ -322,7 +322,7 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
             );
         }
     }
-    for p in rules.permissions.iter().filter(|p| p.condition.is_none()) {
+    for p in rules.permissions.iter().filter(|p| !p.is_conditional()) {
         let Some(status) = &p.status else { continue };
         let name = rules
             .status
@@ -343,11 +343,11 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         );
     }
     // Entries that apply only under a condition, for the troops present, with the
-    // condition in the system's words.
+    // typed condition in words, then the one written in words.
     for p in rules
         .permissions
         .iter()
-        .filter(|p| p.condition.is_some() && r::names_any(system, &p.troops, &kinds))
+        .filter(|p| p.is_conditional() && r::names_any(system, &p.troops, &kinds))
     {
         let mut who = troops_words(&p.troops);
         if !p.except.is_empty() {
@@ -365,7 +365,12 @@ pub(super) fn rule_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
                     Allowance::May => "may",
                     Allowance::Never => "never",
                 },
-                p.condition.as_deref().unwrap_or_default()
+                p.when
+                    .iter()
+                    .map(crate::rule_words::condition_words)
+                    .chain(p.condition.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
         );
     }

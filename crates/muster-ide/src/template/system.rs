@@ -132,8 +132,9 @@ System(
         //~ leader_loss: Some((after: ["morale-check"], die: 6, escape_only_from: Some(6), escape_roll: Some(1))),
         // What makes a move a charge: the target's hex, the hexes crossed, a straight line.
         //~ charge: Some((section: "9.2", target_in: ["clear"], through: ["clear"], straight_line: true)),
-        // What troop types must, may or may never do.
-        //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May)],
+        // What troop types must, may or may never do; `when` limits an entry to a condition of
+        // the vocabulary (`condition` says one in words that no condition can state).
+        //~ permissions: [(action: Charge, troops: ["*"], allowed: Never), (action: Charge, troops: ["cavalry"], allowed: May), (action: Charge, troops: ["cavalry"], allowed: Never, when: Some(Opponent(InTerrain("woods"))))],
         // How the terrains of one hex combine when a map adds a feature to it (a village in woods).
         //~ terrain_combine: Some((cost: MostCostly, combat: Strongest)),
         // When morale is tested, who never tests it, and what modifies the test.

@@ -174,7 +174,7 @@ pub fn permission_for<'a>(
         .permissions
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.action == action && p.condition.is_none())
+        .filter(|(_, p)| p.action == action && !p.is_conditional())
         .filter(|(_, p)| p.status.is_none() || p.status.as_deref() == status)
         .filter_map(|(i, p)| {
             let s = covers(system, &p.troops, &p.except, kind)?;

@@ -48,6 +48,7 @@ impl<'a> Walk<'a> {
             Condition::StackedWithUnit(inner) => {
                 self.condition(inner, &at.variant("StackedWithUnit"), side)
             }
+            Condition::Opponent(inner) => self.condition(inner, &at.variant("Opponent"), side),
             Condition::Side(s) => self.name(at.variant("Side"), side, s),
             Condition::Troop(t) => self.name(at.variant("Troop"), NameKind::Troop, t),
             Condition::StackedWith(t) => self.name(at.variant("StackedWith"), NameKind::Troop, t),
@@ -113,6 +114,7 @@ impl<'a> Walk<'a> {
             | Condition::Higher
             | Condition::Lower
             | Condition::Did { .. }
+            | Condition::InFormation(_)
             | Condition::Event(_) => {}
         }
     }
@@ -256,7 +258,7 @@ pub fn effect_rule_groups(system: &RulesSystem) -> Vec<Vec<(Place, &EffectRule)>
 }
 
 /// Every name the vocabulary part of a system's rules refers to: its effects and
-/// special rules, who compulsory attacks bind, zones of control, movement modes, supply and built-in hooks, with the
+/// special rules, typed permission conditions, who compulsory attacks bind, zones of control, movement modes, supply and built-in hooks, with the
 /// map labels its conditions name.
 pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     let rules = &system.rules;
@@ -268,6 +270,12 @@ pub fn system_walk(system: &RulesSystem) -> Walk<'_> {
     if let Some(who) = super::combat::compulsory(system).and_then(|c| c.who.as_ref()) {
         let at = base.field("combat").field("compulsory").field("who");
         w.condition(who, &at, NameKind::Faction);
+    }
+    for (i, p) in rules.permissions.iter().enumerate() {
+        if let Some(c) = &p.when {
+            let at = base.field("permissions").index(i).field("when");
+            w.condition(c, &at, NameKind::Faction);
+        }
     }
     if let Some(z) = &rules.zones_of_control {
         let at = base.field("zones_of_control");
@@ -565,6 +573,14 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .or_else(|| exclusive_pair(list, system)),
         Condition::StackedWithUnit(inner) => never_holds_in(inner, system, game)
             .map(|why| format!("no unit stacked with it can match: {why}")),
+        Condition::Opponent(inner) => never_holds_in(inner, system, game)
+            .map(|why| format!("no unit it fights can match: {why}")),
+        Condition::InFormation(f) => match &system.grid {
+            muster_model::system::GridKind::Hex { .. } => Some(format!(
+                "units on a hex map stand in no formation, so none is in `{f:?}`"
+            )),
+            muster_model::system::GridKind::Table { .. } => None,
+        },
         Condition::Panicked if system.rules.panic.is_none() => {
             Some("the system has no `panic` rules, so no unit is ever panicked".to_string())
         }

@@ -109,7 +109,7 @@ pub fn follow_up_conflicts(system: &RulesSystem) -> Vec<Report> {
                 )
                 .help("add a rule that pushes a melee's loser back: `(id: ..., section: ..., when: Some(Event(LostMeleeRound)), then: [PushedBack(inches: ..., stays_locked: ...)])`, or remove this entry"),
             ),
-            Allowance::Never if p.condition.is_none() && let Some((lock_at, what, ..)) = locked => out.push(
+            Allowance::Never if !p.is_conditional() && let Some((lock_at, what, ..)) = locked => out.push(
                 Report::new(&META,
                     at,
                     format!(

@@ -10,15 +10,16 @@ use muster_semantic::rules::vocab::{effect_rules, never_holds, positive_leaves};
 declare_check! {
     /// ## What it does
     /// Checks that every condition of the system's vocabulary can hold for some unit
-    /// at some moment: the `when` of its effects and special rules, who exerts zones
-    /// of control, who compulsory attacks bind and who may use each movement mode. A
+    /// at some moment: the `when` of its effects, special rules and permissions, who
+    /// exerts zones of control, who compulsory attacks bind and who may use each movement mode. A
     /// condition cannot hold when it asks for two sides, statuses, weathers, phases,
     /// movement modes or unit kinds at once, for attacking and defending (or
     /// outpacing one's attackers), higher and lower, a condition and its negation, an
     /// empty `Any`, a turn range that ends before it starts, more levels lost on a
     /// result table (`LosesLevels`) than any of its results costs, or `Panicked` in a
-    /// system with no `panic` rules; and, in `StackedWithUnit`, when the condition a
-    /// stacked unit must meet can never hold.
+    /// system with no `panic` rules, or a formation (`InFormation`) on a hex map; and,
+    /// in `StackedWithUnit` and `Opponent`, when the condition the other unit must meet
+    /// can never hold.
     ///
     /// ## Why is this bad?
     /// A rule whose condition never holds never applies: the rule as printed is lost,
@@ -67,6 +68,13 @@ fn conditions(system: &RulesSystem) -> Vec<(Place, String, &Condition)> {
             .field("who");
         out.push((at, "who compulsory attacks bind".to_string(), c));
     }
+    for (i, p) in rules.permissions.iter().enumerate() {
+        if let Some(c) = &p.when {
+            let at = Place::rules().field("permissions").index(i).field("when");
+            let what = format!("the permission to {}", p.action.words());
+            out.push((at, what, c));
+        }
+    }
     for (i, m) in rules.movement_modes.iter().enumerate() {
         if let Some(c) = &m.who {
             let at = Place::rules().field("movement_modes").index(i).field("who");
@@ -84,15 +92,23 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
             let why = never_holds(c, system, None)?;
             let panicked = |x: &Condition| match x {
                 Condition::Panicked => true,
-                Condition::StackedWithUnit(inner) => positive_leaves(inner, &at)
-                    .iter()
-                    .any(|(_, y)| **y == Condition::Panicked),
+                Condition::StackedWithUnit(inner) | Condition::Opponent(inner) => {
+                    positive_leaves(inner, &at)
+                        .iter()
+                        .any(|(_, y)| **y == Condition::Panicked)
+                }
                 _ => false,
             };
-            let unpanicked = system.rules.panic.is_none()
-                && positive_leaves(c, &at).iter().any(|(_, x)| panicked(x));
+            let leaves = positive_leaves(c, &at);
+            let unpanicked =
+                system.rules.panic.is_none() && leaves.iter().any(|(_, x)| panicked(x));
+            let formation = leaves
+                .iter()
+                .any(|(_, x)| matches!(x, Condition::InFormation(_)));
             let help = if unpanicked {
                 "give the system its `panic` rules, or remove the rule"
+            } else if formation && why.contains("formation") {
+                "formations are a table game's: say it with a condition a unit on a hex meets, or remove the rule"
             } else {
                 "use `Any([...])` where either may hold, or remove the member that cannot"
             };

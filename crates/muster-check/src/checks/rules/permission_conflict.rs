@@ -6,12 +6,13 @@ use muster_model::rules::{Action, Allowance, Permission};
 use muster_model::system::RulesSystem;
 use muster_semantic::FileCx;
 use muster_semantic::rules::permission_for;
+use muster_semantic::rules::vocab::canonical_when;
 
 declare_check! {
     /// ## What it does
-    /// Checks that the permissions do not contradict each other: two entries without a
-    /// condition for the same action, troop name and status must agree (`Must`, `May`
-    /// or `Never`); an entry may not both cover and except a name; and a troop type that
+    /// Checks that the permissions do not contradict each other: two entries for the
+    /// same action, troop name and status, with no condition or the same typed
+    /// condition (`when`), must agree (`Must`, `May` or `Never`); an entry may not both cover and except a name; and a troop type that
     /// must or may counter-charge must not be one that may never charge.
     ///
     /// ## Why is this bad?
@@ -38,8 +39,8 @@ pub fn run(cx: &FileCx, sink: &mut Sink) {
     }
 }
 
-/// Entries that contradict each other: the same troop name, action and status without
-/// a condition but different allowances; a name both covered and excepted; a troop
+/// Entries that contradict each other: the same troop name, action, status and typed
+/// condition but different allowances; a name both covered and excepted; a troop
 /// type bound or allowed to counter-charge that may never charge.
 pub fn permission_conflicts(system: &RulesSystem) -> Vec<Report> {
     let perms = &system.rules.permissions;
@@ -72,8 +73,8 @@ fn excepted_and_covered(perms: &[Permission], out: &mut Vec<Report>) {
     }
 }
 
-/// Entries for the same troop name, action and status, without a condition, that give
-/// different allowances.
+/// Entries for the same troop name, action, status and typed condition (none in words)
+/// that give different allowances.
 fn contradictions(perms: &[Permission], out: &mut Vec<Report>) {
     for (j, b) in perms.iter().enumerate() {
         if b.condition.is_some() {
@@ -81,6 +82,7 @@ fn contradictions(perms: &[Permission], out: &mut Vec<Report>) {
         }
         for (i, a) in perms.iter().enumerate().take(j) {
             if a.condition.is_some()
+                || !same_when(a, b)
                 || a.action != b.action
                 || a.status != b.status
                 || a.allowed == b.allowed
@@ -113,13 +115,17 @@ fn contradictions(perms: &[Permission], out: &mut Vec<Report>) {
                             .field("allowed"),
                         "the earlier entry",
                     )
-                    .help(
-                        "keep one of the two, or give the narrower one a `condition` or `status`",
-                    ),
+                    .help("keep one of the two, or give the narrower one a `when` or `status`"),
                 );
             }
         }
     }
+}
+
+/// Whether two entries apply under the same typed condition (`when`), in the
+/// vocabulary's canonical form, so the order of an `All` does not matter.
+fn same_when(a: &Permission, b: &Permission) -> bool {
+    canonical_when(a.when.as_ref()) == canonical_when(b.when.as_ref())
 }
 
 /// Troop types bound or allowed to counter-charge that may never charge.

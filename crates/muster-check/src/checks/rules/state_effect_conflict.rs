@@ -128,7 +128,7 @@ pub fn state_effect_conflicts(system: &RulesSystem) -> Vec<Report> {
                     for (p, perm) in rules.permissions.iter().enumerate() {
                         if perm.action == action
                             && perm.allowed == Allowance::Must
-                            && perm.condition.is_none()
+                            && !perm.is_conditional()
                             && perm.status.as_deref() == Some(s)
                             && perm.troops.iter().any(|t| troops.contains(&t.as_str()))
                         {
