@@ -171,7 +171,10 @@ fn side_fact(engine: &Engine, side: &PositionSide, fact: &SideFact) -> bool {
         SideFact::LossesAtLeast(n) => side.losses >= *n,
         SideFact::Controls(label) => held(engine, side).contains(&label.as_str()),
         SideFact::ControlsAtLeast(n) => held(engine, side).len() >= usize::from(*n),
-        SideFact::ActedBefore(act) => side.acted.contains(act),
+        SideFact::ActedBefore(act) => {
+            side.acted.contains(act) || side.acted_earlier_turns.contains(act)
+        }
+        SideFact::ActedInEarlierTurn(act) => side.acted_earlier_turns.contains(act),
         SideFact::Leadership(note) => side.leadership.as_deref() == Some(note.as_str()),
     }
 }

@@ -79,6 +79,10 @@ pub struct PositionSide {
     /// (`SideFact::ActedBefore`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub acted: Vec<Act>,
+    /// Acts the side's units did in earlier game turns (`SideFact::ActedInEarlierTurn`);
+    /// an act listed here counts as done in an earlier player-turn too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acted_earlier_turns: Vec<Act>,
 }
 
 fn is_zero(n: &u16) -> bool {
@@ -272,6 +276,7 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
             }),
             controls: held_at_start(cx, board, i),
             acted: Vec::new(),
+            acted_earlier_turns: Vec::new(),
         })
         .collect();
     let first_status = cx

@@ -480,7 +480,9 @@ fn prestags_only_foot_hold_steady_on_a_slope() {
 
 /// A side's record of play: the Vikings' ferocity of Hamburg (Excl 3.61, 3.71) moves from
 /// the first attack's column to a die modifier once the side has attacked in melee, and
-/// is lost once its losses reach its threshold (3.9).
+/// is lost once its losses reach its threshold (3.9). Their fiercer defence (3.81) waits
+/// for the game turn after the first attack: an attack made earlier in the same game
+/// turn does not give it.
 #[test]
 fn hamburg_s_ferocity_follows_the_side_s_record() {
     with_scenario(
@@ -506,6 +508,29 @@ fn hamburg_s_ferocity_follows_the_side_s_record() {
             let vikings = p.sides.iter().position(|s| s.id == "vikings").unwrap();
             p.sides[vikings].acted = vec![muster_model::vocab::Act::Melee];
             assert_eq!(ferocity(&p), [("viking-later-attacks".to_string(), 1.0)]);
+            let defence = |p: &Position| {
+                let c = Engine::new(system, map, p)
+                    .combat(&["german"], "viking", &BTreeMap::new())
+                    .unwrap();
+                c.die_modifiers
+                    .iter()
+                    .filter(|m| m.what.starts_with("viking"))
+                    .map(|m| (m.what.clone(), m.value))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(defence(&p), [], "the first attack's game turn (3.81)");
+            let mut next_turn = p.clone();
+            next_turn.sides[vikings].acted = vec![];
+            next_turn.sides[vikings].acted_earlier_turns = vec![muster_model::vocab::Act::Melee];
+            assert_eq!(
+                defence(&next_turn),
+                [("viking-later-defence".to_string(), -1.0)]
+            );
+            assert_eq!(
+                ferocity(&next_turn),
+                [("viking-later-attacks".to_string(), 1.0)],
+                "an earlier game turn is an earlier player-turn too"
+            );
             p.sides[vikings].morale_threshold = Some(6);
             p.sides[vikings].losses = 5;
             assert_eq!(ferocity(&p).len(), 1, "one short of the threshold");

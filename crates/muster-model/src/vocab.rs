@@ -174,6 +174,9 @@ pub enum SideFact {
     /// The side's units did this act in an earlier player-turn of the game (PRESTAGS
     /// Excl 3.61: the Viking ferocity of the first melee attack).
     ActedBefore(Act),
+    /// The side's units did this act in an earlier game turn (PRESTAGS Excl 3.81: the
+    /// Vikings defend fiercer from the game-turn after their first melee attack).
+    ActedInEarlierTurn(Act),
     /// The scenario gives the side this leadership note (PRESTAGS 10.22: `Mt. Ex.`,
     /// mounted units exempt from leaders' control).
     Leadership(String),

@@ -112,6 +112,9 @@ fn fact_words(f: &SideFact) -> String {
         SideFact::Controls(l) => format!("holds `{l}`"),
         SideFact::ControlsAtLeast(n) => format!("holds {n} or more labelled hexes"),
         SideFact::ActedBefore(a) => format!("has {} in an earlier player-turn", done_words(*a)),
+        SideFact::ActedInEarlierTurn(a) => {
+            format!("has {} in an earlier game turn", done_words(*a))
+        }
         SideFact::Leadership(n) => format!("has the leadership note `{n}`"),
     }
 }

@@ -33,7 +33,7 @@ impl HookSpec for VikingFerocity {
 
     /// Excl 3.61: the side's melee attacks gain a column in the player-turn of its first
     /// melee attack; 3.71: one on the die in every later attack; 3.81: one off the die
-    /// of every attack on its units once the first has been made. 3.9: all of it ends
+    /// of every attack on its units from the game turn after the first attack's. 3.9: all of it ends
     /// when the side panics (`Demoralised`).
     fn rules(&self) -> Vec<EffectRule> {
         let rule = |id: &str, section: &str, mut when: Vec<Condition>, then, note: &str| {
@@ -79,10 +79,10 @@ impl HookSpec for VikingFerocity {
                 vec![
                     Condition::Phase("melee".into()),
                     Condition::Defending,
-                    first(),
+                    Condition::OwnSide(SideFact::ActedInEarlierTurn(Act::Melee)),
                 ],
                 VEffect::DieModifier(-1),
-                "a roll of one stays one (3.82); lost on panic (3.9); the book counts from the game-turn after the first attack, read here from the next player-turn",
+                "a roll of one stays one (3.82); lost on panic (3.9)",
             ),
         ]
     }

@@ -90,6 +90,7 @@ impl<'a> Walk<'a> {
                 | SideFact::LossesAtLeast(_)
                 | SideFact::ControlsAtLeast(_)
                 | SideFact::ActedBefore(_)
+                | SideFact::ActedInEarlierTurn(_)
                 | SideFact::Leadership(_),
             )
             | Condition::EnemySide(
@@ -97,6 +98,7 @@ impl<'a> Walk<'a> {
                 | SideFact::LossesAtLeast(_)
                 | SideFact::ControlsAtLeast(_)
                 | SideFact::ActedBefore(_)
+                | SideFact::ActedInEarlierTurn(_)
                 | SideFact::Leadership(_),
             )
             | Condition::Turns { .. }
