@@ -253,6 +253,17 @@ mod words {
         let _ = writeln!(out, "rules: {}", list.join("; "));
     }
 
+    /// A face read at its modified roll: `3 as 4 D1`, or `3 as 4 no row` past the
+    /// table's rows.
+    fn modified_roll(r: &muster_engine::ModifiedRoll) -> String {
+        let result = r.result.as_deref().map_or("no row".into(), escape);
+        if i32::from(r.die) == r.roll {
+            format!("{} {result}", r.die)
+        } else {
+            format!("{} as {} {result}", r.die, r.roll)
+        }
+    }
+
     fn signed(m: &Modifier) -> String {
         let section = m
             .section
@@ -372,6 +383,10 @@ mod words {
                 .map(|r| format!("{} {}", r.die, escape(&r.result)))
                 .collect();
             let _ = writeln!(out, "results by die: {}", results.join(", "));
+        }
+        if !c.modified.is_empty() {
+            let results: Vec<String> = c.modified.iter().map(modified_roll).collect();
+            let _ = writeln!(out, "after die modifiers: {}", results.join(", "));
         }
         if !c.may_retreat.is_empty() {
             let ids: Vec<String> = c

@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 use muster_hex::HexId;
 use muster_model::rules::{Action, Allowance};
 use muster_model::system::{
-    BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, KindStats, OddsRounding, UnitRole,
+    BeyondRows, BeyondTable, CombatEffect, CombatResultsTable, CrtIndex, KindStats, OddsRounding,
+    UnitRole,
 };
 use muster_model::vocab::{Act, Effect, EffectRule};
 use schemars::JsonSchema;
@@ -67,6 +68,20 @@ pub struct DieResult {
     pub result: String,
 }
 
+/// One die face with the die modifiers added, as the table reads it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ModifiedRoll {
+    /// The face rolled.
+    pub die: u8,
+    /// The roll the table is read at: the face plus the modifiers, kept to the edge
+    /// rows where the table says so (`rolls_beyond`).
+    pub roll: i32,
+    /// The result in the combat's column; `None` where the roll falls past the rows
+    /// and the table prints nothing for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
 /// The answer to "what are the odds of this attack".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Combat {
@@ -92,6 +107,10 @@ pub struct Combat {
     pub die_modifiers: Vec<Modifier>,
     /// What a roll of each die face gives in that column (before die modifiers).
     pub results: Vec<DieResult>,
+    /// What each face gives once the die modifiers are added, where they add up to
+    /// something: see [`ModifiedRoll`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modified: Vec<ModifiedRoll>,
     pub charges: Vec<ChargeJudgement>,
     /// The defenders a rule in force lets retreat before the combat (`May(Retreat)`,
     /// with no `MayNot(Retreat)` holding for them) and that have a hex to step back
@@ -118,6 +137,35 @@ fn column_value(label: &str) -> Option<f64> {
         }
     }
     t.trim_start_matches('+').parse::<f64>().ok()
+}
+
+/// Each face of `table`'s rows with `by` added, read in column `at`; none when `by` is 0.
+fn modified_rolls(table: &CombatResultsTable, at: usize, by: i32) -> Vec<ModifiedRoll> {
+    let faces = || table.rows.iter().map(|r| i32::from(r.die));
+    let (Some(low), Some(high)) = (faces().min(), faces().max()) else {
+        return Vec::new();
+    };
+    if by == 0 {
+        return Vec::new();
+    }
+    faces()
+        .map(|face| {
+            let roll = match table.rolls_beyond {
+                Some(BeyondRows::EdgeRow) => (face + by).clamp(low, high),
+                None => face + by,
+            };
+            let result = table
+                .rows
+                .iter()
+                .find(|r| i32::from(r.die) == roll)
+                .and_then(|r| r.results.get(at).cloned());
+            ModifiedRoll {
+                die: u8::try_from(face).unwrap_or_default(),
+                roll,
+                result,
+            }
+        })
+        .collect()
 }
 
 /// The column of `table` an attack of `attack` against `defence` is read in, before
@@ -288,6 +336,7 @@ impl Engine<'_> {
             column: None,
             die_modifiers,
             results: Vec::new(),
+            modified: Vec::new(),
             charges,
             may_retreat,
             not_allowed: None,
@@ -309,6 +358,8 @@ impl Engine<'_> {
                             result: r.results.get(at).cloned().unwrap_or_default(),
                         })
                         .collect();
+                    let die: f64 = out.die_modifiers.iter().map(|m| m.value).sum();
+                    out.modified = modified_rolls(t, at, die.round() as i32);
                 }
                 Err(why) => out.not_allowed = Some(why),
             }

@@ -41,7 +41,9 @@ mod reach;
 mod sight;
 mod supply;
 
-pub use combat::{ChargeJudgement, Combat, DieResult, Modifier, Strength, odds_column};
+pub use combat::{
+    ChargeJudgement, Combat, DieResult, ModifiedRoll, Modifier, Strength, odds_column,
+};
 pub use control::{Control, HeldBy, HeldHex};
 pub use march::March;
 pub use outcome::Outcome;

@@ -462,6 +462,10 @@ pub struct CombatResultsTable {
     /// What an attack above the last column gets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub above_last: Option<BeyondTable>,
+    /// What a roll that die modifiers carry past the first or the last row reads; left
+    /// out, such a roll has no result the table prints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolls_beyond: Option<BeyondRows>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -512,6 +516,14 @@ pub enum BeyondTable {
     AttackerEliminated,
     /// The defenders are eliminated.
     DefenderEliminated,
+}
+
+/// What a modified die roll past the rows of the table reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum BeyondRows {
+    /// The edge row: no modified roll goes above the highest face or below the lowest
+    /// (PRESTAGS Excl 3.72 and 3.82: a six stays six, a one stays one).
+    EdgeRow,
 }
 
 /// What a result code does, typed: whom it names, then what befalls them.
@@ -863,6 +875,7 @@ mod tests {
             rounding: None,
             below_first: None,
             above_last: None,
+            rolls_beyond: None,
             note: None,
         }
     }

@@ -469,6 +469,17 @@ fn combat_panel(c: &Combat, attackers: &[&str], defender: &str) -> String {
         out.push_str(&list.join(", "));
         out.push_str("</p>");
     }
+    if !c.modified.is_empty() {
+        out.push_str("<p class=\"modified\">After die modifiers: ");
+        let list: Vec<String> = (c.modified.iter())
+            .map(|r| {
+                let result = r.result.as_deref().map_or("no row".into(), esc);
+                format!("{} as {} {result}", r.die, r.roll)
+            })
+            .collect();
+        out.push_str(&list.join(", "));
+        out.push_str("</p>");
+    }
     if !c.may_retreat.is_empty() {
         let ids: Vec<String> = (c.may_retreat.iter())
             .map(|u| format!("<code>{}</code>", esc(u)))
@@ -577,6 +588,7 @@ mod tests {
             column: Some(evil.to_string()),
             die_modifiers: Vec::new(),
             results: Vec::new(),
+            modified: Vec::new(),
             charges: vec![muster_engine::ChargeJudgement {
                 unit: evil.to_string(),
                 path: vec![evil.to_string()],

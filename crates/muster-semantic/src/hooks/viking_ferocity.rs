@@ -71,7 +71,7 @@ impl HookSpec for VikingFerocity {
                     first(),
                 ],
                 VEffect::DieModifier(1),
-                "a roll of six stays six (3.72); never in place of the first attack's column (3.73); lost on panic (3.9)",
+                "never in place of the first attack's column (3.73); lost on panic (3.9); a six stays six (3.72) by the table's rolls_beyond",
             ),
             rule(
                 "viking-later-defence",
@@ -82,7 +82,7 @@ impl HookSpec for VikingFerocity {
                     Condition::OwnSide(SideFact::ActedInEarlierTurn(Act::Melee)),
                 ],
                 VEffect::DieModifier(-1),
-                "a roll of one stays one (3.82); lost on panic (3.9)",
+                "lost on panic (3.9); a one stays one (3.82) by the table's rolls_beyond",
             ),
         ]
     }
