@@ -377,7 +377,8 @@ impl Engine<'_> {
     }
 
     /// The attackers by index, each with whether it attacks from range; an error for an
-    /// attacker that is no enemy, may not attack or is out of reach.
+    /// attacker that is no enemy, may not attack or is out of reach, or a defender that
+    /// a permission spares that attack (`BeAttackedInMelee`, `BeFiredOn`).
     fn attackers_of(
         &self,
         attackers: &[&str],
@@ -407,6 +408,23 @@ impl Engine<'_> {
                         "`{a}` in {} is neither next to `{defender}` in {dhex} nor within its range",
                         self.hex_of(i)
                     ),
+                });
+            }
+            let target = Facts {
+                unit: d,
+                hex: Some(dhex),
+                defending: true,
+                opponent: Some(self.hex_of(i)),
+                ..Facts::default()
+            };
+            let (spared, how) = if at_range {
+                (Action::BeFiredOn, "fired on")
+            } else {
+                (Action::BeAttackedInMelee, "attacked in melee")
+            };
+            if self.allowance_in(d, spared, &target) == Some(Allowance::Never) {
+                return Err(QueryError::Invalid {
+                    reason: format!("`{defender}` may not be {how} where it stands"),
                 });
             }
             let facts = Facts {

@@ -1,11 +1,11 @@
-//! Who may charge and attack, and with what: a scenario's special rules on charges and
+//! Who may charge, attack and be attacked: a scenario's special rules on charges and
 //! the permissions' typed conditions, as the engine asks them.
 
 use std::collections::BTreeMap;
 
 mod common;
 
-use common::{place, with_scenario};
+use common::{place, typed, with_scenario};
 use muster_engine::{Engine, Unit};
 use muster_hex::HexId;
 
@@ -197,4 +197,48 @@ fn a_permission_s_typed_condition_is_asked_of_the_unit_and_its_opponent() {
         assert!(refused.contains("may never attack"), "{refused}");
         assert_eq!(attack_from("hill"), Ok(()));
     });
+}
+
+/// PRESTAGS Excl 3.28: a sailing fleet cannot be attacked in melee; a moored one can
+/// (the kept state `moored`, Excl 3.32). Fire at it is another matter (Excl 3.25): the
+/// engine asks the permission that spares the attack made.
+#[test]
+fn prestags_a_sailing_fleet_is_spared_melee() {
+    with_scenario(
+        "scenarios/prestags/4-6-hamburg.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let is = |h: HexId, t: &str| map.terrain_id_at(h) == Some(t);
+            let (river, bank) = map
+                .grid()
+                .hexes()
+                .filter(|h| is(*h, "river"))
+                .find_map(|h| {
+                    let bank = map.neighbours(h).into_iter().find(|n| is(*n, "clear"))?;
+                    Some((h, bank))
+                })
+                .expect("Hamburg has a river beside clear ground");
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            p.units = vec![
+                typed(cx, "fleet", "VF", "vikings", &river.to_string()),
+                typed(cx, "german", "SD", "germans", &bank.to_string()),
+            ];
+            let attack = |p: &muster_engine::Position| {
+                Engine::new(system, map, p)
+                    .combat(&["german"], "fleet", &BTreeMap::new())
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            };
+            let refused = attack(&p).unwrap_err();
+            assert!(
+                refused.contains("may not be attacked in melee"),
+                "{refused}"
+            );
+            let e = Engine::new(system, map, &p);
+            assert!(!e.targets("german").unwrap().contains(&"fleet".to_string()));
+            p.units[0].states = vec!["moored".into()];
+            assert_eq!(attack(&p), Ok(()));
+        },
+    );
 }

@@ -586,7 +586,11 @@ fn prestags_panic_and_fleet_rules() {
         (sailing.troops.as_slice(), sailing.allowed),
         (&["VF".to_string()][..], Allowance::Never)
     );
-    assert!(sailing.condition.is_some());
+    assert_eq!(
+        sailing.when,
+        Some(Condition::Not(Box::new(Condition::InState("moored".into())))),
+        "Excl 3.28: only while sailing"
+    );
     let half = effect_rule(prestags, "disrupted-fleet-at-half");
     assert_eq!(
         half.when,

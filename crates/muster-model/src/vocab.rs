@@ -355,6 +355,11 @@ pub enum Act {
     Face,
     /// End a move in a hex (with `InTerrain`: a hex of this terrain).
     EndMove,
+    /// Moor a carrier in its hex, so that units may board or leave it (PRESTAGS Excl
+    /// 3.31-3.32).
+    Moor,
+    /// Cast off a moored carrier (PRESTAGS Excl 3.33).
+    Unmoor,
 }
 
 /// An optional rule: a named set of rules that applies only where a scenario switches
@@ -490,6 +495,10 @@ pub struct KeptState {
     pub unless: Vec<String>,
     /// Result codes that end the state for both sides when either suffers one.
     pub cleared_by: Vec<String>,
+    /// Acts that end the state for the unit that does them (PRESTAGS Excl 3.33:
+    /// unmooring ends a fleet's mooring).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ended_by: Vec<Act>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }

@@ -94,6 +94,8 @@ fn done_words(a: Act) -> &'static str {
         Act::Evade => "evaded",
         Act::Face => "changed facing",
         Act::EndMove => "ended a move",
+        Act::Moor => "moored",
+        Act::Unmoor => "unmoored",
     }
 }
 
@@ -132,6 +134,8 @@ fn act_words(a: Act) -> &'static str {
         Act::Evade => "evade",
         Act::Face => "change facing",
         Act::EndMove => "end a move there",
+        Act::Moor => "moor",
+        Act::Unmoor => "unmoor",
     }
 }
 
@@ -450,10 +454,19 @@ pub fn state_words(s: &KeptState) -> String {
     if !s.unless.is_empty() {
         text += &format!(" unless either side suffers {}", s.unless.join(", "));
     }
-    text += &format!(
-        "; kept from turn to turn until either side suffers {}",
-        s.cleared_by.join(", ")
-    );
+    let mut ends: Vec<String> = Vec::new();
+    if !s.cleared_by.is_empty() {
+        ends.push(format!("either side suffers {}", s.cleared_by.join(", ")));
+    }
+    if !s.ended_by.is_empty() {
+        let acts: Vec<&str> = s.ended_by.iter().map(|a| done_words(*a)).collect();
+        ends.push(format!("the unit has {}", acts.join(" or ")));
+    }
+    if ends.is_empty() {
+        text += "; kept from turn to turn";
+    } else {
+        text += &format!("; kept from turn to turn until {}", ends.join(", or "));
+    }
     format!("{text} ({})", s.section)
 }
 

@@ -189,10 +189,17 @@ fn used_in_play<'a>(cx: &ScenarioCx<'a>) -> (bool, Vec<&'a str>) {
             .filter(|o| on.iter().any(|x| x.id == o.id))
             .flat_map(|o| &o.effects),
     );
-    for rule in in_play {
-        if let Some(c) = &rule.when {
-            walk.condition(c, &muster_db::place::Place::rules(), NameKind::Faction);
-        }
+    // A permission counts where it names a troop type of the battle, as its line does.
+    let kinds = super::rule_lines::kinds_in(cx);
+    let permissions = r
+        .permissions
+        .iter()
+        .filter(|p| w::names_any(system, &p.troops, &kinds));
+    let whens = in_play
+        .filter_map(|rule| rule.when.as_ref())
+        .chain(permissions.filter_map(|p| p.when.as_ref()));
+    for c in whens {
+        walk.condition(c, &muster_db::place::Place::rules(), NameKind::Faction);
     }
     let facing = walk.names.iter().any(|n| n.kind == NameKind::SideClass);
     let states = walk
