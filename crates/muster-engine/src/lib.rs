@@ -399,8 +399,8 @@ impl<'a> Engine<'a> {
     /// What a permission of the system allows a unit, its typed conditions (`when`)
     /// asked with `facts`. An entry naming the unit's kind or class wins over one for
     /// `"*"`; among those, an entry whose `when` (or `status`) holds wins over one
-    /// without; among equals, the last. An entry conditioned in words only (`condition`) is left out:
-    /// the engine cannot judge it.
+    /// without; among equals, the last. An entry conditioned in words only
+    /// (`condition`) is left out: the engine cannot judge it.
     pub(crate) fn allowance_in(
         &self,
         i: usize,

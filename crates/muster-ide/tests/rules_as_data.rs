@@ -588,7 +588,9 @@ fn prestags_panic_and_fleet_rules() {
     );
     assert_eq!(
         sailing.when,
-        Some(Condition::Not(Box::new(Condition::InState("moored".into())))),
+        Some(Condition::Not(Box::new(Condition::InState(
+            "moored".into()
+        )))),
         "Excl 3.28: only while sailing"
     );
     let half = effect_rule(prestags, "disrupted-fleet-at-half");
