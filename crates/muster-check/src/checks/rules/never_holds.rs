@@ -11,15 +11,15 @@ declare_check! {
     /// ## What it does
     /// Checks that every condition of the system's vocabulary can hold for some unit
     /// at some moment: the `when` of its effects, special rules and permissions, who
-    /// exerts zones of control, who compulsory attacks bind and who may use each movement mode. A
-    /// condition cannot hold when it asks for two sides, statuses, weathers, phases,
-    /// movement modes or unit kinds at once, for attacking and defending (or
-    /// outpacing one's attackers), higher and lower, a condition and its negation, an
-    /// empty `Any`, a turn range that ends before it starts, more levels lost on a
-    /// result table (`LosesLevels`) than any of its results costs, or `Panicked` in a
-    /// system with no `panic` rules, or a formation (`InFormation`) on a hex map; and,
-    /// in `StackedWithUnit` and `Opponent`, when the condition the other unit must meet
-    /// can never hold.
+    /// exerts zones of control, who compulsory attacks bind and who may use each
+    /// movement mode. A condition cannot hold when it asks for two sides, statuses,
+    /// weathers, phases, movement modes or unit kinds at once, for attacking and
+    /// defending (or outpacing one's attackers), higher and lower, a condition and its
+    /// negation, an empty `Any`, a turn range that ends before it starts, more levels
+    /// lost on a result table (`LosesLevels`) than any of its results costs,
+    /// `Panicked` in a system with no `panic` rules, or a formation (`InFormation`) on
+    /// a hex map; and, in `StackedWithUnit` and `Opponent`, when the condition the
+    /// other unit must meet can never hold.
     ///
     /// ## Why is this bad?
     /// A rule whose condition never holds never applies: the rule as printed is lost,

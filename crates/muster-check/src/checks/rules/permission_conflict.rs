@@ -12,8 +12,9 @@ declare_check! {
     /// ## What it does
     /// Checks that the permissions do not contradict each other: two entries for the
     /// same action, troop name and status, with no condition or the same typed
-    /// condition (`when`), must agree (`Must`, `May` or `Never`); an entry may not both cover and except a name; and a troop type that
-    /// must or may counter-charge must not be one that may never charge.
+    /// condition (`when`), must agree (`Must`, `May` or `Never`); an entry may not
+    /// both cover and except a name; and a troop type that must or may counter-charge
+    /// must not be one that may never charge.
     ///
     /// ## Why is this bad?
     /// An engine asking "may this unit charge?" gets two answers; and a counter-charge
