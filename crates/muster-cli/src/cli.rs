@@ -425,4 +425,13 @@ pub enum QueryWhat {
         #[arg(long)]
         attacker: bool,
     },
+    /// Whether a unit may do an act where it stands (`Moor`, `Unmoor`, `Load`, `Move`,
+    /// `Fire`...), the rules that say so, and what a carrier's act costs.
+    May {
+        input: PathBuf,
+        /// The unit: its counter id (`#2`, `#3` for further copies).
+        unit: String,
+        /// The act, as the rules vocabulary names it (`Unmoor`).
+        act: String,
+    },
 }

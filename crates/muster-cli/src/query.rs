@@ -39,7 +39,8 @@ pub fn run(
         | QueryWhat::Sight { input, .. }
         | QueryWhat::Supply { input, .. }
         | QueryWhat::Control { input }
-        | QueryWhat::Result { input, .. } => input.clone(),
+        | QueryWhat::Result { input, .. }
+        | QueryWhat::May { input, .. } => input.clone(),
     };
     let asked = asked(&db, &cwd.join(&input), &input, turn)?;
     let engine = Engine::new(asked.system, asked.map, &asked.position);
@@ -122,6 +123,15 @@ pub fn run(
                 to_json(&outcome)?
             } else {
                 words::outcome(&outcome)
+            }
+        }
+        QueryWhat::May { unit, act, .. } => {
+            let act = muster_engine::act_named(&act).map_err(explain)?;
+            let may = engine.may(&unit, act).map_err(explain)?;
+            if json {
+                to_json(&may)?
+            } else {
+                words::may(&may)
             }
         }
     };
@@ -236,7 +246,7 @@ mod words {
 
     use muster_db::text::escape;
     use muster_engine::{
-        Combat, Control, HeldBy, Modifier, Outcome, Reach, RuleRef, Sight, Supply,
+        Combat, Control, HeldBy, May, Modifier, Outcome, Reach, RuleRef, Sight, Supply,
     };
 
     fn rules(out: &mut String, rules: &[RuleRef]) {
@@ -476,6 +486,22 @@ mod words {
             let _ = writeln!(out, "becomes a `{}`", escape(k));
         }
         rules(&mut out, &o.rules);
+        out
+    }
+
+    pub fn may(m: &May) -> String {
+        let mut out = String::new();
+        let act = escape(&format!("{:?}", m.act)).into_owned();
+        let unit = escape(&m.unit).into_owned();
+        let _ = match (&m.reason, m.allowed) {
+            (Some(why), _) => writeln!(out, "`{unit}` may not `{act}`: {}", escape(why)),
+            (None, true) => writeln!(out, "`{unit}` may `{act}`"),
+            (None, false) => writeln!(out, "`{unit}` may not `{act}`"),
+        };
+        if let Some(c) = m.cost {
+            let _ = writeln!(out, "it costs {c} MP");
+        }
+        rules(&mut out, &m.rules);
         out
     }
 

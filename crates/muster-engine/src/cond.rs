@@ -156,6 +156,7 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
                 && (d.when == *when || (*when == Past::ThisTurn && d.when == Past::ThisPlayerTurn))
         }),
         Condition::InState(s) => unit.unit.states.iter().any(|x| x == s),
+        Condition::Carrying => engine.carrying(f.unit),
         Condition::Plotted(p) => unit.unit.plotted.as_deref() == Some(p.as_str()),
         Condition::Event(e) => f.event == Some(e),
         Condition::Through(x) => f.through == Some(x.as_str()),

@@ -3,7 +3,8 @@
 //! move ([`Engine::reach`]), the odds of an attack ([`Engine::combat`]), whether one hex
 //! sees another ([`Engine::sight`], [`Engine::range`]), whether a hex is in supply
 //! ([`Engine::supply`]), where a unit may retreat ([`Engine::retreat`]) and what a
-//! combat result does to a unit ([`Engine::outcome`]).
+//! combat result does to a unit ([`Engine::outcome`]) and whether a unit may do an act
+//! where it stands ([`Engine::may`]).
 //!
 //! Every answer is typed, serialisable and lists the rules it used, each with its
 //! rulebook section where the data gives one. The engine is pure: no IO, no clock, no
@@ -34,6 +35,7 @@ mod control;
 mod facing;
 mod flee;
 mod march;
+mod may;
 mod outcome;
 mod plan;
 mod position;
@@ -46,6 +48,7 @@ pub use combat::{
 };
 pub use control::{Control, HeldBy, HeldHex};
 pub use march::March;
+pub use may::{May, act_named};
 pub use outcome::Outcome;
 pub use plan::{Hemmed, HemmedArrival, SideReach, Target, hemmed_arrivals, hemmed_in, side_reach};
 pub use position::{Done, Position, PositionSide, Unit, from_board, from_scenario};

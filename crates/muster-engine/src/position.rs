@@ -207,6 +207,30 @@ pub fn unit_of_kind(cx: &ScenarioCx, side: usize, kind: &str, hex: muster_hex::H
     }
 }
 
+/// The units a set-up puts aboard carriers (a sample stack's `aboard`), each a unit of
+/// its kind on its carrier's hex, where the engine reads a friendly unit that is no
+/// carrier as aboard (`Condition::Carrying`, [`Engine::reach_unloading`]). Their ids
+/// go on from the board's: the kind id, then `#2`, `#3`... past any id taken.
+///
+/// [`Engine::reach_unloading`]: crate::Engine::reach_unloading
+fn add_carried(cx: &ScenarioCx, board: &muster_semantic::board::Board, units: &mut Vec<Unit>) {
+    for piece in board.pieces.iter().filter(|p| !p.carried.is_empty()) {
+        let Some(side) = piece.side else { continue };
+        for t in &piece.carried {
+            for _ in 0..t.count {
+                let mut unit = unit_of_kind(cx, side, &t.kind, piece.hex);
+                let taken = |id: &str| units.iter().any(|u| u.id == id);
+                let mut n = 1;
+                while taken(&unit.id) {
+                    n += 1;
+                    unit.id = format!("{}#{n}", t.kind);
+                }
+                units.push(unit);
+            }
+        }
+    }
+}
+
 /// The labels of the map's hexes that side `side` holds on `board`: those its pieces
 /// stand on, with no enemy piece beside them in the hex. Each label once, in the map's
 /// order.
@@ -324,6 +348,7 @@ pub fn from_board(cx: &ScenarioCx, board: &muster_semantic::board::Board) -> Pos
             ..Unit::default()
         });
     }
+    add_carried(cx, board, &mut units);
     let weather = scenario
         .turn_record
         .iter()

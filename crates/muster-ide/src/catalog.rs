@@ -441,6 +441,9 @@ impl<'a> Catalog<'a> {
             for m in &r.movement_modes {
                 push("movement mode", &m.id, w::mode_words(m));
             }
+            for c in &s.carriers {
+                push("carrier", &c.kind, w::carrier_words(c));
+            }
             if let Some(sup) = &r.supply {
                 push("supply", "", w::supply_words(sup));
             }

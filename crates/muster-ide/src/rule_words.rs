@@ -7,8 +7,9 @@ mod combat;
 mod vocab;
 pub use combat::combat_words;
 pub use vocab::{
-    arrival_words, condition_words, control_words, effect_rule_words, effect_words, facing_words,
-    mode_words, orders_words, replacement_words, rule_words, state_words, supply_words, zoc_words,
+    arrival_words, carrier_words, condition_words, control_words, effect_rule_words, effect_words,
+    facing_words, mode_words, orders_words, replacement_words, rule_words, state_words,
+    supply_words, zoc_words,
 };
 
 use muster_model::rules::{

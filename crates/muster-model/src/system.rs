@@ -376,6 +376,13 @@ pub struct Carrier {
     /// units (PRESTAGS Excl 3.32: seven).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moor_cost: Option<f64>,
+    /// Movement points the moored carrier spends to cast off (PRESTAGS Excl 3.33: five).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmoor_cost: Option<f64>,
+    /// Movement points a unit spends to board the moored carrier (PRESTAGS Excl 3.43:
+    /// two).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_cost: Option<f64>,
     /// Movement points a unit spends to leave the moored carrier into an adjacent hex
     /// (PRESTAGS Excl 3.41: two, the step ashore included).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -142,6 +142,10 @@ pub enum Condition {
     AttackedThrough(String),
     /// The unit is in this kept state (the system's `states`).
     InState(String),
+    /// The unit is a carrier (the system's `carriers`) with at least one unit aboard
+    /// (PRESTAGS Excl 3.33: a fleet with nobody aboard cannot unmoor). On a hex map a
+    /// friendly unit that is no carrier stands in a carrier's hex only aboard it.
+    Carrying,
     /// The unit's plotted task this turn (a task of an optional rule's `orders`).
     Plotted(String),
     /// The moment this event befalls the unit.
@@ -360,6 +364,9 @@ pub enum Act {
     Moor,
     /// Cast off a moored carrier (PRESTAGS Excl 3.33).
     Unmoor,
+    /// Take units aboard: the carrier's act, which a unit boarding it needs (PRESTAGS
+    /// Excl 3.34, 3.43: a disrupted fleet takes none on).
+    Load,
 }
 
 /// An optional rule: a named set of rules that applies only where a scenario switches

@@ -164,6 +164,8 @@ pub struct Piece {
     pub count: u16,
     /// Units carried aboard this one (a fleet), as `count x kind`.
     pub aboard: Vec<String>,
+    /// The same units by kind id, as the scenario lists them.
+    pub carried: Vec<muster_model::scenario::TypeCount>,
     /// Where the piece is written in the scenario (its counter or kind value).
     pub span: Range<usize>,
     /// Where the hex it stands on is written, when the scenario names it.
@@ -470,6 +472,7 @@ impl ScenarioCx<'_> {
                             status: slot.status.map(str::to_string),
                             count: 1,
                             aboard: Vec::new(),
+                            carried: Vec::new(),
                             span,
                             hex_span: place.as_ref().map(|p| self.span_of(p)),
                         },
@@ -541,6 +544,7 @@ impl ScenarioCx<'_> {
                                 status: slot.status.map(str::to_string),
                                 count: 1,
                                 aboard: Vec::new(),
+                                carried: Vec::new(),
                                 span,
                                 hex_span: None,
                             },
@@ -609,6 +613,7 @@ impl ScenarioCx<'_> {
                                     status: group.status.clone(),
                                     count: 1,
                                     aboard: Vec::new(),
+                                    carried: Vec::new(),
                                     span: unit_span,
                                     hex_span: Some(self.span_of(p)),
                                 },
@@ -781,6 +786,7 @@ impl ScenarioCx<'_> {
                             status: None,
                             count: each,
                             aboard: Vec::new(),
+                            carried: Vec::new(),
                             span: self.span_of(&kind),
                             hex_span: Some(
                                 hex_span
@@ -793,6 +799,7 @@ impl ScenarioCx<'_> {
                     if carrier && first && !aboard.is_empty() {
                         let mut piece = make();
                         piece.aboard = aboard.clone();
+                        piece.carried = stack.aboard.clone();
                         board.pieces.push(piece);
                     } else {
                         stacks.lay(board, key, each, make);

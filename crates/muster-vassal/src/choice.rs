@@ -246,6 +246,7 @@ fn spare_piece(
             .map(str::to_string),
         count: 1,
         aboard: Vec::new(),
+        carried: Vec::new(),
         span: u.span.clone(),
         hex_span: None,
     }

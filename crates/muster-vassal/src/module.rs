@@ -201,6 +201,7 @@ fn sheet_piece(system: &RulesSystem, c: &muster_model::counters::Counter) -> Pie
         status: None,
         count: 1,
         aboard: Vec::new(),
+        carried: Vec::new(),
         span: 0..0,
         hex_span: None,
     }

@@ -2,7 +2,7 @@
 //! mechanics (zones of control, movement modes, supply), as `summary` and
 //! `muster list rules` print them.
 
-use muster_model::system::MoveCost;
+use muster_model::system::{Carrier, MoveCost};
 use muster_model::vocab::{
     Act, ArrivalRules, BlockedEntry, Clash, ClashRule, Condition, Effect, EffectRule, Facing,
     HexControl, KeptState, MovementMode, Orders, Past, ReplacementGives, ReplacementPlace,
@@ -76,6 +76,7 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Through(x) => format!("through a `{x}` hexside"),
         Condition::AttackedThrough(x) => format!("when attacked through a `{x}` hexside"),
         Condition::InState(x) => format!("in `{x}`"),
+        Condition::Carrying => "carrying a unit aboard".to_string(),
         Condition::Plotted(x) => format!("when plotted to `{x}`"),
         Condition::Event(e) => format!("on {}", e.words()),
     }
@@ -96,6 +97,7 @@ fn done_words(a: Act) -> &'static str {
         Act::EndMove => "ended a move",
         Act::Moor => "moored",
         Act::Unmoor => "unmoored",
+        Act::Load => "taken units aboard",
     }
 }
 
@@ -136,6 +138,7 @@ fn act_words(a: Act) -> &'static str {
         Act::EndMove => "end a move there",
         Act::Moor => "moor",
         Act::Unmoor => "unmoor",
+        Act::Load => "take units aboard",
     }
 }
 
@@ -440,6 +443,30 @@ pub fn facing_words(f: &Facing) -> String {
         }
     }
     format!("{text} ({})", f.section)
+}
+
+/// A carrier kind and its costs in words.
+pub fn carrier_words(c: &Carrier) -> String {
+    let mut text = format!(
+        "`{}` carries up to {} units, at most {} a hex",
+        c.kind, c.capacity, c.per_hex
+    );
+    let costs: Vec<String> = [
+        ("mooring", c.moor_cost),
+        ("unmooring", c.unmoor_cost),
+        ("boarding", c.board_cost),
+        ("unloading", c.unload_cost),
+    ]
+    .into_iter()
+    .filter_map(|(what, cost)| Some(format!("{what} {} MP", number(cost?))))
+    .collect();
+    if !costs.is_empty() {
+        text += &format!("; {}", costs.join(", "));
+    }
+    if !c.unload_not_into.is_empty() {
+        text += &format!("; no unloading into {}", c.unload_not_into.join(", "));
+    }
+    text
 }
 
 /// A kept state in words.

@@ -58,6 +58,12 @@ pub(super) fn vocab_lines(cx: &ScenarioCx) -> Vec<RuleLine> {
         for (topic, text) in mechanic_lines(r) {
             line(topic, text);
         }
+        let carried = |c: &&muster_model::system::Carrier| {
+            fielded.is_empty() || fielded.iter().any(|k| k.id == c.kind)
+        };
+        for c in system.carriers.iter().filter(carried) {
+            line("carrier", w::carrier_words(c));
+        }
     }
     let (facing_used, states_used) = used_in_play(cx);
     if let Some(system) = cx.system {
@@ -195,8 +201,15 @@ fn used_in_play<'a>(cx: &ScenarioCx<'a>) -> (bool, Vec<&'a str>) {
         .permissions
         .iter()
         .filter(|p| w::names_any(system, &p.troops, &kinds));
+    // A rule counts where its condition picks a unit kind of the battle, as its line
+    // does.
+    let fielded = fielded_kinds(cx, system);
+    let bears = |c: &&muster_model::vocab::Condition| {
+        fielded.is_empty() || fielded.iter().any(|k| admits_kind(c, system, k))
+    };
     let whens = in_play
         .filter_map(|rule| rule.when.as_ref())
+        .filter(bears)
         .chain(permissions.filter_map(|p| p.when.as_ref()));
     for c in whens {
         walk.condition(c, &muster_db::place::Place::rules(), NameKind::Faction);

@@ -117,6 +117,7 @@ impl<'a> Walk<'a> {
             | Condition::Lower
             | Condition::Did { .. }
             | Condition::InFormation(_)
+            | Condition::Carrying
             | Condition::Event(_) => {}
         }
     }
@@ -583,6 +584,9 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             )),
             muster_model::system::GridKind::Table { .. } => None,
         },
+        Condition::Carrying if system.carriers.is_empty() => {
+            Some("the system has no `carriers`, so no unit carries another".to_string())
+        }
         Condition::Panicked if system.rules.panic.is_none() => {
             Some("the system has no `panic` rules, so no unit is ever panicked".to_string())
         }
@@ -662,6 +666,14 @@ fn exclusive(a: &Condition, b: &Condition, system: &RulesSystem) -> Option<Strin
                 .then(|| format!("no `{t}` unit may move by `{m}` (its `who`)"))
         }
         (C::Plotted(x), C::Plotted(y)) if one_task_per_turn(system) => two("plotted task", x, y),
+        (C::Troop(t), C::Carrying) | (C::Carrying, C::Troop(t)) => {
+            let kinds = super::kinds_named(system, t);
+            let any = kinds
+                .iter()
+                .any(|k| system.carriers.iter().any(|c| c.kind == k.id));
+            (!kinds.is_empty() && !any)
+                .then(|| format!("no `{t}` unit is a carrier (the system's `carriers`)"))
+        }
         (C::Troop(x), C::Troop(y)) => {
             let both = system.unit_kinds.iter().any(|k| {
                 specificity(system, x, &k.id).is_some() && specificity(system, y, &k.id).is_some()

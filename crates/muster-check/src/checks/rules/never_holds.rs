@@ -17,8 +17,9 @@ declare_check! {
     /// defending (or outpacing one's attackers), higher and lower, a condition and its
     /// negation, an empty `Any`, a turn range that ends before it starts, more levels
     /// lost on a result table (`LosesLevels`) than any of its results costs,
-    /// `Panicked` in a system with no `panic` rules, or a formation (`InFormation`) on
-    /// a hex map; and, in `StackedWithUnit` and `Opponent`, when the condition the
+    /// `Panicked` in a system with no `panic` rules, a formation (`InFormation`) on a
+    /// hex map, or `Carrying` in a system without `carriers` or of unit kinds none of
+    /// which is a carrier; and, in `StackedWithUnit` and `Opponent`, when the condition the
     /// other unit must meet can never hold.
     ///
     /// ## Why is this bad?
@@ -107,6 +108,8 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
                 .any(|(_, x)| matches!(x, Condition::InFormation(_)));
             let help = if unpanicked {
                 "give the system its `panic` rules, or remove the rule"
+            } else if why.contains("carrier") {
+                "declare the carrier kind in the system's `carriers`, or ask `Carrying` of a kind that carries"
             } else if formation && why.contains("formation") {
                 "formations are a table game's: say it with a condition a unit on a hex meets, or remove the rule"
             } else {
