@@ -434,4 +434,17 @@ pub enum QueryWhat {
         /// The act, as the rules vocabulary names it (`Unmoor`).
         act: String,
     },
+    /// The kept states (PRESTAGS contact, a fleet's mooring) units enter or leave when
+    /// they do an act together, with the result it brought.
+    States {
+        input: PathBuf,
+        /// The act, as the rules vocabulary names it (`Melee`, `Moor`).
+        act: String,
+        /// The units doing it: a melee's attackers and defenders.
+        #[arg(required = true)]
+        units: Vec<String>,
+        /// The results table's cell the act brought (`D`); none by default.
+        #[arg(long, default_value = "")]
+        result: String,
+    },
 }

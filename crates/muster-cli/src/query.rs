@@ -40,7 +40,8 @@ pub fn run(
         | QueryWhat::Supply { input, .. }
         | QueryWhat::Control { input }
         | QueryWhat::Result { input, .. }
-        | QueryWhat::May { input, .. } => input.clone(),
+        | QueryWhat::May { input, .. }
+        | QueryWhat::States { input, .. } => input.clone(),
     };
     let asked = asked(&db, &cwd.join(&input), &input, turn)?;
     let engine = Engine::new(asked.system, asked.map, &asked.position);
@@ -132,6 +133,18 @@ pub fn run(
                 to_json(&may)?
             } else {
                 words::may(&may)
+            }
+        }
+        QueryWhat::States {
+            act, units, result, ..
+        } => {
+            let act = muster_engine::act_named(&act).map_err(explain)?;
+            let units: Vec<&str> = units.iter().map(String::as_str).collect();
+            let changes = engine.states_after(act, &units, &result).map_err(explain)?;
+            if json {
+                to_json(&changes)?
+            } else {
+                words::states(&changes)
             }
         }
     };
@@ -246,7 +259,7 @@ mod words {
 
     use muster_db::text::escape;
     use muster_engine::{
-        Combat, Control, HeldBy, May, Modifier, Outcome, Reach, RuleRef, Sight, Supply,
+        Combat, Control, HeldBy, May, Modifier, Outcome, Reach, RuleRef, Sight, StateChange, Supply,
     };
 
     fn rules(out: &mut String, rules: &[RuleRef]) {
@@ -502,6 +515,29 @@ mod words {
             let _ = writeln!(out, "it costs {c} MP");
         }
         rules(&mut out, &m.rules);
+        out
+    }
+
+    pub fn states(changes: &[StateChange]) -> String {
+        let mut out = String::new();
+        if changes.is_empty() {
+            let _ = writeln!(out, "no kept state changes");
+        }
+        for c in changes {
+            let how = if c.enters { "enters" } else { "leaves" };
+            let section = c
+                .rule
+                .section
+                .as_deref()
+                .map_or(String::new(), |s| format!(" ({s})"));
+            let _ = writeln!(
+                out,
+                "`{}` {how} `{}`{}",
+                escape(&c.unit),
+                escape(&c.state),
+                escape(&section)
+            );
+        }
         out
     }
 

@@ -3,8 +3,9 @@
 //! move ([`Engine::reach`]), the odds of an attack ([`Engine::combat`]), whether one hex
 //! sees another ([`Engine::sight`], [`Engine::range`]), whether a hex is in supply
 //! ([`Engine::supply`]), where a unit may retreat ([`Engine::retreat`]) and what a
-//! combat result does to a unit ([`Engine::outcome`]) and whether a unit may do an act
-//! where it stands ([`Engine::may`]).
+//! combat result does to a unit ([`Engine::outcome`]), whether a unit may do an act
+//! where it stands ([`Engine::may`]) and which kept states an act sets or ends
+//! ([`Engine::states_after`]).
 //!
 //! Every answer is typed, serialisable and lists the rules it used, each with its
 //! rulebook section where the data gives one. The engine is pure: no IO, no clock, no
@@ -34,6 +35,7 @@ mod cond;
 mod control;
 mod facing;
 mod flee;
+mod kept;
 mod march;
 mod may;
 mod outcome;
@@ -47,6 +49,7 @@ pub use combat::{
     ChargeJudgement, Combat, DieResult, ModifiedRoll, Modifier, Strength, odds_column,
 };
 pub use control::{Control, HeldBy, HeldHex};
+pub use kept::StateChange;
 pub use march::March;
 pub use may::{May, act_named};
 pub use outcome::Outcome;
