@@ -333,6 +333,18 @@ mod words {
         if let Some(m) = r.moor_cost {
             let _ = writeln!(out, "mooring costs {m} MP more");
         }
+        if !r.exits.is_empty() {
+            let _ = writeln!(out, "may leave the map from {} hexes:", r.exits.len());
+        }
+        for h in &r.exits {
+            let _ = writeln!(
+                out,
+                "  {}  {:>4} MP left  {}",
+                h.hex,
+                h.mp_left,
+                h.path.join(" ")
+            );
+        }
         rules(&mut out, &r.rules);
         out
     }

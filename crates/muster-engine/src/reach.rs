@@ -47,6 +47,12 @@ pub struct Reach {
     pub moor_cost: Option<f64>,
     /// In hex order.
     pub hexes: Vec<ReachHex>,
+    /// Where the system lets units leave the map (its `exit` rule): the map-edge hexes
+    /// the unit reaches with the exit's cost still in hand and free to go on (not
+    /// stopped by an enemy zone), each with the MP left there before leaving, in hex
+    /// order. A scenario's victory may count only some edges or hexes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exits: Vec<ReachHex>,
     pub rules: Vec<RuleRef>,
 }
 
@@ -143,10 +149,10 @@ impl<'a> Engine<'a> {
         let i = self.unit(id)?;
         let start = self.hex_of(i);
         let (mp, mut rules) = self.allowance_of(i);
-        let mut out = self.search_all(i, &[(start, mp)], start, &mut rules);
+        let (mut out, exits) = self.search_all(i, &[(start, mp)], start, &mut rules);
         self.minimum_move(i, start, &mut out, &mut rules);
         self.flee(i, start, &mut out, &mut rules);
-        Ok(self.finish(i, start, mp, out, rules))
+        Ok(self.finish(i, start, mp, (out, exits), rules))
     }
 
     /// Where unit `id`, aboard a moored carrier in its own hex, may end its move after
@@ -188,8 +194,8 @@ impl<'a> Engine<'a> {
             .filter(|_| mp - unload >= -EPS)
             .map(|n| (n, mp - unload))
             .collect();
-        let out = self.search_all(i, &seeds, start, &mut rules);
-        Ok(self.finish(i, start, mp, out, rules))
+        let found = self.search_all(i, &seeds, start, &mut rules);
+        Ok(self.finish(i, start, mp, found, rules))
     }
 
     fn finish(
@@ -197,11 +203,13 @@ impl<'a> Engine<'a> {
         i: usize,
         start: HexId,
         mp: f64,
-        found: HashMap<HexId, ReachHex>,
+        (found, exits): (HashMap<HexId, ReachHex>, Vec<(HexId, ReachHex)>),
         mut rules: Vec<RuleRef>,
     ) -> Reach {
         let mut hexes: Vec<(HexId, ReachHex)> = found.into_iter().collect();
         hexes.sort_by_key(|(h, _)| *h);
+        let mut exits = exits;
+        exits.sort_by_key(|(h, _)| *h);
         rules.sort();
         rules.dedup();
         Reach {
@@ -215,6 +223,7 @@ impl<'a> Engine<'a> {
                 .find(|c| c.kind == self.units[i].unit.kind)
                 .and_then(|c| c.moor_cost),
             hexes: hexes.into_iter().map(|(_, r)| r).collect(),
+            exits: exits.into_iter().map(|(_, r)| r).collect(),
             rules,
         }
     }
@@ -259,10 +268,10 @@ impl<'a> Engine<'a> {
         seeds: &[(HexId, f64)],
         start: HexId,
         rules: &mut Vec<RuleRef>,
-    ) -> HashMap<HexId, ReachHex> {
+    ) -> (HashMap<HexId, ReachHex>, Vec<(HexId, ReachHex)>) {
         if let Some(r) = self.held_by(i, start) {
             rules.push(rule_ref(r));
-            return HashMap::new();
+            return (HashMap::new(), Vec::new());
         }
         if let Some(faced) = self.faced(i, start) {
             rules.extend(faced.rules.iter().map(|r| rule_ref(r)));
@@ -280,6 +289,25 @@ impl<'a> Engine<'a> {
         let modes = self.modes_of(i);
         let mut searches = Vec::with_capacity(modes.len());
         let mut best: crate::FastMap<HexId, (f64, usize)> = crate::FastMap::default();
+        let mut best_exit: crate::FastMap<HexId, (f64, usize)> = crate::FastMap::default();
+        let exit_cost = self.system.rules.exit.as_ref().map(|x| x.cost);
+        if let Some(cost) = exit_cost {
+            rules.push(RuleRef::new(
+                format!("leaving the map costs {cost} MP"),
+                self.system
+                    .rules
+                    .exit
+                    .as_ref()
+                    .and_then(|x| x.section.as_deref()),
+            ));
+        }
+        let bound = self.zoc_of(i);
+        // Entering an enemy zone that stops the unit ends its move there.
+        let stopped = |h: HexId| {
+            h != start
+                && zoc.contains(&h)
+                && bound.is_some_and(|b| !b.ignores && b.entry == ZocEntry::Stop)
+        };
         for (k, mode) in modes.iter().enumerate() {
             if let Some(m) = mode {
                 rules.push(RuleRef::new(
@@ -288,6 +316,16 @@ impl<'a> Engine<'a> {
                 ));
             }
             let found = self.search(i, seeds, start, *mode, &zoc);
+            let exits = found.left.iter().filter(|(h, mp)| {
+                exit_cost.is_some_and(|c| **mp + EPS >= c)
+                    && self.map.grid().is_edge(**h)
+                    && !stopped(**h)
+            });
+            for (&h, &mp) in exits {
+                if best_exit.get(&h).is_none_or(|(b, _)| mp > b + EPS) {
+                    best_exit.insert(h, (mp, k));
+                }
+            }
             for (&h, &mp) in &found.left {
                 let mp = mp.max(0.0);
                 if h == start || !self.may_end(i, h) {
@@ -319,35 +357,38 @@ impl<'a> Engine<'a> {
         // an earlier path already passed.
         let mut cited: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
         let mut passed: HashSet<(HexId, usize), foldhash::fast::RandomState> = HashSet::default();
-        let out = best
-            .into_iter()
-            .map(|(h, (mp, k))| {
-                let path = searches[k].path_to(h, start);
-                for w in path.windows(2).rev() {
-                    let (a, b) = (w[0], w[1]);
-                    if !passed.insert((b, k)) {
-                        break;
-                    }
-                    if a == start && unloaded.contains(&b) {
-                        continue;
-                    }
-                    if let Some((_, set)) = self.step(i, a, b, modes[k]) {
-                        cited.insert(set);
-                    }
+        let mut write = |h: HexId, mp: f64, k: usize| {
+            let path = searches[k].path_to(h, start);
+            for w in path.windows(2).rev() {
+                let (a, b) = (w[0], w[1]);
+                if !passed.insert((b, k)) {
+                    break;
                 }
-                let reach = ReachHex {
-                    hex: h.text(),
-                    mp_left: mp,
-                    path: path.into_iter().map(HexId::text).collect(),
-                    mode: modes[k].map(|m| m.id.clone()),
-                    minimum_move: false,
-                    enemy_zoc: zoc.contains(&h),
-                };
-                (h, reach)
-            })
+                if a == start && unloaded.contains(&b) {
+                    continue;
+                }
+                if let Some((_, set)) = self.step(i, a, b, modes[k]) {
+                    cited.insert(set);
+                }
+            }
+            let reach = ReachHex {
+                hex: h.text(),
+                mp_left: mp,
+                path: path.into_iter().map(HexId::text).collect(),
+                mode: modes[k].map(|m| m.id.clone()),
+                minimum_move: false,
+                enemy_zoc: zoc.contains(&h),
+            };
+            (h, reach)
+        };
+        let out = (best.into_iter())
+            .map(|(h, (mp, k))| write(h, mp, k))
+            .collect();
+        let exits = (best_exit.into_iter())
+            .map(|(h, (mp, k))| write(h, mp, k))
             .collect();
         rules.extend(self.cited(&cited));
-        out
+        (out, exits)
     }
 
     /// The rules some steps cited (their cite sets, by index), as references.

@@ -823,6 +823,9 @@ pub struct ExitRule {
     pub cost: f64,
     /// Whether a unit that left may come back (PRESTAGS 11.41: never).
     pub may_return: bool,
+    /// The rulebook section.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
 }
 
 /// General movement rules.

@@ -546,6 +546,7 @@ mod tests {
             from: "0101".to_string(),
             movement: 2.0,
             moor_cost: None,
+            exits: Vec::new(),
             hexes: vec![ReachHex {
                 hex: "0102".to_string(),
                 mp_left: 1.0,
