@@ -296,6 +296,32 @@ mod words {
         format!("{:+} {}{section}", m.value, escape(&m.what))
     }
 
+    /// One hex of a reach: the MP left, a path, and notes on how it is reached.
+    fn reach_line(out: &mut String, h: &muster_engine::ReachHex) {
+        let mut notes = Vec::new();
+        if let Some(m) = &h.mode {
+            notes.push(format!("by {}", escape(m)));
+        }
+        if h.minimum_move {
+            notes.push("minimum move".to_string());
+        }
+        if h.enemy_zoc {
+            notes.push("enemy zone".to_string());
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!("  ({})", notes.join(", "))
+        };
+        let _ = writeln!(
+            out,
+            "  {}  {:>4} MP left  {}{notes}",
+            h.hex,
+            h.mp_left,
+            h.path.join(" ")
+        );
+    }
+
     pub fn reach(r: &Reach) -> String {
         let mut out = String::new();
         let _ = writeln!(
@@ -307,28 +333,7 @@ mod words {
             r.hexes.len()
         );
         for h in &r.hexes {
-            let mut notes = Vec::new();
-            if let Some(m) = &h.mode {
-                notes.push(format!("by {}", escape(m)));
-            }
-            if h.minimum_move {
-                notes.push("minimum move".to_string());
-            }
-            if h.enemy_zoc {
-                notes.push("enemy zone".to_string());
-            }
-            let notes = if notes.is_empty() {
-                String::new()
-            } else {
-                format!("  ({})", notes.join(", "))
-            };
-            let _ = writeln!(
-                out,
-                "  {}  {:>4} MP left  {}{notes}",
-                h.hex,
-                h.mp_left,
-                h.path.join(" ")
-            );
+            reach_line(&mut out, h);
         }
         if let Some(m) = r.moor_cost {
             let _ = writeln!(out, "mooring costs {m} MP more");
@@ -337,13 +342,7 @@ mod words {
             let _ = writeln!(out, "may leave the map from {} hexes:", r.exits.len());
         }
         for h in &r.exits {
-            let _ = writeln!(
-                out,
-                "  {}  {:>4} MP left  {}",
-                h.hex,
-                h.mp_left,
-                h.path.join(" ")
-            );
+            reach_line(&mut out, h);
         }
         rules(&mut out, &r.rules);
         out
