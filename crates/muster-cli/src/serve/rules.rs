@@ -344,6 +344,19 @@ fn reach_panel(reach: &Reach, targets: &[String], moved: Option<&Moved>) -> Stri
         }
         None => "from where it stands",
     };
+    if !reach.exits.is_empty() {
+        out.push_str("<p class=\"exits\">It may leave the map from ");
+        for (k, x) in reach.exits.iter().enumerate() {
+            let sep = if k == 0 { "" } else { ", " };
+            let _ = write!(
+                out,
+                "{sep}<code data-exit=\"{h}\">{h}</code> ({} MP left)",
+                x.mp_left,
+                h = esc(&x.hex)
+            );
+        }
+        out.push_str(".</p>");
+    }
     if targets.is_empty() {
         let _ = write!(
             out,
@@ -546,7 +559,14 @@ mod tests {
             from: "0101".to_string(),
             movement: 2.0,
             moor_cost: None,
-            exits: Vec::new(),
+            exits: vec![ReachHex {
+                hex: evil.to_string(),
+                mp_left: 1.0,
+                path: vec!["0101".to_string()],
+                mode: None,
+                minimum_move: false,
+                enemy_zoc: false,
+            }],
             hexes: vec![ReachHex {
                 hex: "0102".to_string(),
                 mp_left: 1.0,
@@ -613,6 +633,10 @@ mod tests {
             ),
             combat_panel(&combat, &[evil], evil),
         ] {
+            assert!(
+                html.contains("class=\"odds\"") || html.contains("class=\"exits\""),
+                "{html}"
+            );
             assert!(!html.contains("<img"), "{html}");
             assert!(!html.contains("&\""), "{html}");
             assert!(
