@@ -47,10 +47,14 @@ impl Engine<'_> {
         ids: &[&str],
         result: &str,
     ) -> Result<Vec<StateChange>, QueryError> {
-        let units: Vec<usize> = ids
-            .iter()
-            .map(|id| self.unit(id))
-            .collect::<Result<_, _>>()?;
+        let mut units: Vec<usize> = Vec::with_capacity(ids.len());
+        for id in ids {
+            let i = self.unit(id)?;
+            // A unit named twice takes part once.
+            if !units.contains(&i) {
+                units.push(i);
+            }
+        }
         let codes: Vec<&str> = match self.system.combat_results.as_ref() {
             Some(table) => muster_semantic::rules::result_parts(result, &table.results)
                 .ok_or_else(|| {

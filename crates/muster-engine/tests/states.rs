@@ -37,6 +37,9 @@ fn prestags_a_melee_puts_both_sides_in_contact_until_one_is_disrupted() {
                 [("viking", "contact", true), ("german", "contact", true)]
             );
             assert_eq!(drawn[0].rule.section.as_deref(), Some("18.0"));
+            let e = Engine::new(system, map, &p);
+            let twice = e.states_after(Act::Melee, &["viking", "german", "viking"], "-");
+            assert_eq!(twice.unwrap(), drawn, "a unit named twice takes part once");
             // 18.1: a disruption, a half or a whole elimination leaves no contact.
             for decided in ["D", "1/2E", "E"] {
                 assert_eq!(melee(&p, decided), [], "{decided}");
