@@ -2,6 +2,7 @@
 //! that say `MayNot(act)` or `May(act)` of it, asked with the facts of its hex at the
 //! position's moment of play, and what a carrier's act costs it.
 
+use muster_model::rules::{Action, Allowance};
 use muster_model::vocab::{Act, Effect};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -33,7 +34,10 @@ pub struct May {
 impl Engine<'_> {
     /// Whether unit `id` may do `act` on its hex at the position's turn, phase and
     /// weather: forbidden where a rule in force says `MayNot(act)` of it, else allowed,
-    /// with the rules that say `May(act)`. The question is asked outside any combat, so
+    /// with the rules that say `May(act)`. A rule against `Attack` forbids `Melee` and
+    /// `Fire` too, and the system's permission for attacking, charging or evading
+    /// (`permissions`) is read where it never allows the act. The question is asked
+    /// outside any combat, so
     /// a condition on attacking, defending or an opponent does not hold here; the
     /// `combat` query answers those. `Moor`, `Unmoor` and `Load` are a carrier's acts
     /// (the system's `carriers`): asked of another unit, the answer is no. An act that
@@ -53,7 +57,23 @@ impl Engine<'_> {
         let in_one = ends
             .iter()
             .any(|s| self.units[i].unit.states.iter().any(|x| x == s));
-        let reason = if carriers_act && carrier.is_none() {
+        // The system's permission for the act, where it has one: a unit its permission
+        // never lets attack (PRESTAGS Excl 3.5: a fleet) neither melees nor fires.
+        let action = match act {
+            Act::Attack | Act::Melee | Act::Fire => Some(Action::Attack),
+            Act::Charge => Some(Action::Charge),
+            Act::Evade => Some(Action::Evade),
+            _ => None,
+        };
+        let never = action.filter(|a| self.allowance_in(i, *a, &facts) == Some(Allowance::Never));
+        let reason = if let Some(a) = never {
+            Some(format!(
+                "the system's permissions never let a unit of kind `{kind}` {}",
+                a.words()
+            ))
+        } else if act == Act::Fire && self.units[i].unit.range.is_none() {
+            Some("it has no missile fire (no range)".to_string())
+        } else if carriers_act && carrier.is_none() {
             Some(format!(
                 "a unit of kind `{kind}` is no carrier (the system's `carriers`)"
             ))
@@ -70,7 +90,11 @@ impl Engine<'_> {
             Act::Unmoor => c.unmoor_cost,
             _ => None,
         });
-        let forbidding = self.rules_giving(&facts, |e| *e == Effect::MayNot(act));
+        // A rule against attacking at all forbids a melee and fire too, as in combat.
+        let attack = matches!(act, Act::Melee | Act::Fire);
+        let forbids =
+            |e: &Effect| *e == Effect::MayNot(act) || (attack && *e == Effect::MayNot(Act::Attack));
+        let forbidding = self.rules_giving(&facts, forbids);
         let (allowed, rules) = if forbidding.is_empty() {
             (
                 reason.is_none(),

@@ -120,6 +120,15 @@ fn prestags_a_fleet_unmoors_only_with_a_unit_aboard() {
             p.units
                 .push(typed(cx, "crew", "SD", "vikings", &river.to_string()));
             let e = Engine::new(system, map, &p);
+            // Excl 3.5: a fleet never attacks, by the system's permissions, nor fires.
+            for act in [Act::Melee, Act::Attack, Act::Fire] {
+                let fleet = e.may("fleet", act).unwrap();
+                assert!(!fleet.allowed, "{act:?}");
+                assert!(fleet.reason.unwrap().contains("never"), "{act:?}");
+            }
+            assert!(e.may("crew", Act::Melee).unwrap().allowed);
+            let no_bow = e.may("crew", Act::Fire).unwrap();
+            assert!(!no_bow.allowed && no_bow.reason.unwrap().contains("no range"));
             let crew = e.may("crew", Act::Moor).unwrap();
             assert!(!crew.allowed && crew.reason.unwrap().contains("no carrier"));
             let sail = act_named("Sail").unwrap_err().to_string();
