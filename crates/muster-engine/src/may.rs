@@ -15,11 +15,11 @@ use crate::{Engine, QueryError, RuleRef, rule_ref};
 pub struct May {
     pub unit: String,
     pub act: Act,
-    /// Nothing forbids it: no rule in force says `MayNot` of it, and a carrier's act is
-    /// asked of a carrier.
+    /// Nothing forbids it: no rule in force says `MayNot` of it and no `reason` stands.
     pub allowed: bool,
-    /// Why it may not, where no rule says so (`Moor` asked of a unit that is no carrier,
-    /// `Unmoor` of a fleet that is not moored).
+    /// Why it may not, where no rule says so: a permission that never allows it, fire
+    /// without a range, a carrier's act asked of a unit that is no carrier, `Unmoor` of
+    /// a fleet that is not moored.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Movement points the act costs the unit, where the system prints a cost (a
@@ -36,13 +36,13 @@ impl Engine<'_> {
     /// weather: forbidden where a rule in force says `MayNot(act)` of it, else allowed,
     /// with the rules that say `May(act)`. A rule against `Attack` forbids `Melee` and
     /// `Fire` too, and the system's permission for attacking, charging or evading
-    /// (`permissions`) is read where it never allows the act. The question is asked
-    /// outside any combat, so
-    /// a condition on attacking, defending or an opponent does not hold here; the
-    /// `combat` query answers those. `Moor`, `Unmoor` and `Load` are a carrier's acts
-    /// (the system's `carriers`): asked of another unit, the answer is no. An act that
-    /// ends kept states (their `ended_by`) needs the unit in one of them: a fleet that
-    /// is not moored has nothing to unmoor.
+    /// (`permissions`) is read where it never allows the act. `Fire` needs a range.
+    /// The question is asked outside any combat, so a condition on attacking,
+    /// defending or an opponent does not hold here; the `combat` query answers those.
+    /// `Moor`, `Unmoor` and `Load` are a carrier's acts (the system's `carriers`):
+    /// asked of another unit, the answer is no. An act that ends kept states (their
+    /// `ended_by`) needs the unit in one of them: a fleet that is not moored has
+    /// nothing to unmoor.
     pub fn may(&self, id: &str, act: Act) -> Result<May, QueryError> {
         let i = self.unit(id)?;
         let facts = Facts::at(self, i, self.hex_of(i));
