@@ -84,8 +84,10 @@ System(
     //~ victory_points: Some(PerFigure),
     // Named victory levels by the ratio of the two sides' victory points.
     //~ victory_levels: [(name: "Marginal", ratio: 1.0, exclusive: true), (name: "Decisive", ratio: 2.0)],
-    // Unit kinds that carry others: how many aboard, how many in one hex.
-    //~ carriers: [(kind: "cavalry", capacity: 1, per_hex: 1)],
+    // Unit kinds that carry others: how many aboard, how many in one hex, and the MP
+    // mooring, casting off, boarding and unloading cost (`Carrying`, `Load`, `Moor`
+    // and `Unmoor` in rules).
+    //~ carriers: [(kind: "cavalry", capacity: 1, per_hex: 1, moor_cost: Some(2.0), unmoor_cost: Some(1.0), board_cost: Some(1.0), unload_cost: Some(1.0))],
     // A miniatures army's break point: what each loss scores against it.
     //~ break_point: Some((camp: 3, army_commander: 3, battle_commander: 2, exceptional: 2, min_bases: 1, max_bases: 6)),
     // The typed rules engines play by and checks reason about; every part is optional.
@@ -148,7 +150,7 @@ System(
         // How the system's victory levels relate to each other.
         //~ victory_order: Some(HigherSatisfiesLower),
         // What leaving the map costs and whether a unit may come back.
-        //~ exit: Some((cost: 1.0, may_return: false)),
+        //~ exit: Some((cost: 1.0, may_return: false, section: Some("10.5"))),
         // Movement rules that hold whatever the allowance.
         //~ movement: Some((minimum_move: Some((hexes: 1, whole_move: true)))),
         // When an army panics, who is spared and how panicked units rally (the example
