@@ -2,7 +2,10 @@
 //! system's kept states (`states`) when they do an act together, by the state's
 //! `set_by`, `unless`, `cleared_by` and `ended_by`.
 
-use muster_model::vocab::{Act, Condition};
+use muster_db::place::Place;
+use muster_model::vocab::Act;
+use muster_semantic::rules::names::NameKind;
+use muster_semantic::rules::vocab::Walk;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -18,18 +21,6 @@ pub struct StateChange {
     pub enters: bool,
     /// The state, as the rule that says so.
     pub rule: RuleRef,
-}
-
-/// Whether `c` names kept state `id` (`InState`), at any depth.
-fn names_state(c: &Condition, id: &str) -> bool {
-    match c {
-        Condition::InState(s) => s == id,
-        Condition::All(list) | Condition::Any(list) => list.iter().any(|c| names_state(c, id)),
-        Condition::Not(c) | Condition::StackedWithUnit(c) | Condition::Opponent(c) => {
-            names_state(c, id)
-        }
-        _ => false,
-    }
 }
 
 impl Engine<'_> {
@@ -76,12 +67,16 @@ impl Engine<'_> {
                 });
             }
         };
-        let asked = |id: &str| {
-            let permissions = self.system.rules.permissions.iter();
-            (self.effects.iter().filter_map(|r| r.when.as_ref()))
-                .chain(permissions.filter_map(|p| p.when.as_ref()))
-                .any(|c| names_state(c, id))
-        };
+        // The states the conditions in force name, by the vocabulary's one walker.
+        let mut walk = Walk::default();
+        let permissions = self.system.rules.permissions.iter();
+        for c in (self.effects.iter().filter_map(|r| r.when.as_ref()))
+            .chain(permissions.filter_map(|p| p.when.as_ref()))
+        {
+            walk.condition(c, &Place::rules(), NameKind::Faction);
+        }
+        let asked =
+            |id: &str| (walk.names.iter()).any(|n| n.kind == NameKind::State && n.name == id);
         let mut out = Vec::new();
         for state in self.system.rules.states.iter().filter(|s| asked(&s.id)) {
             let brought = |list: &[String]| codes.iter().any(|c| list.iter().any(|x| x == c));
