@@ -53,7 +53,9 @@ impl Facts<'_> {
 /// is a fact the combat gives, an event the question asked. A side's losses, threshold,
 /// labels held and past acts, and a unit's past acts, kept states and plotted task are
 /// the position's. `Opponent` asks its condition of each enemy unit in the opponent's
-/// hex. `Through` and `AttackedThrough` read the unit's facing in combat; in
+/// hex; `Outnumbers` counts the units of the unit's side in its hex against the enemy
+/// units in the opponent's, and `NearestOpponent` compares hex distances to every enemy
+/// on the map. `Through` and `AttackedThrough` read the unit's facing in combat; in
 /// `reach` a unit that faces is searched by hex and facing (`crate::facing`).
 pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
     let unit = &engine.units[f.unit];
@@ -101,8 +103,43 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
                 engine.enemies(f.unit, o) && holds(engine, inner, &Facts::at(engine, o, h))
             })
         }),
-        // The engine's units stand on hexes, where there are no formations.
-        Condition::InFormation(_) => false,
+        // The engine's units stand on hexes, where there are no formations, sides to
+        // touch, ranks or bands.
+        Condition::InFormation(_)
+        | Condition::ContactedOn(_)
+        | Condition::PassedThrough(_)
+        | Condition::Behind(_)
+        | Condition::FollowsLeader(_) => false,
+        Condition::Outnumbers(ratio) => match (f.hex, f.opponent) {
+            (Some(own), Some(theirs)) => {
+                let count = |h: HexId, friend: bool| {
+                    engine
+                        .units_at(h)
+                        .iter()
+                        .filter(|&&o| {
+                            if friend {
+                                engine.units[o].unit.side == unit.unit.side
+                            } else {
+                                engine.enemies(f.unit, o)
+                            }
+                        })
+                        .count() as f64
+                };
+                let theirs = count(theirs, false);
+                theirs > 0.0 && count(own, true) >= ratio * theirs
+            }
+            _ => false,
+        },
+        Condition::NearestOpponent => match (f.hex, f.opponent) {
+            (Some(own), Some(theirs)) => {
+                let to = engine.map.distance(own, theirs);
+                engine.units.iter().enumerate().all(|(o, other)| {
+                    !engine.enemies(f.unit, o)
+                        || other.hex.is_none_or(|h| engine.map.distance(own, h) >= to)
+                })
+            }
+            _ => false,
+        },
         Condition::Higher => match (f.hex, f.opponent) {
             (Some(a), Some(b)) => elevation(engine, a) > elevation(engine, b),
             _ => false,

@@ -454,8 +454,8 @@ pub struct Permission {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<crate::vocab::Condition>,
     /// When the entry applies, in words, where the vocabulary has no condition for it
-    /// (CdG l. 85: straight through, from front or rear). muster does not test
-    /// it: the engine leaves the entry out, and it contradicts no other entry.
+    /// (`"only on a feast day"`). muster does not test it: the engine leaves the entry
+    /// out, and it contradicts no other entry. The bundled systems need none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
     /// What else the rulebook says about it (exceptions decided in play).
@@ -636,6 +636,9 @@ pub enum MoraleEvent {
     DisplacedByRetreat,
     /// The unit's mount is killed under it.
     MountKilled,
+    /// A melee the unit fought in, attacking, defending or supporting, has been
+    /// resolved (CdG l. 121: the moment a unit contacted on its flank may turn to face).
+    MeleeResolved,
     /// The unit loses at least this many levels on a result of this result table (a
     /// result that removes it counts): Chanson de Geste l. 108, fire costing 2 levels.
     LosesLevels { table: String, at_least: u8 },
@@ -657,6 +660,7 @@ impl MoraleEvent {
             MoraleEvent::CombatResult(code) => format!("combat result `{code}`"),
             MoraleEvent::DisplacedByRetreat => "displaced by a retreating friend".into(),
             MoraleEvent::MountKilled => "its mount killed under it".into(),
+            MoraleEvent::MeleeResolved => "the end of a melee it fought in".into(),
             MoraleEvent::LosesLevels { table, at_least } => {
                 format!("losing {at_least} or more levels on the `{table}` table")
             }

@@ -150,6 +150,45 @@ pub enum Condition {
     Plotted(String),
     /// The moment this event befalls the unit.
     Event(crate::rules::MoraleEvent),
+    /// An enemy unit touches this one on this side of it (a table game's units; CdG
+    /// l. 120-121: a flank contact is along a side, on the rear or at a rear corner,
+    /// never at a front corner). A hex game's units have no sides, so there it never
+    /// holds; their facing is asked by `AttackedThrough`.
+    ContactedOn(TableSide),
+    /// A friendly unit moves through this one, coming in on this side of it and going
+    /// out by the opposite side (a table game's units; CdG l. 85: straight through
+    /// Archers one base deep, from front or rear). It never holds on a hex map.
+    PassedThrough(TableSide),
+    /// The unit stands directly behind a friendly unit that meets this condition,
+    /// judged for that unit: the unit's front touches that unit's rear (a table game's
+    /// ranks; the raid, l. 63: bowmen shoot from the second rank). The front rank is
+    /// `Not(Behind(Troop("*")))`. It never holds on a hex map.
+    Behind(Box<Condition>),
+    /// A leader the unit follows meets this condition, judged for the leader: a leader
+    /// figure of the unit's band, or the leader of its battle (a table game; the raid,
+    /// l. 97: following a leader who has charged). It never holds on a hex map, where
+    /// `StackedWithUnit` asks about a leader in the hex.
+    FollowsLeader(Box<Condition>),
+    /// The unit's group has at least this many times as many figures or bases as the
+    /// group it fights (a table game's band or unit; a hex game's units of each hex):
+    /// 1 is at least as many, 2 two to one. A smaller group is `Not(Outnumbers(1))`
+    /// (the raid, l. 94 and 97).
+    Outnumbers(f64),
+    /// No other enemy the unit could fire at or charge is nearer to it than the one it
+    /// fights, measured from the unit, or from the bases of a table game's unit that
+    /// fire; enemies equally near all count as nearest (CdG l. 104; the raid, l. 96).
+    NearestOpponent,
+}
+
+/// A side of a table game's unit, by its facing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum TableSide {
+    /// The edge it faces, front corners included.
+    Front,
+    /// Either side edge (CdG l. 121: a rear corner counts as a flank).
+    Flank,
+    /// The edge opposite its front.
+    Rear,
 }
 
 /// When, before now, a unit did an act.

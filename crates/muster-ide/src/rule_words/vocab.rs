@@ -6,7 +6,8 @@ use muster_model::system::{Carrier, MoveCost};
 use muster_model::vocab::{
     Act, ArrivalRules, BlockedEntry, Clash, ClashRule, Condition, Effect, EffectRule, Facing,
     HexControl, KeptState, MovementMode, Orders, Past, ReplacementGives, ReplacementPlace,
-    ReplacementRules, SideFact, SupplyRules, ZocEffect, ZocEntry, ZocLeaving, ZoneOfControl,
+    ReplacementRules, SideFact, SupplyRules, TableSide, ZocEffect, ZocEntry, ZocLeaving,
+    ZoneOfControl,
 };
 
 /// A number without a needless `.0`.
@@ -29,7 +30,13 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::All(list) => list.iter().map(nested).collect::<Vec<_>>().join(" and "),
         Condition::Any(list) if list.is_empty() => "never".to_string(),
         Condition::Any(list) => list.iter().map(nested).collect::<Vec<_>>().join(" or "),
-        Condition::Not(inner) => format!("not {}", nested(inner)),
+        Condition::Not(inner) => match inner.as_ref() {
+            Condition::Outnumbers(r) if *r == 1.0 => "smaller than the group it fights".to_string(),
+            Condition::Behind(x) if matches!(x.as_ref(), Condition::Troop(t) if t == "*") => {
+                "in the front rank".to_string()
+            }
+            _ => format!("not {}", nested(inner)),
+        },
         Condition::Side(s) => format!("units of `{s}`"),
         Condition::Troop(t) if t == "*" => "every unit".to_string(),
         Condition::Troop(t) => format!("`{t}` units"),
@@ -79,6 +86,39 @@ pub fn condition_words(c: &Condition) -> String {
         Condition::Carrying => "carrying a unit aboard".to_string(),
         Condition::Plotted(x) => format!("when plotted to `{x}`"),
         Condition::Event(e) => format!("on {}", e.words()),
+        Condition::ContactedOn(side) => format!("touched by an enemy on its {}", side_words(*side)),
+        Condition::PassedThrough(side) => format!(
+            "when friends pass straight through it from its {}",
+            side_words(*side)
+        ),
+        Condition::Behind(inner) => match inner.as_ref() {
+            Condition::Troop(t) if t == "*" => "directly behind a friendly unit".to_string(),
+            Condition::Not(x) if matches!(x.as_ref(), Condition::Behind(y) if matches!(y.as_ref(), Condition::Troop(t) if t == "*")) => {
+                "in the second rank, directly behind a front-rank unit".to_string()
+            }
+            _ => format!(
+                "directly behind a friendly unit ({})",
+                condition_words(inner)
+            ),
+        },
+        Condition::FollowsLeader(inner) => {
+            format!("following a leader ({})", condition_words(inner))
+        }
+        Condition::Outnumbers(r) if *r == 1.0 => {
+            "at least as many as the group it fights".to_string()
+        }
+        Condition::Outnumbers(r) => {
+            format!("outnumbering the group it fights {} to 1", number(*r))
+        }
+        Condition::NearestOpponent => "against the nearest enemy it could take on".to_string(),
+    }
+}
+
+fn side_words(s: TableSide) -> &'static str {
+    match s {
+        TableSide::Front => "front",
+        TableSide::Flank => "flank",
+        TableSide::Rear => "rear",
     }
 }
 

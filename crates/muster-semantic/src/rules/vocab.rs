@@ -49,6 +49,10 @@ impl<'a> Walk<'a> {
                 self.condition(inner, &at.variant("StackedWithUnit"), side)
             }
             Condition::Opponent(inner) => self.condition(inner, &at.variant("Opponent"), side),
+            Condition::Behind(inner) => self.condition(inner, &at.variant("Behind"), side),
+            Condition::FollowsLeader(inner) => {
+                self.condition(inner, &at.variant("FollowsLeader"), side)
+            }
             Condition::Side(s) => self.name(at.variant("Side"), side, s),
             Condition::Troop(t) => self.name(at.variant("Troop"), NameKind::Troop, t),
             Condition::StackedWith(t) => self.name(at.variant("StackedWith"), NameKind::Troop, t),
@@ -118,6 +122,10 @@ impl<'a> Walk<'a> {
             | Condition::Did { .. }
             | Condition::InFormation(_)
             | Condition::Carrying
+            | Condition::ContactedOn(_)
+            | Condition::PassedThrough(_)
+            | Condition::Outnumbers(_)
+            | Condition::NearestOpponent
             | Condition::Event(_) => {}
         }
     }
@@ -513,8 +521,9 @@ pub fn canonical_when(c: Option<&Condition>) -> String {
 /// that is empty or (with `turns`, the game's last turn) outside the game, or an `All`
 /// that asks two things no unit can be at once (two sides, two statuses, two weathers,
 /// two phases, a phase of other sides' turns only, two movement modes, two unit kinds,
-/// attacking and defending, higher and lower, a condition and its negation), or
-/// `Panicked` in a system with no `panic`.
+/// attacking and defending, higher and lower, a condition and its negation),
+/// `Panicked` in a system with no `panic`, or a table game's geometry (formations,
+/// sides, ranks, bands) on a hex map.
 pub fn never_holds(c: &Condition, system: &RulesSystem, turns: Option<u8>) -> Option<String> {
     never_holds_in(
         c,
@@ -578,12 +587,33 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .map(|why| format!("no unit stacked with it can match: {why}")),
         Condition::Opponent(inner) => never_holds_in(inner, system, game)
             .map(|why| format!("no unit it fights can match: {why}")),
-        Condition::InFormation(f) => match &system.grid {
-            muster_model::system::GridKind::Hex { .. } => Some(format!(
-                "units on a hex map stand in no formation, so none is in `{f:?}`"
-            )),
-            muster_model::system::GridKind::Table { .. } => None,
-        },
+        Condition::InFormation(f) => on_hexes(
+            system,
+            format!("units on a hex map stand in no formation, so none is in `{f:?}`"),
+        ),
+        Condition::ContactedOn(_) | Condition::PassedThrough(_) => on_hexes(
+            system,
+            format!(
+                "units on a hex map have no sides, so `{}` is never met",
+                canonical(c)
+            ),
+        ),
+        Condition::Behind(inner) | Condition::FollowsLeader(inner) => {
+            let (hexes, other) = match c {
+                Condition::Behind(_) => (
+                    "stand in no ranks, so none is behind another",
+                    "unit in front of it",
+                ),
+                _ => (
+                    "are in no band or battle, so none follows a leader",
+                    "leader it follows",
+                ),
+            };
+            on_hexes(system, format!("units on a hex map {hexes}")).or_else(|| {
+                never_holds_in(inner, system, game)
+                    .map(|why| format!("no {other} can match: {why}"))
+            })
+        }
         Condition::Carrying if system.carriers.is_empty() => {
             Some("the system has no `carriers`, so no unit carries another".to_string())
         }
@@ -601,11 +631,21 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
     }
 }
 
+/// `why`, where the system's units stand on hexes: a table game's geometry never holds
+/// there.
+fn on_hexes(system: &RulesSystem, why: String) -> Option<String> {
+    match &system.grid {
+        muster_model::system::GridKind::Hex { .. } => Some(why),
+        muster_model::system::GridKind::Table { .. } => None,
+    }
+}
+
 /// Whether a condition holds whatever the unit and moment.
 fn always_holds(c: &Condition) -> bool {
     match c {
         Condition::All(list) => list.iter().all(always_holds),
         Condition::Troop(t) => t == "*",
+        Condition::Outnumbers(r) => *r <= 0.0,
         _ => false,
     }
 }

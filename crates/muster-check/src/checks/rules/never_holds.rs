@@ -17,8 +17,10 @@ declare_check! {
     /// defending (or outpacing one's attackers), higher and lower, a condition and its
     /// negation, an empty `Any`, a turn range that ends before it starts, more levels
     /// lost on a result table (`LosesLevels`) than any of its results costs,
-    /// `Panicked` in a system with no `panic` rules, a formation (`InFormation`) on a
-    /// hex map, or `Carrying` in a system without `carriers` or of unit kinds none of
+    /// `Panicked` in a system with no `panic` rules, a table game's geometry on a hex
+    /// map (a formation, `InFormation`; a side touched or passed through, `ContactedOn`
+    /// and `PassedThrough`; a rank, `Behind`; a band's leader, `FollowsLeader`), or
+    /// `Carrying` in a system without `carriers` or of unit kinds none of
     /// which is a carrier; and, in `StackedWithUnit` and `Opponent`, when the condition the
     /// other unit must meet can never hold.
     ///
@@ -103,15 +105,22 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
             let leaves = positive_leaves(c, &at);
             let unpanicked =
                 system.rules.panic.is_none() && leaves.iter().any(|(_, x)| panicked(x));
-            let formation = leaves
-                .iter()
-                .any(|(_, x)| matches!(x, Condition::InFormation(_)));
+            let table = leaves.iter().any(|(_, x)| {
+                matches!(
+                    x,
+                    Condition::InFormation(_)
+                        | Condition::ContactedOn(_)
+                        | Condition::PassedThrough(_)
+                        | Condition::Behind(_)
+                        | Condition::FollowsLeader(_)
+                )
+            });
             let help = if unpanicked {
                 "give the system its `panic` rules, or remove the rule"
             } else if why.contains("carrier") {
                 "declare the carrier kind in the system's `carriers`, or ask `Carrying` of a kind that carries"
-            } else if formation && why.contains("formation") {
-                "formations are a table game's: say it with a condition a unit on a hex meets, or remove the rule"
+            } else if table && why.contains("hex map") {
+                "formations, sides, ranks and bands are a table game's: say it with a condition a unit on a hex meets, or remove the rule"
             } else {
                 "use `Any([...])` where either may hold, or remove the member that cannot"
             };
