@@ -172,3 +172,63 @@ fn clontarf_fleet_leader_starts_aboard() {
     let ashore: u16 = vikings.sample.iter().map(|s| count(&s.units)).sum();
     assert_eq!((aboard, ashore), (1, 0), "the 2 leader: aboard, ashore");
 }
+
+/// The raid, melee modifiers (l. 48): shield and armour add +1 each to the melee die.
+/// Each foot type's name says what it wears, so the rules the armour modifiers give a
+/// kind must add up to the count its name gives; a rider has what the foot it becomes
+/// unhorsed wears (l. 68).
+#[test]
+fn raid_armour_and_shields_add_to_the_melee_die_by_figure_type() {
+    use muster_model::vocab::Effect;
+    use muster_semantic::rules::vocab::admits_kind;
+    let db = bundled();
+    let Some(Document::System(system)) = db.doc(index(&db, "scenarios/raid/raid.system.ron"))
+    else {
+        panic!("the raid's system");
+    };
+    let armour = ["armour-and-shield", "armour-or-shield"];
+    let worn = |kind: &str| -> i32 {
+        let k = system.unit_kinds.iter().find(|k| k.id == kind).unwrap();
+        system
+            .rules
+            .effects
+            .iter()
+            .filter(|r| armour.contains(&r.id.as_str()))
+            .filter(|r| r.when.as_ref().is_none_or(|c| admits_kind(c, system, k)))
+            .flat_map(|r| &r.then)
+            .map(|e| match e {
+                Effect::DieModifier(n) => i32::from(*n),
+                _ => 0,
+            })
+            .sum()
+    };
+    let by_name = |kind: &str| -> i32 {
+        let name = &system
+            .unit_kinds
+            .iter()
+            .find(|k| k.id == kind)
+            .unwrap()
+            .name;
+        match () {
+            _ if name.contains("no armour or shield") => 0,
+            _ if name.contains("armour and shield") => 2,
+            _ if name.contains("armour or shield") => 1,
+            _ => panic!("{kind}'s name says nothing of armour: {name}"),
+        }
+    };
+    for kind in ["light-infantry", "medium-infantry", "heavy-infantry"] {
+        assert_eq!(worn(kind), by_name(kind), "{kind}");
+    }
+    let fallen = |rule: &str| -> String {
+        let r = system.rules.effects.iter().find(|r| r.id == rule).unwrap();
+        r.then
+            .iter()
+            .find_map(|e| match e {
+                Effect::Becomes(k) => Some(k.clone()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(worn("light-cavalry"), worn(&fallen("fallen-light-rider")));
+    assert_eq!(worn("heavy-cavalry"), worn(&fallen("fallen-heavy-rider")));
+}
