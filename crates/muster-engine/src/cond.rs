@@ -110,36 +110,12 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
         | Condition::PassedThrough(_)
         | Condition::Behind(_)
         | Condition::FollowsLeader(_) => false,
-        Condition::Outnumbers(ratio) => match (f.hex, f.opponent) {
-            (Some(own), Some(theirs)) => {
-                let count = |h: HexId, friend: bool| {
-                    engine
-                        .units_at(h)
-                        .iter()
-                        .filter(|&&o| {
-                            if friend {
-                                engine.units[o].unit.side == unit.unit.side
-                            } else {
-                                engine.enemies(f.unit, o)
-                            }
-                        })
-                        .count() as f64
-                };
-                let theirs = count(theirs, false);
-                theirs > 0.0 && count(own, true) >= ratio * theirs
-            }
-            _ => false,
-        },
-        Condition::NearestOpponent => match (f.hex, f.opponent) {
-            (Some(own), Some(theirs)) => {
-                let to = engine.map.distance(own, theirs);
-                engine.units.iter().enumerate().all(|(o, other)| {
-                    !engine.enemies(f.unit, o)
-                        || other.hex.is_none_or(|h| engine.map.distance(own, h) >= to)
-                })
-            }
-            _ => false,
-        },
+        Condition::Outnumbers(ratio) => outnumbers(engine, f, *ratio),
+        Condition::Near {
+            within,
+            unit: inner,
+        } => near(engine, f, *within, inner),
+        Condition::NearestOpponent => nearest_opponent(engine, f),
         Condition::Higher => match (f.hex, f.opponent) {
             (Some(a), Some(b)) => elevation(engine, a) > elevation(engine, b),
             _ => false,
@@ -199,6 +175,54 @@ pub(crate) fn holds(engine: &Engine, c: &Condition, f: &Facts) -> bool {
         Condition::Through(x) => f.through == Some(x.as_str()),
         Condition::AttackedThrough(x) => f.attacked_through.contains(&x.as_str()),
     }
+}
+
+/// `Outnumbers`: the units of the unit's side in its hex against the enemy units in the
+/// opponent's hex.
+fn outnumbers(engine: &Engine, f: &Facts, ratio: f64) -> bool {
+    let (Some(own), Some(theirs)) = (f.hex, f.opponent) else {
+        return false;
+    };
+    let side = &engine.units[f.unit].unit.side;
+    let friends = engine
+        .units_at(own)
+        .iter()
+        .filter(|&&o| engine.units[o].unit.side == *side)
+        .count() as f64;
+    let enemies = engine
+        .units_at(theirs)
+        .iter()
+        .filter(|&&o| engine.enemies(f.unit, o))
+        .count() as f64;
+    enemies > 0.0 && friends >= ratio * enemies
+}
+
+/// `Near`: another unit of the unit's side within `within` hexes meets `inner`.
+fn near(engine: &Engine, f: &Facts, within: f64, inner: &Condition) -> bool {
+    let Some(here) = f.hex else {
+        return false;
+    };
+    let side = &engine.units[f.unit].unit.side;
+    engine.units.iter().enumerate().any(|(o, other)| {
+        o != f.unit
+            && side.is_some()
+            && other.unit.side == *side
+            && other.hex.is_some_and(|h| {
+                f64::from(engine.map.distance(here, h)) <= within
+                    && holds(engine, inner, &Facts::at(engine, o, h))
+            })
+    })
+}
+
+/// `NearestOpponent`: no enemy on the map is nearer to the unit than its opponent.
+fn nearest_opponent(engine: &Engine, f: &Facts) -> bool {
+    let (Some(own), Some(theirs)) = (f.hex, f.opponent) else {
+        return false;
+    };
+    let to = engine.map.distance(own, theirs);
+    engine.units.iter().enumerate().all(|(o, other)| {
+        !engine.enemies(f.unit, o) || other.hex.is_none_or(|h| engine.map.distance(own, h) >= to)
+    })
 }
 
 /// Whether a fact holds of a side of the position; the labels it holds are

@@ -133,3 +133,72 @@ fn a_rule_can_hold_back_a_smaller_hex_from_attacking_a_larger_one() {
         },
     );
 }
+
+#[test]
+fn near_asks_for_another_friendly_unit_within_so_many_hexes() {
+    with_scenario(
+        "scenarios/prestags/5-7-hastings.scenario.ron",
+        |cx, set_up| {
+            let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
+            let (a, d) = open_ground(map);
+            let near_leader = Condition::All(vec![
+                Condition::Attacking,
+                Condition::Near {
+                    within: 2.0,
+                    unit: Box::new(Condition::Troop("2L".into())),
+                },
+            ]);
+            let rule = with_rule(system, "leader-near", near_leader, Effect::DieModifier(1));
+            let mut p = set_up.clone();
+            p.phase = Some("melee".into());
+            let helped = |p: &muster_engine::Position| {
+                let c = Engine::new(&rule, map, p)
+                    .combat(&["mi"], "n1", &BTreeMap::new())
+                    .unwrap();
+                c.die_modifiers.iter().any(|m| m.value == 1.0)
+            };
+            let leader_at = |dist: u32, side: &str| {
+                let h = map
+                    .grid()
+                    .hexes()
+                    .find(|x| map.distance(a, *x) == dist && map.distance(d, *x) > 1)
+                    .unwrap();
+                typed(cx, "lord", "2L", side, &h.to_string())
+            };
+            let base = vec![
+                typed(cx, "mi", "MI", "saxons", &a.to_string()),
+                typed(cx, "n1", "MI", "normans", &d.to_string()),
+            ];
+            p.units = base.clone();
+            assert!(!helped(&p), "no leader on the map");
+            p.units.push(leader_at(2, "saxons"));
+            assert!(helped(&p), "a friendly leader two hexes off");
+            p.units = base.clone();
+            p.units.push(leader_at(3, "saxons"));
+            assert!(!helped(&p), "a friendly leader three hexes off");
+            p.units = base.clone();
+            p.units.push(leader_at(2, "normans"));
+            assert!(!helped(&p), "an enemy leader is no friend");
+            // Within 0 is the same hex, and the unit itself does not count.
+            let stacked = Condition::All(vec![
+                Condition::Attacking,
+                Condition::Near {
+                    within: 0.0,
+                    unit: Box::new(Condition::Troop("MI".into())),
+                },
+            ]);
+            let rule = with_rule(system, "stacked", stacked, Effect::DieModifier(1));
+            let helped = |p: &muster_engine::Position| {
+                let c = Engine::new(&rule, map, p)
+                    .combat(&["mi"], "n1", &BTreeMap::new())
+                    .unwrap();
+                c.die_modifiers.iter().any(|m| m.value == 1.0)
+            };
+            p.units = base.clone();
+            assert!(!helped(&p), "a unit is not near itself");
+            p.units
+                .push(typed(cx, "mi2", "MI", "saxons", &a.to_string()));
+            assert!(helped(&p), "a friend in the same hex");
+        },
+    );
+}

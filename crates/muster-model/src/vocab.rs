@@ -174,6 +174,10 @@ pub enum Condition {
     /// 1 is at least as many, 2 two to one. A smaller group is `Not(Outnumbers(1))`
     /// (the raid, l. 94 and 97).
     Outnumbers(f64),
+    /// Another friendly unit that meets `unit`, judged for that unit, stands within
+    /// `within` of this one: hexes on a hex map (0 is the same hex), inches on a table
+    /// (the raid, l. 25: a leader within 6 inches).
+    Near { within: f64, unit: Box<Condition> },
     /// No other enemy the unit could fire at or charge is nearer to it than the one it
     /// fights, measured from the unit, or from the bases of a table game's unit that
     /// fire; enemies equally near all count as nearest (CdG l. 104; the raid, l. 96).
@@ -234,6 +238,9 @@ pub enum Effect {
     OddsShift(i8),
     /// Added to the die roll.
     DieModifier(i8),
+    /// Added in the unit's favour to each morale test it takes, whichever way the
+    /// system reads the die (the raid, l. 24-31: +2 with a leader within 6 inches).
+    MoraleRoll(i8),
     /// The unit's combat strength is multiplied (0.5: halved, 2: doubled).
     Strength(f64),
     /// The unit's combat strength is multiplied after every other correction, the

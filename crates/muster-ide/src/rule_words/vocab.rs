@@ -111,6 +111,11 @@ pub fn condition_words(c: &Condition) -> String {
             format!("outnumbering the group it fights {} to 1", number(*r))
         }
         Condition::NearestOpponent => "against the nearest enemy it could take on".to_string(),
+        Condition::Near { within, unit } => format!(
+            "within {} of another friendly unit ({})",
+            number(*within),
+            condition_words(unit)
+        ),
     }
 }
 
@@ -196,6 +201,7 @@ pub fn effect_words(e: &Effect) -> String {
         Effect::MoveCost(c) => format!("movement {}", cost_words(c)),
         Effect::OddsShift(n) => format!("odds shift {n:+}"),
         Effect::DieModifier(n) => format!("{n:+} to the die"),
+        Effect::MoraleRoll(n) => format!("{n:+} to its morale tests"),
         Effect::Strength(f) if *f == 0.5 => "strength halved".to_string(),
         Effect::Strength(f) if *f == 2.0 => "strength doubled".to_string(),
         Effect::Strength(f) => format!("strength x{}", number(*f)),

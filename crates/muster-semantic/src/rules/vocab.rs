@@ -50,6 +50,9 @@ impl<'a> Walk<'a> {
             }
             Condition::Opponent(inner) => self.condition(inner, &at.variant("Opponent"), side),
             Condition::Behind(inner) => self.condition(inner, &at.variant("Behind"), side),
+            Condition::Near { unit, .. } => {
+                self.condition(unit, &at.variant("Near").field("unit"), side)
+            }
             Condition::FollowsLeader(inner) => {
                 self.condition(inner, &at.variant("FollowsLeader"), side)
             }
@@ -149,6 +152,7 @@ impl<'a> Walk<'a> {
                 Effect::MoveCost(_)
                 | Effect::OddsShift(_)
                 | Effect::DieModifier(_)
+                | Effect::MoraleRoll(_)
                 | Effect::Strength(_)
                 | Effect::FinalStrength(_)
                 | Effect::LeaderBonus { .. }
@@ -587,6 +591,12 @@ pub fn never_holds_in(c: &Condition, system: &RulesSystem, game: &Game) -> Optio
             .map(|why| format!("no unit stacked with it can match: {why}")),
         Condition::Opponent(inner) => never_holds_in(inner, system, game)
             .map(|why| format!("no unit it fights can match: {why}")),
+        Condition::Near { within, .. } if *within < 0.0 => Some(format!(
+            "no unit stands less than 0 away, and `within` is {}",
+            within
+        )),
+        Condition::Near { unit, .. } => never_holds_in(unit, system, game)
+            .map(|why| format!("no unit near it can match: {why}")),
         Condition::InFormation(f) => on_hexes(
             system,
             format!("units on a hex map stand in no formation, so none is in `{f:?}`"),

@@ -16,7 +16,8 @@ declare_check! {
     /// weathers, phases, movement modes or unit kinds at once, for attacking and
     /// defending (or outpacing one's attackers), higher and lower, a condition and its
     /// negation, an empty `Any`, a turn range that ends before it starts, more levels
-    /// lost on a result table (`LosesLevels`) than any of its results costs,
+    /// lost on a result table (`LosesLevels`) than any of its results costs, a `Near`
+    /// distance below 0,
     /// `Panicked` in a system with no `panic` rules, a table game's geometry on a hex
     /// map (a formation, `InFormation`; a side touched or passed through, `ContactedOn`
     /// and `PassedThrough`; a rank, `Behind`; a band's leader, `FollowsLeader`), or
@@ -119,6 +120,8 @@ pub fn never_holding(system: &RulesSystem) -> Vec<Report> {
                 "give the system its `panic` rules, or remove the rule"
             } else if why.contains("carrier") {
                 "declare the carrier kind in the system's `carriers`, or ask `Carrying` of a kind that carries"
+            } else if why.contains("`within`") {
+                "give `within` as 0 or more: 0 is the same hex"
             } else if table && why.contains("hex map") {
                 "formations, sides, ranks and bands are a table game's: say it with a condition a unit on a hex meets, or remove the rule"
             } else {
