@@ -6,8 +6,9 @@
 mod common;
 
 use common::{open_ground, typed, with_scenario};
-use muster_engine::{Engine, Unit};
+use muster_engine::{Engine, Position, Unit};
 use muster_hex::HexId;
+use muster_map::TerrainMap;
 use muster_model::system::RulesSystem;
 use muster_model::vocab::{Act, Condition, Effect, EffectRule};
 use std::collections::BTreeMap;
@@ -106,7 +107,7 @@ fn a_rule_can_hold_back_a_smaller_hex_from_attacking_a_larger_one() {
                 smaller,
                 Effect::MayNot(Act::Attack),
             );
-            let attack = |p: &muster_engine::Position| {
+            let attack = |p: &Position| {
                 Engine::new(&rule, map, p)
                     .combat(&["mi"], "n1", &BTreeMap::new())
                     .map(|_| ())
@@ -134,6 +135,29 @@ fn a_rule_can_hold_back_a_smaller_hex_from_attacking_a_larger_one() {
     );
 }
 
+/// Whether `mi`, attacking `n1` in `p`, gains the +1 to the die of a rule whose
+/// condition is `Attacking` and another friendly unit of `kind` within `within` hexes.
+fn helped_by_near(
+    system: &RulesSystem,
+    map: &TerrainMap,
+    p: &Position,
+    within: f64,
+    kind: &str,
+) -> bool {
+    let when = Condition::All(vec![
+        Condition::Attacking,
+        Condition::Near {
+            within,
+            unit: Box::new(Condition::Troop(kind.into())),
+        },
+    ]);
+    let rule = with_rule(system, "near", when, Effect::DieModifier(1));
+    let c = Engine::new(&rule, map, p)
+        .combat(&["mi"], "n1", &BTreeMap::new())
+        .unwrap();
+    c.die_modifiers.iter().any(|m| m.value == 1.0)
+}
+
 #[test]
 fn near_asks_for_another_friendly_unit_within_so_many_hexes() {
     with_scenario(
@@ -141,22 +165,8 @@ fn near_asks_for_another_friendly_unit_within_so_many_hexes() {
         |cx, set_up| {
             let (system, map) = (cx.system.unwrap(), cx.map.unwrap());
             let (a, d) = open_ground(map);
-            let near_leader = Condition::All(vec![
-                Condition::Attacking,
-                Condition::Near {
-                    within: 2.0,
-                    unit: Box::new(Condition::Troop("2L".into())),
-                },
-            ]);
-            let rule = with_rule(system, "leader-near", near_leader, Effect::DieModifier(1));
             let mut p = set_up.clone();
             p.phase = Some("melee".into());
-            let helped = |p: &muster_engine::Position| {
-                let c = Engine::new(&rule, map, p)
-                    .combat(&["mi"], "n1", &BTreeMap::new())
-                    .unwrap();
-                c.die_modifiers.iter().any(|m| m.value == 1.0)
-            };
             let leader_at = |dist: u32, side: &str| {
                 let h = map
                     .grid()
@@ -169,36 +179,24 @@ fn near_asks_for_another_friendly_unit_within_so_many_hexes() {
                 typed(cx, "mi", "MI", "saxons", &a.to_string()),
                 typed(cx, "n1", "MI", "normans", &d.to_string()),
             ];
+            let leader = |p: &Position| helped_by_near(system, map, p, 2.0, "2L");
             p.units = base.clone();
-            assert!(!helped(&p), "no leader on the map");
+            assert!(!leader(&p), "no leader on the map");
             p.units.push(leader_at(2, "saxons"));
-            assert!(helped(&p), "a friendly leader two hexes off");
+            assert!(leader(&p), "a friendly leader two hexes off");
             p.units = base.clone();
             p.units.push(leader_at(3, "saxons"));
-            assert!(!helped(&p), "a friendly leader three hexes off");
+            assert!(!leader(&p), "a friendly leader three hexes off");
             p.units = base.clone();
             p.units.push(leader_at(2, "normans"));
-            assert!(!helped(&p), "an enemy leader is no friend");
+            assert!(!leader(&p), "an enemy leader is no friend");
             // Within 0 is the same hex, and the unit itself does not count.
-            let stacked = Condition::All(vec![
-                Condition::Attacking,
-                Condition::Near {
-                    within: 0.0,
-                    unit: Box::new(Condition::Troop("MI".into())),
-                },
-            ]);
-            let rule = with_rule(system, "stacked", stacked, Effect::DieModifier(1));
-            let helped = |p: &muster_engine::Position| {
-                let c = Engine::new(&rule, map, p)
-                    .combat(&["mi"], "n1", &BTreeMap::new())
-                    .unwrap();
-                c.die_modifiers.iter().any(|m| m.value == 1.0)
-            };
+            let stacked = |p: &Position| helped_by_near(system, map, p, 0.0, "MI");
             p.units = base.clone();
-            assert!(!helped(&p), "a unit is not near itself");
+            assert!(!stacked(&p), "a unit is not near itself");
             p.units
                 .push(typed(cx, "mi2", "MI", "saxons", &a.to_string()));
-            assert!(helped(&p), "a friend in the same hex");
+            assert!(stacked(&p), "a friend in the same hex");
         },
     );
 }
